@@ -1,0 +1,49 @@
+"""The pure arithmetic core of duetime: no gRPC, no I/O, no clock reads.
+
+Public surface (SPEC section in brackets):
+
+* :func:`parse_duration` [§2, §5, §10] → :class:`Duration`
+* :class:`Calendar` [§6] (``Calendar.from_text`` validates wire-shaped input)
+* :func:`compute_due` [§2–§5], :func:`business_time_between` [§4],
+  :func:`bd_between` [§3]
+* :func:`resolve_local` [§1], :func:`parse_instant`, :func:`format_local`
+* errors: :class:`DuetimeError`, :class:`InvalidArgument`, :class:`OutOfRange`
+"""
+
+from .calendar import Calendar, CompiledCalendar, Holiday, Interval
+from .durations import Duration, DurationKind, NominalParts, parse_duration
+from .engine import RULES_VERSION, bd_between, business_time_between, compute_due
+from .errors import DuetimeError, FieldViolation, InvalidArgument, OutOfRange
+from .zones import from_us, get_zone, parse_instant, resolve_local, to_us
+from .zones import format_local as _format_local_us
+
+
+def format_local(instant, calendar: Calendar) -> str:
+    """RFC 3339 text of ``instant`` (aware datetime) with ``calendar``'s zone offset."""
+    return _format_local_us(to_us(instant), calendar.zone)
+
+
+__all__ = [
+    "Calendar",
+    "CompiledCalendar",
+    "DuetimeError",
+    "Duration",
+    "DurationKind",
+    "FieldViolation",
+    "Holiday",
+    "Interval",
+    "InvalidArgument",
+    "NominalParts",
+    "OutOfRange",
+    "RULES_VERSION",
+    "bd_between",
+    "business_time_between",
+    "compute_due",
+    "format_local",
+    "from_us",
+    "get_zone",
+    "parse_duration",
+    "parse_instant",
+    "resolve_local",
+    "to_us",
+]

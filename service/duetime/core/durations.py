@@ -1,0 +1,240 @@
+"""Duration text (SPEC §2, §10): parsing into exact integer amounts.
+
+Grammar (whitespace around the text is ignored, never inside it)::
+
+    duration  := sign? ( integer | token+ | iso )
+    sign      := "+" | "-"
+    token     := number unit          number := [0-9]+ ( "." [0-9]+ )?
+    unit      := "ms" | "s" | "m" | "h" | "d" | "w"     (elapsed)
+               | "bd"                                    (business days)
+               | "bh" | "bm"                             (business time)
+    iso       := "P" [nY] [nM] [nW] [nD] [ "T" [xH] [xM] [xS] ]   (upper case)
+
+A bare integer is milliseconds. Tokens of one kind may repeat in any order and
+are summed; mixing kinds is an error. Decimals are exact (no binary floating
+point) and must come to a whole number of microseconds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from .errors import InvalidArgument, OutOfRange
+
+US = 1
+MS = 1_000
+SECOND = 1_000_000
+MINUTE = 60 * SECOND
+HOUR = 60 * MINUTE
+DAY = 24 * HOUR
+WEEK = 7 * DAY
+
+#: |bd| limit (SPEC §2).
+MAX_BUSINESS_DAYS = 100_000
+#: No duration longer than this can keep a result inside 1900..2199 (SPEC §1).
+MAX_SPAN_US = 400 * 366 * DAY
+#: Longest digit run accepted in one number; longer text cannot be in range.
+_MAX_DIGITS = 30
+
+
+class DurationKind(Enum):
+    """What a duration counts (SPEC §2 table, column "kind")."""
+
+    ELAPSED = "elapsed"
+    BUSINESS_DAY = "business-day"
+    BUSINESS_TIME = "business-time"
+    NOMINAL = "nominal"
+
+
+@dataclass(frozen=True)
+class NominalParts:
+    """The parts of an ISO 8601 duration (SPEC §5), each already signed."""
+
+    years: int = 0
+    months: int = 0
+    weeks: int = 0
+    days: int = 0
+    time_us: int = 0
+
+
+@dataclass(frozen=True)
+class Duration:
+    """A parsed duration.
+
+    ``micros`` holds elapsed or business time in microseconds (signed);
+    ``days`` holds the business-day count (signed); ``nominal`` holds the parts
+    of an ISO 8601 duration. ``text`` is the input, stripped.
+    """
+
+    kind: DurationKind
+    micros: int = 0
+    days: int = 0
+    nominal: NominalParts | None = None
+    text: str = ""
+
+    @property
+    def is_zero(self) -> bool:
+        if self.kind is DurationKind.NOMINAL:
+            n = self.nominal
+            return n is None or not (n.years or n.months or n.weeks or n.days or n.time_us)
+        return self.micros == 0 and self.days == 0
+
+
+_UNITS: dict[str, tuple[int, DurationKind]] = {
+    "ms": (MS, DurationKind.ELAPSED),
+    "s": (SECOND, DurationKind.ELAPSED),
+    "m": (MINUTE, DurationKind.ELAPSED),
+    "h": (HOUR, DurationKind.ELAPSED),
+    "d": (DAY, DurationKind.ELAPSED),
+    "w": (WEEK, DurationKind.ELAPSED),
+    "bd": (1, DurationKind.BUSINESS_DAY),
+    "bh": (HOUR, DurationKind.BUSINESS_TIME),
+    "bm": (MINUTE, DurationKind.BUSINESS_TIME),
+}
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_UNIT = re.compile(r"ms|bd|bh|bm|[smhdw]")
+_ISO = re.compile(
+    r"P(?:([0-9]+)Y)?(?:([0-9]+)M)?(?:([0-9]+)W)?(?:([0-9]+)D)?"
+    r"(?:T(?:([0-9]+(?:\.[0-9]+)?)H)?(?:([0-9]+(?:\.[0-9]+)?)M)?(?:([0-9]+(?:\.[0-9]+)?)S)?)?"
+)
+
+
+def _scaled(number: str, unit_us: int, field: str, text: str, pos: int) -> int:
+    """Exact ``number × unit_us`` as an integer; error if not whole."""
+    whole, _, frac = number.partition(".")
+    if len(whole) + len(frac) > _MAX_DIGITS:
+        raise OutOfRange.at(field, f"the number at position {pos + 1} of {text!r} is too long to be in range")
+    scale = 10 ** len(frac)
+    value = (int(whole) * scale + int(frac or "0")) * unit_us
+    if value % scale:
+        raise InvalidArgument.at(
+            field,
+            f"{number!r} at position {pos + 1} of {text!r} is not a whole number of microseconds",
+        )
+    return value // scale
+
+
+def _check_span(micros: int, field: str, text: str) -> None:
+    if abs(micros) > MAX_SPAN_US:
+        raise OutOfRange.at(field, f"{text!r} is longer than 400 years; no result could be in 1900-01-01..2199-12-31")
+
+
+def parse_duration(text: str, field: str = "duration") -> Duration:
+    """Parse duration text (SPEC §2, §5, §10) into a :class:`Duration`.
+
+    Raises :class:`InvalidArgument` naming ``field`` with the offending text and
+    its 1-based position, or :class:`OutOfRange` for |bd| > 100000 or spans that
+    cannot fit the supported range.
+    """
+    if not isinstance(text, str):
+        raise InvalidArgument.at(field, "a duration must be text")
+    s = text.strip()
+    if not s:
+        raise InvalidArgument.at(field, "the duration is empty; write e.g. '30m', '3bd', '8bh' or 'P1D'")
+    sign, body, offset = 1, s, 0
+    if s[0] in "+-":
+        sign, body, offset = (-1 if s[0] == "-" else 1), s[1:], 1
+        if not body:
+            raise InvalidArgument.at(field, f"{s!r} has a sign but no amount")
+    if body[0] in "Pp":
+        return _parse_iso(s, body, sign, offset, field)
+    if body.isascii() and body.isdigit():
+        if len(body) > _MAX_DIGITS:
+            raise OutOfRange.at(field, f"{s!r} is too long to be in range")
+        micros = sign * int(body) * MS
+        _check_span(micros, field, s)
+        return Duration(DurationKind.ELAPSED, micros=micros, text=s)
+    return _parse_tokens(s, body, sign, offset, field)
+
+
+def _parse_tokens(s: str, body: str, sign: int, offset: int, field: str) -> Duration:
+    kind: DurationKind | None = None
+    total = 0
+    pos = 0
+    bd_fraction = False
+    while pos < len(body):
+        at = pos + offset
+        num = _NUMBER.match(body, pos)
+        if not num:
+            ch = body[pos]
+            if ch.isspace():
+                what = "whitespace inside a duration is not allowed"
+            elif ch in "+-":
+                what = f"a sign may only lead the duration (found {ch!r})"
+            elif ch.isdigit():
+                what = f"{ch!r} is not an ASCII digit"
+            else:
+                what = f"expected a number, found {ch!r}"
+            raise InvalidArgument.at(field, f"{what} at position {at + 1} of {s!r}")
+        unit = _UNIT.match(body, num.end())
+        # a unit must end the token: next char is the end or a digit
+        end = unit.end() if unit else num.end()
+        if not unit or (end < len(body) and body[end].isalpha()):
+            j = num.end()
+            while j < len(body) and not body[j].isdigit() and body[j] not in "+-." and not body[j].isspace():
+                j += 1
+            bad = body[num.end():j]
+            if not bad:
+                if num.end() == len(body):
+                    raise InvalidArgument.at(field, f"{num.group()!r} at position {at + 1} of {s!r} needs a unit (ms, s, m, h, d, w, bd, bh, bm)")
+                raise InvalidArgument.at(field, f"unexpected {body[num.end()]!r} at position {num.end() + offset + 1} of {s!r}")
+            hint = "; units are lower case" if bad.lower() in _UNITS else ""
+            raise InvalidArgument.at(
+                field,
+                f"unknown unit {bad!r} at position {num.end() + offset + 1} of {s!r} "
+                f"(use ms, s, m, h, d, w, bd, bh or bm{hint})",
+            )
+        unit_us, unit_kind = _UNITS[unit.group()]
+        if kind is not None and unit_kind is not kind:
+            raise InvalidArgument.at(
+                field,
+                f"{s!r} mixes {kind.value} and {unit_kind.value} units (at position {unit.start() + offset + 1}); "
+                "use one kind per duration",
+            )
+        kind = unit_kind
+        number = num.group()
+        if unit_kind is DurationKind.BUSINESS_DAY:
+            whole, _, frac = number.partition(".")
+            if frac.strip("0"):
+                bd_fraction = True
+            elif len(whole) > _MAX_DIGITS:
+                raise OutOfRange.at(field, f"{s!r} is more than {MAX_BUSINESS_DAYS} business days")
+            else:
+                total += int(whole)
+        else:
+            total += _scaled(number, unit_us, field, s, at)
+        pos = end
+    assert kind is not None
+    if bd_fraction:
+        raise InvalidArgument.at(field, f"{s!r}: business days must be whole; use bh for parts of a business day")
+    if kind is DurationKind.BUSINESS_DAY:
+        if total > MAX_BUSINESS_DAYS:
+            raise OutOfRange.at(field, f"{s!r} is more than {MAX_BUSINESS_DAYS} business days (the limit is |bd| <= {MAX_BUSINESS_DAYS})")
+        return Duration(kind, days=sign * total, text=s)
+    _check_span(total, field, s)
+    return Duration(kind, micros=sign * total, text=s)
+
+
+def _parse_iso(s: str, body: str, sign: int, offset: int, field: str) -> Duration:
+    if body[0] == "p" or any(c.isalpha() and c.islower() for c in body):
+        raise InvalidArgument.at(field, f"{s!r}: ISO 8601 designators are upper case (P, Y, M, W, D, T, H, M, S)")
+    m = _ISO.fullmatch(body)
+    if not m or body in ("P", "PT") or body.endswith("T"):
+        if m is None and re.fullmatch(r"P(?:[0-9.]+[YMWD])*(?:T.*)?", body) and "." in body.split("T")[0]:
+            raise InvalidArgument.at(field, f"{s!r}: a decimal is allowed only in the time part (after T)")
+        raise InvalidArgument.at(field, f"{s!r} is not an ISO 8601 duration such as P1Y2M3W4DT5H6M7S")
+    y, mo, w, d, h, mi, se = m.groups()
+    for part in (y, mo, w, d):
+        if part is not None and len(part) > _MAX_DIGITS:
+            raise OutOfRange.at(field, f"{s!r} is too long to be in range")
+    time_us = 0
+    for part, unit in ((h, HOUR), (mi, MINUTE), (se, SECOND)):
+        if part is not None:
+            time_us += _scaled(part, unit, field, s, offset)
+    years, months, weeks, days = (int(p or 0) for p in (y, mo, w, d))
+    span = (years * 366 + months * 31 + weeks * 7 + days) * DAY + time_us
+    _check_span(span, field, s)
+    parts = NominalParts(sign * years, sign * months, sign * weeks, sign * days, sign * time_us)
+    return Duration(DurationKind.NOMINAL, nominal=parts, text=s)

@@ -1,0 +1,196 @@
+"""Instants, local dates and the one local → exact bridge (SPEC §1).
+
+Inside the core an *instant* is an ``int`` of microseconds since
+1970-01-01T00:00:00Z, and a *local date* is a proleptic Gregorian ordinal
+(``date.toordinal()``). Only this module turns local wall time into instants,
+with the rule of RFC 5545, java.time and Temporal "compatible":
+
+* in a DST **gap** the wall time moves forward by the length of the gap;
+* in a DST **fold** the earlier of the two instants is taken.
+
+``zoneinfo`` gives exactly that with ``fold=0``: PEP 495 reads a time in a fold
+with fold=0 as the first occurrence, and a time in a gap with the offset in
+force *before* the transition, which lands the length of the gap later.
+"""
+
+from __future__ import annotations
+
+import functools
+from datetime import date, datetime, time, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .durations import DAY, SECOND
+from .errors import InvalidArgument, OutOfRange
+
+UTC = timezone.utc
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+EPOCH_ORDINAL = EPOCH.date().toordinal()
+_ONE_US = timedelta(microseconds=1)
+
+#: Supported local dates, inclusive (SPEC §1).
+MIN_DATE = date(1900, 1, 1)
+MAX_DATE = date(2199, 12, 31)
+MIN_ORDINAL = MIN_DATE.toordinal()
+MAX_ORDINAL = MAX_DATE.toordinal()
+
+
+def get_zone(name: str, field: str = "calendar.time_zone") -> ZoneInfo:
+    """The IANA zone ``name`` (empty means ``UTC``); unknown → InvalidArgument."""
+    if name == "":
+        name = "UTC"
+    try:
+        if not name.isascii() or name.startswith(("/", ".")) or ".." in name or "\\" in name or "\0" in name:
+            raise ValueError(name)
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError, TypeError):
+        raise InvalidArgument.at(field, f"unknown IANA time zone {name!r} (e.g. 'Europe/Zagreb', 'UTC')") from None
+
+
+def to_us(dt: datetime) -> int:
+    """Microseconds since the epoch of an aware ``datetime``."""
+    return (dt - EPOCH) // _ONE_US
+
+
+def from_us(us: int) -> datetime:
+    """The aware UTC ``datetime`` of an instant in microseconds."""
+    return EPOCH + timedelta(microseconds=us)
+
+
+def local_us_of(ordinal: int, us_of_day: int) -> int:
+    """Local wall time as microseconds on the epoch scale (no zone applied)."""
+    return (ordinal - EPOCH_ORDINAL) * DAY + us_of_day
+
+
+def resolve(zone: ZoneInfo, ordinal: int, us_of_day: int) -> int:
+    """The instant of local date ``ordinal`` at wall time ``us_of_day`` (SPEC §1).
+
+    ``us_of_day`` may be ≥ 24 h (``24:00`` or the end of an overnight interval):
+    it then lies on a later date. Gap → forward by the gap's length; fold →
+    the earlier instant.
+    """
+    ordinal += us_of_day // DAY
+    us_of_day %= DAY
+    if zone.key == "UTC":
+        return local_us_of(ordinal, us_of_day)
+    sec, us = divmod(us_of_day, SECOND)
+    naive = datetime.combine(date.fromordinal(ordinal), time(sec // 3600, sec // 60 % 60, sec % 60, us))
+    offset = zone.utcoffset(naive.replace(tzinfo=zone))
+    return local_us_of(ordinal, us_of_day) - offset // _ONE_US
+
+
+def resolve_local(d: date, t: time, zone: ZoneInfo) -> datetime:
+    """Public form of :func:`resolve`: ``date`` + ``time`` → aware UTC datetime."""
+    us = ((t.hour * 60 + t.minute) * 60 + t.second) * SECOND + t.microsecond
+    return from_us(resolve(zone, d.toordinal(), us))
+
+
+def offset_us(zone: ZoneInfo, us: int) -> int:
+    """UTC offset of ``zone`` at instant ``us``, in microseconds."""
+    if zone.key == "UTC":
+        return 0
+    return zone.utcoffset(from_us(us).astimezone(zone)) // _ONE_US
+
+
+def local_of(zone: ZoneInfo, us: int) -> tuple[int, int]:
+    """Local (date ordinal, microseconds of day) of instant ``us``."""
+    return _split(us + offset_us(zone, us))
+
+
+def _split(local_us: int) -> tuple[int, int]:
+    days, rest = divmod(local_us, DAY)
+    return days + EPOCH_ORDINAL, rest
+
+
+@functools.lru_cache(maxsize=4096)
+def transitions_in_year(zone: ZoneInfo, year: int) -> tuple[int, ...]:
+    """Instants (µs) at which ``zone``'s UTC offset changes during UTC ``year``.
+
+    Found by probing the offset once a day and bisecting to the second where it
+    changes; cached per (zone, year). An offset that changes and changes back
+    within one day would be missed; no zone in the IANA database does that in
+    1900–2199.
+    """
+    if zone.key == "UTC":
+        return ()
+    start = to_us(datetime(year, 1, 1, tzinfo=UTC))
+    end = to_us(datetime(year + 1, 1, 1, tzinfo=UTC))
+    found: list[int] = []
+    prev_t, prev_off = start, offset_us(zone, start)
+    t = start
+    while t < end:
+        t = min(t + DAY, end)
+        off = offset_us(zone, t)
+        if off != prev_off:
+            lo, hi = prev_t, t  # offset(lo) == prev_off, offset(hi) != prev_off
+            while hi - lo > SECOND:
+                mid = lo + (hi - lo) // 2 // SECOND * SECOND
+                if mid == lo:
+                    mid = lo + SECOND
+                if offset_us(zone, mid) == prev_off:
+                    lo = mid
+                else:
+                    hi = mid
+            found.append(hi)
+        prev_t, prev_off = t, off
+    return tuple(found)
+
+
+def transitions_between(zone: ZoneInfo, a: int, b: int) -> list[int]:
+    """Offset transitions ``t`` with ``a <= t < b`` (instants in µs), in order."""
+    if zone.key == "UTC" or b <= a:
+        return []
+    y0 = from_us(a).year
+    y1 = from_us(b).year
+    out: list[int] = []
+    for y in range(y0, y1 + 1):
+        out.extend(t for t in transitions_in_year(zone, y) if a <= t < b)
+    return out
+
+
+def check_ordinal(ordinal: int, field: str, what: str = "the result") -> None:
+    """OutOfRange unless the local date lies in 1900-01-01..2199-12-31."""
+    if ordinal < MIN_ORDINAL:
+        raise OutOfRange.at(field, f"{what} falls on {_fmt_ord(ordinal)}, before the supported range's start 1900-01-01")
+    if ordinal > MAX_ORDINAL:
+        raise OutOfRange.at(field, f"{what} falls on {_fmt_ord(ordinal)}, after the supported range's end 2199-12-31")
+
+
+def _fmt_ord(ordinal: int) -> str:
+    try:
+        return date.fromordinal(ordinal).isoformat()
+    except (ValueError, OverflowError):
+        return "a date outside years 1..9999"
+
+
+def parse_instant(text: str, field: str) -> datetime:
+    """An RFC 3339 instant (offset required) → aware UTC datetime.
+
+    Accepts ``2026-11-27T16:00:00+01:00``, ``...Z`` and, for people, seconds
+    omitted (``2026-11-27T16:00+01:00``). Text without an offset is
+    InvalidArgument: it is never read as UTC or as local time (SPEC §1).
+    """
+    s = text.strip() if isinstance(text, str) else ""
+    if not s or not s.isascii():
+        raise InvalidArgument.at(field, f"{text!r} is not an RFC 3339 time such as 2026-11-27T16:00:00+01:00")
+    try:
+        dt = datetime.fromisoformat(s[:-1] + "+00:00" if s[-1] in "zZ" else s)
+    except ValueError:
+        raise InvalidArgument.at(field, f"{text!r} is not an RFC 3339 time such as 2026-11-27T16:00:00+01:00") from None
+    if dt.tzinfo is None or "T" not in s.upper() and " " not in s:
+        raise InvalidArgument.at(
+            field, f"{text!r} has no UTC offset; write it as e.g. {s}Z or {s}+01:00 (never read as UTC or local)"
+        )
+    return dt.astimezone(UTC)
+
+
+def format_local(us: int, zone: ZoneInfo) -> str:
+    """RFC 3339 text of instant ``us`` with ``zone``'s offset at that instant.
+
+    Fractional seconds appear only when non-zero (``...T16:00:00+01:00``).
+    """
+    return from_us(us).astimezone(zone).isoformat()
+
+
+def format_utc(us: int) -> str:
+    """RFC 3339 text of instant ``us`` in UTC with a ``Z`` suffix."""
+    return from_us(us).isoformat().replace("+00:00", "Z")
