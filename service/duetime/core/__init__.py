@@ -6,13 +6,28 @@ Public surface (SPEC section in brackets):
 * :class:`Calendar` [§6] (``Calendar.from_text`` validates wire-shaped input)
 * :func:`compute_due` [§2–§5], :func:`business_time_between` [§4],
   :func:`bd_between` [§3]
+* :func:`due_answer`, :func:`business_time`, :func:`open_status`,
+  :func:`schedule`: the service's questions, with warnings and explanations
 * :func:`resolve_local` [§1], :func:`parse_instant`, :func:`format_local`
 * errors: :class:`DuetimeError`, :class:`InvalidArgument`, :class:`OutOfRange`
 """
 
-from .calendar import Calendar, CompiledCalendar, Holiday, Interval
+from .calendar import Calendar, CompiledCalendar, DateOverride, ExtraWorkingDay, Holiday, Interval
 from .durations import Duration, DurationKind, NominalParts, parse_duration
-from .engine import RULES_VERSION, bd_between, business_time_between, compute_due
+from .engine import RULES_VERSION, AtClose, bd_between, business_time_between, compute_due
+from .explain import Step, fmt_amount
+from .queries import (
+    BusinessTime,
+    Deadline,
+    DueAnswer,
+    OpenStatus,
+    Schedule,
+    ScheduledDeadline,
+    business_time,
+    due_answer,
+    open_status,
+    schedule,
+)
 from .errors import DuetimeError, FieldViolation, InvalidArgument, OutOfRange
 from .zones import from_us, get_zone, parse_instant, resolve_local, to_us
 from .zones import format_local as _format_local_us
@@ -24,6 +39,21 @@ def format_local(instant, calendar: Calendar) -> str:
 
 
 __all__ = [
+    "AtClose",
+    "BusinessTime",
+    "DateOverride",
+    "Deadline",
+    "DueAnswer",
+    "ExtraWorkingDay",
+    "OpenStatus",
+    "Schedule",
+    "ScheduledDeadline",
+    "Step",
+    "business_time",
+    "due_answer",
+    "fmt_amount",
+    "open_status",
+    "schedule",
     "Calendar",
     "CompiledCalendar",
     "DuetimeError",

@@ -74,6 +74,28 @@ class Holiday:
     name: str = ""
 
 
+@dataclass(frozen=True, order=True)
+class DateOverride:
+    """One date's own hours (a shortened or special day) or, with no
+    intervals, a closed date. Wins over everything else for that date (SPEC §4)."""
+
+    date: date
+    intervals: tuple[Interval, ...] = ()
+    name: str = ""
+
+    @property
+    def closed(self) -> bool:
+        return not self.intervals
+
+
+@dataclass(frozen=True, order=True)
+class ExtraWorkingDay:
+    """A date opened although it is a weekend day or a holiday (SPEC §4)."""
+
+    date: date
+    name: str = ""
+
+
 def default_hours(weekend: frozenset[int]) -> tuple[tuple[Interval, ...], ...]:
     """09:00–17:00 on every day that is not a weekend day (SPEC §4)."""
     nine_to_five = (Interval(9 * 3600, 17 * 3600),)
@@ -94,6 +116,10 @@ class Calendar:
     weekend: frozenset[int] = DEFAULT_WEEKEND
     holidays: tuple[Holiday, ...] = ()
     working_hours: tuple[tuple[Interval, ...], ...] = dc_field(default_factory=lambda: default_hours(DEFAULT_WEEKEND))
+    date_overrides: tuple[DateOverride, ...] = ()
+    extra_working_days: tuple[ExtraWorkingDay, ...] = ()
+    #: Last local date the holiday list is known to be complete for; None = unknown.
+    holidays_valid_until: date | None = None
 
     # ---- construction -------------------------------------------------
     @classmethod
@@ -104,6 +130,10 @@ class Calendar:
         holidays: Sequence[tuple[str, str]] = (),
         working_hours: Sequence[tuple[int, Sequence[tuple[str, str]]]] | None = None,
         field: str = "calendar",
+        *,
+        date_overrides: Sequence[tuple[str, Sequence[tuple[str, str]], bool, str]] = (),
+        extra_working_days: Sequence[tuple[str, str]] = (),
+        holidays_valid_until: str | None = None,
     ) -> "Calendar":
         """Validate a calendar given as text and numbers (as on the wire).
 
@@ -111,7 +141,10 @@ class Calendar:
         ``holidays``: ``("YYYY-MM-DD", name)`` pairs.
         ``working_hours``: ``(iso_weekday, [("HH:MM", "HH:MM"), ...])`` pairs;
         ``None`` = 09:00–17:00 on non-weekend days; when given it is the whole
-        week. Raises :class:`InvalidArgument` with one violation per problem
+        week. ``date_overrides``: ``(date, intervals, closed, name)``; exactly
+        one of non-empty intervals or ``closed``. ``extra_working_days``:
+        ``(date, name)``. ``holidays_valid_until``: ``"YYYY-MM-DD"`` or None.
+        Raises :class:`InvalidArgument` with one violation per problem
         (field paths under ``field``), or :class:`OutOfRange` when the only
         problems are holidays outside 1900..2199.
         """
@@ -136,39 +169,51 @@ class Calendar:
             if len(weekend_set) == 7:
                 bad.append(FieldViolation(f"{field}.weekend.days", "a weekend of all seven days leaves no business day"))
 
-        if len(holidays) > MAX_HOLIDAYS:
-            bad.append(FieldViolation(f"{field}.holidays", f"{len(holidays)} holidays given; at most {MAX_HOLIDAYS} are allowed inline"))
-            holidays = ()
-        by_date: dict[date, tuple[int, str]] = {}
-        for i, (text, name) in enumerate(holidays):
-            path = f"{field}.holidays[{i}]"
-            d = _parse_date(text, f"{path}.date", bad)
-            if d is None:
-                continue
-            if not (MIN_ORDINAL <= d.toordinal() <= MAX_ORDINAL):
-                far.append(FieldViolation(f"{path}.date", f"{text} is outside the supported range 1900-01-01..2199-12-31"))
-                continue
-            if d in by_date and by_date[d][1] != (name or ""):
-                j = by_date[d][0]
-                bad.append(FieldViolation(f"{path}.date", f"{text} is listed twice with different names ({by_date[d][1]!r} at holidays[{j}], {name!r} here)"))
-                continue
-            by_date.setdefault(d, (i, name or ""))
-        hol = tuple(sorted(Holiday(d, n) for d, (_, n) in by_date.items()))
-
+        hol = tuple(
+            Holiday(d, n) for d, n in _named_dates(holidays, f"{field}.holidays", "holiday", bad, far)
+        )
+        extra = tuple(
+            ExtraWorkingDay(d, n)
+            for d, n in _named_dates(extra_working_days, f"{field}.extra_working_days", "extra working day", bad, far)
+        )
         if working_hours is None:
             hours = default_hours(weekend_set)
         else:
             hours = _parse_week(working_hours, weekend_set, f"{field}.working_hours", bad)
+
+        overrides: dict[date, DateOverride] = {}
+        for i, (text, intervals, closed, name) in enumerate(date_overrides):
+            path = f"{field}.date_overrides[{i}]"
+            d = _parse_date(text, f"{path}.date", bad)
+            ivs = parse_day_intervals(intervals, f"{path}.intervals", bad)
+            if d is None:
+                continue
+            if not (MIN_ORDINAL <= d.toordinal() <= MAX_ORDINAL):
+                far.append(FieldViolation(f"{path}.date", f"{text} is outside the supported range 1900-01-01..2199-12-31"))
+            elif closed and intervals:
+                bad.append(FieldViolation(f"{path}.closed", f"{text} is marked closed and also given intervals; choose one"))
+            elif not closed and not intervals:
+                bad.append(FieldViolation(f"{path}.intervals", f"{text}: give the day's intervals, or closed = true"))
+            elif d in overrides:
+                bad.append(FieldViolation(f"{path}.date", f"{text} has more than one override"))
+            else:
+                overrides[d] = DateOverride(d, tuple(ivs), name or "")
+
+        valid_until = None
+        if holidays_valid_until:
+            valid_until = _parse_date(holidays_valid_until, f"{field}.holidays_valid_until", bad)
         if bad:
             raise InvalidArgument(bad + far)
         if far:
             raise OutOfRange(far)
-        return cls(zone_name, weekend_set, hol, hours)
+        return cls(
+            zone_name, weekend_set, hol, hours, tuple(sorted(overrides.values())), extra, valid_until
+        )
 
     # ---- identity -----------------------------------------------------
     def canonical(self) -> dict:
         """The canonical form: sorted, explicit, defaults applied."""
-        return {
+        out = {
             "time_zone": self.time_zone,
             "weekend": sorted(self.weekend),
             "holidays": [{"date": h.date.isoformat(), "name": h.name} for h in self.holidays],
@@ -176,6 +221,18 @@ class Calendar:
                 str(wd): [list(iv.text()) for iv in ivs] for wd, ivs in enumerate(self.working_hours, start=1) if ivs
             },
         }
+        # parts added after v1's first release appear only when used, so that
+        # calendars without them keep their version
+        if self.date_overrides:
+            out["date_overrides"] = [
+                {"date": o.date.isoformat(), "intervals": [list(iv.text()) for iv in o.intervals], "name": o.name}
+                for o in self.date_overrides
+            ]
+        if self.extra_working_days:
+            out["extra_working_days"] = [{"date": x.date.isoformat(), "name": x.name} for x in self.extra_working_days]
+        if self.holidays_valid_until is not None:
+            out["holidays_valid_until"] = self.holidays_valid_until.isoformat()
+        return out
 
     def canonical_json(self) -> str:
         """Canonical JSON text (sorted keys, no spaces): the input of the version hash."""
@@ -202,6 +259,31 @@ def _fmt_time(seconds: int) -> str:
     h, rest = divmod(seconds, 3600)
     m, s = divmod(rest, 60)
     return f"{h:02d}:{m:02d}" + (f":{s:02d}" if s else "")
+
+
+def _named_dates(
+    items: Sequence[tuple[str, str]], path: str, what: str, bad: list[FieldViolation], far: list[FieldViolation]
+) -> list[tuple[date, str]]:
+    """Parse ``(date, name)`` pairs: sorted, repeats merged, disagreeing repeats reported."""
+    if len(items) > MAX_HOLIDAYS:
+        bad.append(FieldViolation(path, f"{len(items)} dates given; at most {MAX_HOLIDAYS} are allowed inline"))
+        return []
+    by_date: dict[date, tuple[int, str]] = {}
+    for i, (text, name) in enumerate(items):
+        ipath = f"{path}[{i}].date"
+        d = _parse_date(text, ipath, bad)
+        if d is None:
+            continue
+        if not (MIN_ORDINAL <= d.toordinal() <= MAX_ORDINAL):
+            far.append(FieldViolation(ipath, f"{text} is outside the supported range 1900-01-01..2199-12-31"))
+            continue
+        name = name or ""
+        if d in by_date and by_date[d][1] != name:
+            j, other = by_date[d]
+            bad.append(FieldViolation(ipath, f"{what} {text} is listed twice with different names ({other!r} at [{j}], {name!r} here)"))
+            continue
+        by_date.setdefault(d, (i, name))
+    return sorted((d, n) for d, (_, n) in by_date.items())
 
 
 def _parse_date(text: object, path: str, bad: list[FieldViolation]) -> date | None:
@@ -248,7 +330,6 @@ def _parse_week(
             bad.append(FieldViolation(f"{dpath}.weekday", f"working hours given for {WEEKDAY_NAMES[wd - 1]}, a weekend day"))
             continue
         days[wd - 1] = parse_day_intervals(intervals, f"{dpath}.intervals", bad)
-    _check_overnight(days, path, bad)
     return tuple(tuple(d) for d in days)
 
 
@@ -271,26 +352,6 @@ def parse_day_intervals(intervals: Iterable[tuple[str, str]], path: str, bad: li
             ca, cb = cur.text()
             bad.append(FieldViolation(f"{path}[{cj}]", f"{ca}–{cb} overlaps {pa}–{pb} (intervals[{pj}])"))
     return [iv for iv, _ in out]
-
-
-def _check_overnight(days: list[list[Interval]], path: str, bad: list[FieldViolation]) -> None:
-    """An interval crossing midnight must end before the next weekday's first start."""
-    for i, ivs in enumerate(days):
-        nxt = days[(i + 1) % 7]
-        if not ivs or not nxt:
-            continue
-        end = max(iv.span_us[1] for iv in ivs) - DAY
-        first = min(iv.span_us[0] for iv in nxt)
-        if end > first:
-            over = max(ivs, key=lambda iv: iv.span_us[1])
-            a, b = over.text()
-            bad.append(
-                FieldViolation(
-                    path,
-                    f"{WEEKDAY_NAMES[i]}'s {a}–{b} runs past {_fmt_time(first // SECOND)}, "
-                    f"when {WEEKDAY_NAMES[(i + 1) % 7]}'s hours begin",
-                )
-            )
 
 
 Segment = tuple[int, int]
@@ -327,18 +388,32 @@ def subtract(segments: list[Segment], cut: list[Segment]) -> list[Segment]:
 class CompiledCalendar:
     """The form the arithmetic walks (built once per calendar, then cached).
 
-    Dates are ordinals; instants and amounts are µs. "Template" means what the
-    weekly pattern alone says; *exceptions* are the dates whose status differs
-    (holidays on working weekdays), kept sorted with prefix sums so that
-    counts over any range take two bisections.
+    Dates are ordinals; instants and amounts are µs. The *template* is what the
+    weekly pattern alone says of a date; *exceptions* are the dates whose
+    status or hours differ (holidays on working weekdays, overrides, extra
+    working days), kept sorted with prefix sums so that a count over any date
+    range costs two bisections. Real open time differs from the nominal
+    (wall-clock) sum only next to a DST transition, or next to an exception
+    when some interval crosses midnight; those dates get an exact correction,
+    found per year from the zone's transitions and cached.
     """
 
     def __init__(self, cal: Calendar):
         self.calendar = cal
         self.zone = cal.zone
         self.business = [0 if wd in cal.weekend else 1 for wd in range(1, 8)]
-        self.spans = [tuple(iv.span_us for iv in ivs) for ivs in cal.working_hours]
-        self.nominal = [sum(e - s for s, e in sp) if self.business[i] else 0 for i, sp in enumerate(self.spans)]
+        self.spans = [tuple(iv.span_us for iv in ivs) if self.business[i] else () for i, ivs in enumerate(cal.working_hours)]
+        # extra working days take their weekday's hours, else the first weekday's that has any
+        first_with_hours = next((sp for sp in self.spans if sp), ())
+        self.overnight = any(e > DAY for sp in self.spans for _, e in sp) or any(
+            iv.end <= iv.start for o in cal.date_overrides for iv in o.intervals
+        )
+        # template open time of each weekday, clipped by the previous weekday's
+        # overnight intervals so that open time is a set of instants (SPEC §4)
+        self.nominal = [
+            _measure(subtract(merge(self.spans[i]), [(s - DAY, e - DAY) for s, e in self.spans[i - 1]]))
+            for i in range(7)
+        ]
         self.week_business = sum(self.business)
         self.week_nominal = sum(self.nominal)
         self._pb = [0] * 8
@@ -346,15 +421,30 @@ class CompiledCalendar:
         for i in range(7):
             self._pb[i + 1] = self._pb[i] + self.business[i]
             self._pn[i + 1] = self._pn[i] + self.nominal[i]
+
         self.holiday_names = {h.date.toordinal(): h.name for h in cal.holidays}
-        # exceptions: holidays on template business days
-        self.exc = [o for o in sorted(self.holiday_names) if self.business[(o - _MONDAY) % 7]]
+        self.override_of = {o.date.toordinal(): o for o in cal.date_overrides}
+        self.extra_names = {x.date.toordinal(): x.name for x in cal.extra_working_days}
+        # effective (business, spans) of every date that is not plain template
+        self._exc_status: dict[int, tuple[int, tuple[Segment, ...]]] = {}
+        for o in sorted(set(self.holiday_names) | set(self.override_of) | set(self.extra_names)):
+            w = (o - _MONDAY) % 7
+            if o in self.override_of:
+                status = (1, tuple(iv.span_us for iv in self.override_of[o].intervals)) if self.override_of[o].intervals else (0, ())
+            elif o in self.extra_names:
+                status = (1, self.spans[w] or first_with_hours)
+            else:
+                status = (0, ())
+            if status != (self.business[w], self.spans[w]):
+                self._exc_status[o] = status
+        self.exc = sorted(self._exc_status)
         self._exc_pb = [0]
         self._exc_pn = [0]
         for o in self.exc:
-            self._exc_pb.append(self._exc_pb[-1] - 1)
-            self._exc_pn.append(self._exc_pn[-1] - self.nominal[(o - _MONDAY) % 7])
-        self._exc_set = frozenset(self.exc)
+            w = (o - _MONDAY) % 7
+            bus, spans = self._exc_status[o]
+            self._exc_pb.append(self._exc_pb[-1] + bus - self.business[w])
+            self._exc_pn.append(self._exc_pn[-1] + _measure(merge(spans)) - self.nominal[w])
         self._corr_by_year: dict[int, tuple[list[int], list[int]]] = {}
 
     # ---- status of one date -------------------------------------------
@@ -363,25 +453,39 @@ class CompiledCalendar:
         return (o - _MONDAY) % 7
 
     def is_business_day(self, o: int) -> bool:
-        """SPEC §3: not a weekend day and not a holiday."""
-        return bool(self.business[(o - _MONDAY) % 7]) and o not in self._exc_set
+        """SPEC §3 with the precedence of §4: override > extra day > holiday > weekend."""
+        st = self._exc_status.get(o)
+        return bool(st[0]) if st is not None else bool(self.business[(o - _MONDAY) % 7])
 
     def day_spans(self, o: int) -> tuple[Segment, ...]:
         """Working intervals of date ``o`` as (start, end) µs after its midnight."""
-        return self.spans[(o - _MONDAY) % 7] if self.is_business_day(o) else ()
+        st = self._exc_status.get(o)
+        return st[1] if st is not None else self.spans[(o - _MONDAY) % 7]
+
+    def closed_reason(self, o: int) -> str | None:
+        """Why date ``o`` is not a business day, in words; None when it is one."""
+        if self.is_business_day(o):
+            return None
+        if o in self.override_of:
+            name = self.override_of[o].name
+            return f"closed by override ({name})" if name else "closed by override"
+        if o in self.holiday_names:
+            name = self.holiday_names[o]
+            return f"holiday ({name})" if name else "holiday"
+        return "weekend"
 
     def has_hours(self) -> bool:
         return self.week_nominal > 0
 
     # ---- counts over date ranges [a, b) -------------------------------
     def count_business_days(self, a: int, b: int) -> int:
-        """Business days among local dates ``a <= o < b``; O(log holidays)."""
+        """Business days among local dates ``a <= o < b``; O(log exceptions)."""
         return self._template(self._pb, self.week_business, b) - self._template(self._pb, self.week_business, a) + (
             self._exc_pb[bisect.bisect_left(self.exc, b)] - self._exc_pb[bisect.bisect_left(self.exc, a)]
         )
 
     def nominal_open(self, a: int, b: int) -> int:
-        """Wall-clock open time (µs) of dates ``a <= o < b``, ignoring DST."""
+        """Wall-clock open time (µs) of dates ``a <= o < b``, before DST corrections."""
         return self._template(self._pn, self.week_nominal, b) - self._template(self._pn, self.week_nominal, a) + (
             self._exc_pn[bisect.bisect_left(self.exc, b)] - self._exc_pn[bisect.bisect_left(self.exc, a)]
         )
@@ -399,27 +503,33 @@ class CompiledCalendar:
 
     # ---- exact segments -----------------------------------------------
     def raw_segments(self, o: int) -> list[Segment]:
-        """Instants of date ``o``'s intervals, each endpoint resolved by SPEC §1."""
+        """Instants of date ``o``'s intervals, each endpoint resolved by SPEC §1
+        on its own; an interval that a gap makes empty is dropped (SPEC §10)."""
         zone = self.zone
         return merge((resolve(zone, o, s), resolve(zone, o, e)) for s, e in self.day_spans(o))
 
     def segments(self, o: int) -> list[Segment]:
         """Open segments owned by date ``o``: its own, minus what the two dates
-        before it already cover (possible only next to a DST transition), so
-        that segments of different dates never overlap and add up to the open
-        time of SPEC §4 (a set of instants)."""
+        before it already cover (an overnight interval, or a DST shift), so that
+        segments of different dates never overlap and add up to the open time
+        of SPEC §4 (a set of instants)."""
         own = self.raw_segments(o)
         if not own:
             return own
         prev = merge(self.raw_segments(o - 1) + self.raw_segments(o - 2))
         return subtract(own, prev) if prev else own
 
-    # ---- DST corrections ----------------------------------------------
+    def _nominal_of(self, o: int) -> int:
+        w = (o - _MONDAY) % 7
+        st = self._exc_status.get(o)
+        return self.nominal[w] if st is None else _measure(merge(st[1]))
+
+    # ---- corrections ----------------------------------------------------
     def _corrections(self, a: int, b: int) -> int:
-        if self.zone.key == "UTC":
+        if self.zone.key == "UTC" and not self.overnight:
             return 0
         total = 0
-        y0, y1 = date.fromordinal(max(a, 1)).year, date.fromordinal(max(b - 1, 1)).year
+        y0, y1 = date.fromordinal(a).year, date.fromordinal(b - 1).year
         for y in range(y0, y1 + 1):
             ords, prefix = self._year_corrections(y)
             total += prefix[bisect.bisect_left(ords, b)] - prefix[bisect.bisect_left(ords, a)]
@@ -432,22 +542,24 @@ class CompiledCalendar:
             return cached
         first = date(year, 1, 1).toordinal()
         last = date(year + 1, 1, 1).toordinal() if year < 9999 else first + 366
-        lo = local_us_of(first - 4, 0)
-        hi = local_us_of(last + 4, 0)
         affected: set[int] = set()
-        for t in transitions_between(self.zone, lo, hi):
+        for t in transitions_between(self.zone, local_us_of(first - 4, 0), local_us_of(last + 4, 0)):
             for off in (offset_us(self.zone, t - 1), offset_us(self.zone, t)):
                 o = (t + off) // DAY + EPOCH_ORDINAL
                 affected.update(range(o - 1, o + 3))
+        if self.overnight:
+            for o in self.exc[bisect.bisect_left(self.exc, first - 1) : bisect.bisect_left(self.exc, last)]:
+                affected.update((o, o + 1))
         ords, prefix = [], [0]
         for o in sorted(affected):
             if first <= o < last:
-                c = sum(e - s for s, e in self.segments(o)) - self._nominal_of(o)
+                c = _measure(self.segments(o)) - self._nominal_of(o)
                 if c:
                     ords.append(o)
                     prefix.append(prefix[-1] + c)
         self._corr_by_year[year] = (ords, prefix)
         return ords, prefix
 
-    def _nominal_of(self, o: int) -> int:
-        return self.nominal[(o - _MONDAY) % 7] if self.is_business_day(o) else 0
+
+def _measure(segments: Iterable[Segment]) -> int:
+    return sum(e - s for s, e in segments)

@@ -73,9 +73,20 @@ class Duration:
     days: int = 0
     nominal: NominalParts | None = None
     text: str = ""
+    #: Relative deadline target (``Nbd@HH:MM``): µs after local midnight.
+    at_time: int | None = None
+    #: Relative deadline target ``"open"`` or ``"close"`` (``Nbd@open``).
+    at_edge: str | None = None
+
+    @property
+    def is_relative(self) -> bool:
+        """True for ``Nbd@HH:MM`` / ``Nbd@open`` / ``Nbd@close``."""
+        return self.at_time is not None or self.at_edge is not None
 
     @property
     def is_zero(self) -> bool:
+        if self.is_relative:
+            return False
         if self.kind is DurationKind.NOMINAL:
             n = self.nominal
             return n is None or not (n.years or n.months or n.weeks or n.days or n.time_us)
@@ -140,6 +151,8 @@ def parse_duration(text: str, field: str = "duration") -> Duration:
             raise InvalidArgument.at(field, f"{s!r} has a sign but no amount")
     if body[0] in "Pp":
         return _parse_iso(s, body, sign, offset, field)
+    if "@" in body:
+        return _parse_relative(s, body, sign, offset, field)
     if body.isascii() and body.isdigit():
         if len(body) > _MAX_DIGITS:
             raise OutOfRange.at(field, f"{s!r} is too long to be in range")
@@ -215,6 +228,30 @@ def _parse_tokens(s: str, body: str, sign: int, offset: int, field: str) -> Dura
         return Duration(kind, days=sign * total, text=s)
     _check_span(total, field, s)
     return Duration(kind, micros=sign * total, text=s)
+
+
+_AT_TIME = re.compile(r"([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?")
+
+
+def _parse_relative(s: str, body: str, sign: int, offset: int, field: str) -> Duration:
+    """``Nbd@HH:MM``, ``Nbd@open``, ``Nbd@close``: the N-th business day at a
+    local time, or at that day's first opening / last closing."""
+    left, _, target = body.partition("@")
+    at = offset + len(left) + 1
+    if not left:
+        raise InvalidArgument.at(field, f"{s!r}: write the business days before '@', e.g. '1bd@16:00'")
+    base = _parse_tokens(s, left, sign, offset, field)
+    if base.kind is not DurationKind.BUSINESS_DAY:
+        raise InvalidArgument.at(field, f"{s!r}: '@' follows business days only, e.g. '1bd@16:00', '2bd@close'")
+    if target in ("open", "close"):
+        return Duration(base.kind, days=base.days, text=s, at_edge=target)
+    m = _AT_TIME.fullmatch(target)
+    if not m or int(m[1]) > 23 or int(m[2]) > 59 or int(m[3] or 0) > 59:
+        raise InvalidArgument.at(
+            field, f"{target!r} at position {at + 1} of {s!r} is not a local time HH:MM (00:00..23:59), 'open' or 'close'"
+        )
+    us = ((int(m[1]) * 60 + int(m[2])) * 60 + int(m[3] or 0)) * SECOND
+    return Duration(base.kind, days=base.days, text=s, at_time=us)
 
 
 def _parse_iso(s: str, body: str, sign: int, offset: int, field: str) -> Duration:

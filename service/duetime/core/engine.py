@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import calendar as _stdcal
 from datetime import date, datetime
+from enum import Enum
 
 from .calendar import CompiledCalendar, Calendar, Segment
 from .durations import DAY, Duration, DurationKind, parse_duration
@@ -32,11 +33,30 @@ from .zones import (
 RULES_VERSION = "2026.1"
 
 
+class AtClose(Enum):
+    """Where positive business time that ends exactly at a closing is due.
+
+    ``END_OF_WINDOW`` (default, SPEC §4): at the closing instant (Friday 17:00).
+    ``NEXT_OPEN``: at the next opening (Monday 09:00), as pandas'
+    CustomBusinessHour and jBPM answer. Negative amounts and other kinds of
+    duration are not affected.
+    """
+
+    END_OF_WINDOW = "END_OF_WINDOW"
+    NEXT_OPEN = "NEXT_OPEN"
+
+
 # ---------------------------------------------------------------------------
 # public API (datetime in, datetime out)
 
 
-def compute_due(start: datetime, duration: str | Duration, calendar: Calendar, field: str = "duration") -> datetime:
+def compute_due(
+    start: datetime,
+    duration: str | Duration,
+    calendar: Calendar,
+    field: str = "duration",
+    at_close: AtClose = AtClose.END_OF_WINDOW,
+) -> datetime:
     """``start + duration`` under ``calendar`` (SPEC §2–§5), as an aware UTC datetime.
 
     ``duration`` is text (parsed by :func:`parse_duration`) or a parsed
@@ -45,22 +65,22 @@ def compute_due(start: datetime, duration: str | Duration, calendar: Calendar, f
     dates 1900-01-01..2199-12-31; field ``start`` or ``field``).
     """
     d = parse_duration(duration, field) if isinstance(duration, str) else duration
-    return from_us(add_us(_start_us(start, calendar), d, calendar.compiled, field))
+    return from_us(add_us(start_us(start, calendar), d, calendar.compiled, field, at_close))
 
 
 def business_time_between(a: datetime, b: datetime, calendar: Calendar) -> int:
     """Open time in ``[a, b)`` in µs, negated when ``b < a`` (SPEC §4)."""
     cc = calendar.compiled
-    return between_us(_start_us(a, calendar, "start"), _start_us(b, calendar, "end"), cc)
+    return between_us(start_us(a, calendar, "start"), start_us(b, calendar, "end"), cc)
 
 
 def bd_between(a: datetime, b: datetime, calendar: Calendar) -> int:
     """Business days from ``a`` to ``b`` (SPEC §3): the exact inverse of adding bd."""
     cc = calendar.compiled
-    return bd_between_us(_start_us(a, calendar, "start"), _start_us(b, calendar, "end"), cc)
+    return bd_between_us(start_us(a, calendar, "start"), start_us(b, calendar, "end"), cc)
 
 
-def _start_us(start: datetime, calendar: Calendar, field: str = "start") -> int:
+def start_us(start: datetime, calendar: Calendar, field: str = "start") -> int:
     if start.tzinfo is None or start.utcoffset() is None:
         raise InvalidArgument.at(field, "an instant needs a UTC offset (naive datetimes are never read as UTC or local)")
     us = to_us(start)
@@ -72,16 +92,22 @@ def _start_us(start: datetime, calendar: Calendar, field: str = "start") -> int:
 # dispatch
 
 
-def add_us(start: int, d: Duration, cc: CompiledCalendar, field: str = "duration") -> int:
+def add_us(
+    start: int, d: Duration, cc: CompiledCalendar, field: str = "duration", at_close: AtClose = AtClose.END_OF_WINDOW
+) -> int:
     """``start + d`` for any kind of duration; the result is range-checked."""
     if d.is_zero:
         return start
     if d.kind is DurationKind.ELAPSED:
         result = start + d.micros
+    elif d.is_relative:
+        result = add_relative_us(start, d, cc, field)
     elif d.kind is DurationKind.BUSINESS_DAY:
         result = add_business_days_us(start, d.days, cc, field)
     elif d.kind is DurationKind.BUSINESS_TIME:
         result = add_business_time_us(start, d.micros, cc, field)
+        if at_close is AtClose.NEXT_OPEN and d.micros > 0 and not is_open_at(cc, result):
+            result = first_open_at_or_after(cc, result, field)
     else:
         result = add_nominal_us(start, d, cc, field)
     _check_result(result, cc, field)
@@ -179,6 +205,37 @@ def bd_between_us(a: int, b: int, cc: CompiledCalendar) -> int:
     return -m
 
 
+def add_relative_us(start: int, d: Duration, cc: CompiledCalendar, field: str = "duration") -> int:
+    """``Nbd@HH:MM`` / ``Nbd@open`` / ``Nbd@close`` (a duetime extension).
+
+    N ≠ 0: the N-th business day after (before) the start's local date, at
+    that local time (resolved by SPEC §1), or at that date's first opening or
+    last closing. N = 0: the first business day on or after the start's local
+    date whose target instant is still ahead of the start (strictly later), so
+    ``0bd@close`` is the end of today's business, or of the next business day
+    if today has none left.
+    """
+    o0, _ = local_of(cc.zone, start)
+    if d.days != 0:
+        return _relative_target(cc, nth_business_day(cc, o0, d.days, field), d, field)
+    o = o0 if cc.is_business_day(o0) else nth_business_day(cc, o0, 1, field)
+    target = _relative_target(cc, o, d, field)
+    if target <= start:
+        target = _relative_target(cc, nth_business_day(cc, o, 1, field), d, field)
+    return target
+
+
+def _relative_target(cc: CompiledCalendar, o: int, d: Duration, field: str) -> int:
+    if d.at_time is not None:
+        return resolve(cc.zone, o, d.at_time)
+    segs = cc.segments(o)
+    if not segs:
+        raise InvalidArgument.at(
+            field, f"{d.text!r}: {date.fromordinal(o).isoformat()} is a business day with no working hours to {d.at_edge} at"
+        )
+    return segs[0][0] if d.at_edge == "open" else segs[-1][1]
+
+
 # ---------------------------------------------------------------------------
 # business time (SPEC §4): exact arithmetic over open segments
 
@@ -244,6 +301,57 @@ def add_business_time_us(start: int, amount: int, cc: CompiledCalendar, field: s
             return b - left
         left -= b - a
     raise AssertionError("open time of the found date does not cover the remainder")  # pragma: no cover
+
+
+def is_open_at(cc: CompiledCalendar, t: int) -> bool:
+    """Whether instant ``t`` lies in open time (segments are half-open)."""
+    o, _ = local_of(cc.zone, t)
+    return any(a <= t < b for a, b in _near_segments(cc, o - 2, o + 1))
+
+
+def current_segment(cc: CompiledCalendar, t: int) -> Segment | None:
+    """The open segment holding ``t``, widened over segments that touch it."""
+    o, _ = local_of(cc.zone, t)
+    segs = _near_segments(cc, o - 2, o + 1)
+    for i, (a, b) in enumerate(segs):
+        if a <= t < b:
+            j = i
+            while j + 1 < len(segs) and segs[j + 1][0] == segs[j][1]:
+                j += 1
+            k = i
+            while k > 0 and segs[k - 1][1] == segs[k][0]:
+                k -= 1
+            return segs[k][0], segs[j][1]
+    return None
+
+
+def first_open_at_or_after(cc: CompiledCalendar, t: int, field: str = "at") -> int:
+    """The earliest open instant ≥ ``t`` (``t`` itself when open)."""
+    _require_hours(cc, field)
+    o, _ = local_of(cc.zone, t)
+    for a, b in _near_segments(cc, o - 2, o + 1):
+        if b > t:
+            return max(a, t)
+    first = o + 2
+    day = _first_true(lambda x: cc.open_time(first, x + 1) > 0, first - 1, 7, MAX_ORDINAL, field, "the next opening")
+    return cc.segments(day)[0][0]
+
+
+def run_end(cc: CompiledCalendar, t: int, limit_days: int = 400) -> int | None:
+    """The closing that ends the open run holding ``t`` (segments that touch
+    count as one run), or None when it stays open ``limit_days`` dates on
+    (a 24×7 calendar). ``t`` must be open."""
+    o, _ = local_of(cc.zone, t)
+    end = t
+    last = min(o + limit_days, MAX_ORDINAL)
+    for day in range(o - 2, last + 1):
+        for a, b in cc.segments(day):
+            if b <= end:
+                continue
+            if a > end:
+                return end
+            end = b
+    return None if end >= resolve(cc.zone, last, 0) else end
 
 
 def _estimate_days(amount: int, cc: CompiledCalendar) -> int:

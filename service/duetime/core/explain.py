@@ -1,0 +1,225 @@
+"""Explanations: why a due time landed where it did, in words and data.
+
+Built only when a caller asks (``explain``), after the answer was computed by
+the fast engine, so the answer itself never depends on this walk. It looks at
+the dates between the start and the due time one by one, up to
+:data:`DETAIL_DATES` of them; the rest is summarised with counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from .calendar import WEEKDAY_NAMES, CompiledCalendar
+from .durations import HOUR, MINUTE, SECOND, Duration, DurationKind
+from .zones import format_local, from_us, local_of, offset_us, resolve, transitions_between
+
+#: Dates described one by one before the explanation switches to a summary.
+DETAIL_DATES = 62
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of an explanation.
+
+    ``kind`` is one of ``start``, ``skip`` (a date that is not a business day,
+    with the reason), ``count`` (a business day counted), ``open`` (an open
+    interval consumed), ``summary``, ``dst`` (a transition crossed),
+    ``resolve`` (a DST gap or fold on the due date), ``note`` and ``due``.
+    Instants are µs since the epoch; ``amount_us`` is a length of time.
+    """
+
+    kind: str
+    text: str
+    local_date: str = ""
+    start_us: int | None = None
+    end_us: int | None = None
+    amount_us: int | None = None
+
+
+def fmt_amount(us: int) -> str:
+    """``27000000000`` → ``"7h30m"`` (exact; µs shown only when present)."""
+    sign = "-" if us < 0 else ""
+    us = abs(us)
+    h, rest = divmod(us, HOUR)
+    m, rest = divmod(rest, MINUTE)
+    s, micro = divmod(rest, SECOND)
+    parts = [f"{h}h" if h else "", f"{m}m" if m else "", f"{s}s" if s else "", f"{micro}µs" if micro else ""]
+    return sign + ("".join(parts) or "0m")
+
+
+def _day(o: int) -> str:
+    d = date.fromordinal(o)
+    return f"{WEEKDAY_NAMES[d.weekday()]} {d.isoformat()}"
+
+
+def _clock(cc: CompiledCalendar, us: int) -> str:
+    return from_us(us).astimezone(cc.zone).strftime("%H:%M")
+
+
+def explain_due(start: int, due: int, d: Duration, cc: CompiledCalendar, next_open_moved: bool = False) -> list[Step]:
+    """Steps that lead from ``start`` to ``due`` for duration ``d`` (instants in µs)."""
+    zone = cc.zone
+    o0, _ = local_of(zone, start)
+    status = "a business day" if cc.is_business_day(o0) else f"not a business day: {cc.closed_reason(o0)}"
+    steps = [
+        Step("start", f"Start {format_local(start, zone)} ({_day(o0)}, {status}) in {cc.calendar.time_zone}",
+             date.fromordinal(o0).isoformat(), start_us=start)
+    ]
+    if d.is_zero:
+        steps.append(Step("note", f"{d.text!r} is zero: the due time is the start, unchanged"))
+    elif d.kind is DurationKind.ELAPSED:
+        steps.append(Step("note", f"{d.text!r} is elapsed time: exactly {fmt_amount(d.micros)} of real time, "
+                                  "open or closed, whatever the wall clock shows", amount_us=d.micros))
+    elif d.kind is DurationKind.BUSINESS_DAY:
+        steps.extend(_explain_days(start, due, d, cc))
+    elif d.kind is DurationKind.BUSINESS_TIME:
+        steps.extend(_explain_hours(start, due, d, cc))
+        if next_open_moved:
+            steps.append(Step("note", "the work ended exactly at a closing; at_close = NEXT_OPEN moves it to the next opening"))
+    else:
+        steps.extend(_explain_nominal(start, d, cc))
+    steps.extend(_dst_steps(min(start, due), max(start, due), cc))
+    od, _ = local_of(zone, due)
+    steps.append(Step("due", f"Due {format_local(due, zone)} ({_day(od)}) = {from_us(due).isoformat().replace('+00:00', 'Z')}",
+                      date.fromordinal(od).isoformat(), start_us=due))
+    return steps
+
+
+def _walk(o0: int, od: int) -> tuple[range, int]:
+    step = 1 if od >= o0 else -1
+    return range(o0 + step, od + step, step), step
+
+
+def _summary(cc: CompiledCalendar, a: int, b: int) -> Step:
+    """Counts for dates a..b inclusive (a <= b)."""
+    total = b - a + 1
+    business = cc.count_business_days(a, b + 1)
+    return Step("summary", f"{_day(a)} … {_day(b)}: {total} dates, {business} business days, "
+                           f"{total - business} closed (weekends, holidays, closed overrides)")
+
+
+def _explain_days(start: int, due: int, d: Duration, cc: CompiledCalendar) -> list[Step]:
+    zone = cc.zone
+    o0, t0 = local_of(zone, start)
+    od, _ = local_of(zone, due)
+    steps: list[Step] = []
+    dates, step = _walk(o0, od)
+    n = 0
+    for i, o in enumerate(dates):
+        if i == DETAIL_DATES:
+            rest = dates[i:]
+            steps.append(_summary(cc, min(rest[0], rest[-1]), max(rest[0], rest[-1])))
+            break
+        iso = date.fromordinal(o).isoformat()
+        if cc.is_business_day(o):
+            n += 1
+            steps.append(Step("count", f"{_day(o)}: business day {n} of {abs(d.days)}", iso))
+        else:
+            steps.append(Step("skip", f"{_day(o)}: skipped, {cc.closed_reason(o)}", iso))
+    if d.is_relative:
+        what = f"at {d.at_time // HOUR:02d}:{d.at_time // MINUTE % 60:02d}" if d.at_time is not None else (
+            "at its first opening" if d.at_edge == "open" else "at its last closing")
+        steps.append(Step("note", f"{d.text!r}: the due time is that business day {what}"))
+        if d.at_time is not None:
+            steps.extend(_resolution(cc, od, d.at_time))
+    else:
+        hh = from_us(start).astimezone(zone).strftime("%H:%M:%S")
+        steps.append(Step("note", f"business days keep the start's wall time {hh}"))
+        steps.extend(_resolution(cc, od, t0))
+    return steps
+
+
+def _explain_hours(start: int, due: int, d: Duration, cc: CompiledCalendar) -> list[Step]:
+    zone = cc.zone
+    lo, hi = min(start, due), max(start, due)
+    olo, _ = local_of(zone, lo)
+    ohi, _ = local_of(zone, hi)
+    steps: list[Step] = []
+    if d.micros < 0:
+        steps.append(Step("note", "a negative amount counts backwards from the start"))
+    total = 0
+    of = fmt_amount(abs(d.micros))
+
+    def describe(dates: range) -> None:
+        nonlocal total
+        for o in dates:
+            iso = date.fromordinal(o).isoformat()
+            pieces = [(max(a, lo), min(b, hi)) for a, b in cc.segments(o) if min(b, hi) > max(a, lo)]
+            for a, b in pieces:
+                total += b - a
+                steps.append(Step("open", f"{_day(o)} {_clock(cc, a)}–{_clock(cc, b)}: {fmt_amount(b - a)} "
+                                          f"(total {fmt_amount(total)} of {of})", iso, start_us=a, end_us=b, amount_us=b - a))
+            if not pieces and olo <= o <= ohi and not cc.is_business_day(o):
+                steps.append(Step("skip", f"{_day(o)}: closed, {cc.closed_reason(o)}", iso))
+
+    dates = range(olo - 1, ohi + 1)
+    half = DETAIL_DATES // 2
+    if len(dates) <= DETAIL_DATES + 4:
+        describe(dates)
+    else:
+        describe(dates[:half])
+        m0, m1 = dates[half], dates[-half - 1]
+        middle = cc.open_time(m0, m1 + 1)
+        total += middle
+        steps.append(_summary(cc, m0, m1))
+        steps.append(Step("open", f"{_day(m0)} … {_day(m1)}: {fmt_amount(middle)} of open time "
+                                  f"(total {fmt_amount(total)} of {of})", amount_us=middle))
+        describe(dates[-half:])
+    return steps
+
+
+def _explain_nominal(start: int, d: Duration, cc: CompiledCalendar) -> list[Step]:
+    n = d.nominal
+    assert n is not None
+    zone = cc.zone
+    o0, t0 = local_of(zone, start)
+    steps = []
+    if n.years or n.months:
+        steps.append(Step("note", f"add {n.years} years {n.months} months to {date.fromordinal(o0).isoformat()}; "
+                                  "a day past the month's end is clamped to its last day"))
+    if n.weeks or n.days:
+        steps.append(Step("note", f"add {n.weeks} weeks {n.days} days to the local date, keeping the wall time"))
+    if n.years or n.months or n.weeks or n.days:
+        steps.append(Step("note", "the date part is nominal: a day keeps the wall time across DST"))
+    if n.time_us:
+        steps.append(Step("note", f"then add {fmt_amount(n.time_us)} of elapsed time (the time part is exact)",
+                          amount_us=n.time_us))
+    return steps
+
+
+def _resolution(cc: CompiledCalendar, o: int, us_of_day: int) -> list[Step]:
+    """Say how SPEC §1 resolved the wall time on date ``o`` if it was a gap or fold."""
+    zone = cc.zone
+    if zone.key == "UTC":
+        return []
+    sec = us_of_day // SECOND
+    naive = datetime.combine(date.fromordinal(o), datetime.min.time()) + timedelta(microseconds=us_of_day)
+    first = naive.replace(tzinfo=zone, fold=0)
+    second = naive.replace(tzinfo=zone, fold=1)
+    wall = f"{sec // 3600:02d}:{sec // 60 % 60:02d}"
+    if first.utcoffset() == second.utcoffset():
+        return []
+    instant = resolve(zone, o, us_of_day)
+    back = from_us(instant).astimezone(zone).replace(tzinfo=None)
+    if back != naive:
+        return [Step("resolve", f"{wall} on {date.fromordinal(o).isoformat()} does not exist (DST gap): moved forward "
+                                f"by the gap's length to {back.strftime('%H:%M')} (SPEC §1)", start_us=instant)]
+    return [Step("resolve", f"{wall} on {date.fromordinal(o).isoformat()} happens twice (DST fold): the earlier "
+                            f"one, {format_local(instant, zone)}, is taken (SPEC §1)", start_us=instant)]
+
+
+def _dst_steps(lo: int, hi: int, cc: CompiledCalendar) -> list[Step]:
+    zone = cc.zone
+    steps = []
+    for t in transitions_between(zone, lo, hi + 1)[:20]:
+        before, after = offset_us(zone, t - 1), offset_us(zone, t)
+        wall_before = from_us(t + before).strftime("%H:%M")
+        wall_after = from_us(t + after).strftime("%H:%M")
+        change = fmt_amount(abs(after - before))
+        kind = "forward" if after > before else "back"
+        steps.append(Step("dst", f"DST: at {from_us(t).isoformat().replace('+00:00', 'Z')} clocks went {kind} {change} "
+                                 f"({wall_before} became {wall_after} local); open intervals spanning it are that much "
+                                 f"{'shorter' if after > before else 'longer'}", start_us=t, amount_us=after - before))
+    return steps
