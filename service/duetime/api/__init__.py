@@ -1,0 +1,1 @@
+"""The gRPC transport of duetime (the only package importing grpc for serving)."""

@@ -1,0 +1,168 @@
+"""The gRPC face of duetime: a thin servicer over :mod:`duetime.app`.
+
+Error mapping (one table, :func:`status_of`); every error carries a
+``google.rpc.ErrorInfo`` (UPPER_SNAKE reason, domain :data:`ERROR_DOMAIN`):
+
+=============================  ==================  ===============================
+exception                      gRPC code           extra detail
+=============================  ==================  ===============================
+InvalidArgument / OutOfRange   INVALID_ARGUMENT /  ``google.rpc.BadRequest``, one
+(``DuetimeError``)             OUT_OF_RANGE        FieldViolation per problem
+AlreadyExists                  ALREADY_EXISTS      ErrorInfo metadata idempotency_key
+RecordNotFound                 NOT_FOUND           ErrorInfo metadata record_id
+LedgerUnavailable              UNAVAILABLE         (message names no internals)
+anything else                  INTERNAL            generic message; logged
+=============================  ==================  ===============================
+
+The server also serves ``grpc.health.v1.Health`` (SERVING for ``""`` and
+``duetime.v1.DueTimeService``) and server reflection.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from concurrent import futures
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from grpc_status import rpc_status
+
+from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
+from duetime.app import AlreadyExists, DueTimeApp, RecordNotFound
+from duetime.core import DuetimeError
+from duetime.ledger import Ledger, LedgerUnavailable, SqliteLedger, default_db_path
+from duetime.v1 import duetime_pb2 as pb
+from duetime.v1 import duetime_pb2_grpc as pb_grpc
+
+log = logging.getLogger("duetime.server")
+
+ERROR_DOMAIN = "duetime.dev"
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DueTimeService"].full_name
+GRACE_SECONDS = 5.0
+"""How long in-flight calls may run on after SIGINT/SIGTERM."""
+
+
+def _any(message) -> any_pb2.Any:
+    packed = any_pb2.Any()
+    packed.Pack(message)
+    return packed
+
+
+def status_of(exc: Exception) -> status_pb2.Status:
+    """The ``google.rpc.Status`` (code, message, details) that reports ``exc``."""
+    details = []
+    metadata: dict[str, str] = {}
+    if isinstance(exc, DuetimeError):
+        code, reason, message = getattr(code_pb2, exc.code), exc.reason, str(exc)
+        details.append(error_details_pb2.BadRequest(field_violations=[
+            error_details_pb2.BadRequest.FieldViolation(field=v.field, description=v.description)
+            for v in exc.violations
+        ]))
+    elif isinstance(exc, AlreadyExists):
+        code, reason, message = code_pb2.ALREADY_EXISTS, "IDEMPOTENCY_KEY_REUSED", str(exc)
+        metadata["idempotency_key"] = exc.key
+    elif isinstance(exc, RecordNotFound):
+        code, reason, message = code_pb2.NOT_FOUND, "RECORD_NOT_FOUND", str(exc)
+        metadata["record_id"] = exc.record_id
+    elif isinstance(exc, LedgerUnavailable):
+        log.error("ledger unavailable: %s", exc)
+        code, reason = code_pb2.UNAVAILABLE, "LEDGER_UNAVAILABLE"
+        message = "the ledger cannot be written or read; nothing was answered, retry later"
+    else:
+        log.exception("internal error")
+        code, reason, message = code_pb2.INTERNAL, "INTERNAL", "internal error"
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN, metadata=metadata)
+    return status_pb2.Status(
+        code=code, message=message, details=[_any(d) for d in (*details, info)]
+    )
+
+
+class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
+    """``duetime.v1.DueTimeService`` over a :class:`DueTimeApp`."""
+
+    def __init__(self, app: DueTimeApp):
+        self.app = app
+
+    @staticmethod
+    def _call(context: grpc.ServicerContext, use_case, *args):
+        """Run ``use_case(*args)``; on any exception abort the call with its status."""
+        try:
+            return use_case(*args)
+        except Exception as exc:  # noqa: BLE001 - every error becomes a status
+            status = status_of(exc)
+        context.abort_with_status(rpc_status.to_status(status))
+
+    def ComputeDueTime(self, request, context):
+        received_at = datetime.now(timezone.utc)
+        return self._call(context, self.app.compute_due_time, request, received_at)
+
+    def GetRecord(self, request, context):
+        record = self._call(context, self.app.get_record, request.record_id)
+        return pb.GetRecordResponse(record=record)
+
+
+@dataclass
+class RunningServer:
+    """A started server: ``port`` is the bound port; :meth:`stop` drains and closes."""
+
+    server: grpc.Server
+    port: int
+    health: health.HealthServicer
+    ledger: Ledger
+
+    def stop(self, grace: float = GRACE_SECONDS) -> None:
+        """Report NOT_SERVING, let in-flight calls finish (``grace`` s), close the ledger."""
+        self.health.enter_graceful_shutdown()
+        self.server.stop(grace).wait()
+        self.ledger.close()
+
+
+def _address(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
+
+
+def start_server(ledger: Ledger, host: str = "127.0.0.1", port: int = 50051) -> RunningServer:
+    """Start a gRPC server for ``ledger`` on ``host:port`` (port 0: any free port).
+
+    Raises RuntimeError if the address cannot be bound.
+    """
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+    pb_grpc.add_DueTimeServiceServicer_to_server(DueTimeServicer(DueTimeApp(ledger)), server)
+    health_servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
+    bound = server.add_insecure_port(_address(host, port))
+    if not bound:
+        raise RuntimeError(f"cannot bind {_address(host, port)}")
+    server.start()
+    for name in ("", SERVICE_NAME):
+        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return RunningServer(server, bound, health_servicer, ledger)
+
+
+def serve(host: str = "127.0.0.1", port: int = 50051, db_path: str | Path | None = None) -> None:
+    """Serve until SIGINT or SIGTERM, then shut down cleanly and return.
+
+    Opens (creating if needed) the SQLite ledger at ``db_path`` (default
+    :func:`duetime.ledger.default_db_path`) and logs ``duetime listening on
+    HOST:PORT`` with the bound port. Must run in the main thread (signals).
+    Raises LedgerUnavailable or RuntimeError if it cannot start.
+    """
+    running = start_server(SqliteLedger(db_path or default_db_path()), host, port)
+    log.info("duetime listening on %s", _address(host, running.port))
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    stop.wait()
+    log.info("duetime shutting down")
+    running.stop()

@@ -1,0 +1,123 @@
+"""Test helper: a real ``python -m duetime serve`` subprocess on 127.0.0.1.
+
+Test modules import :class:`ServerProcess`, :func:`zagreb_request` and the
+fixtures ``server`` (one per module; import ``server_fixture``) and
+``start_server`` (a fresh server per call; import ``start_server_fixture``).
+
+The server binds port 0; its port is read from its ``duetime listening on``
+stderr line and readiness is awaited on the gRPC health service, each with a
+bounded timeout (no sleeps).
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import grpc
+import pytest
+from duetime.v1 import duetime_pb2 as pb
+from duetime.v1 import duetime_pb2_grpc as pb_grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+STARTUP_TIMEOUT = 30.0
+LISTENING = re.compile(r"duetime listening on 127\.0\.0\.1:(\d+)")
+
+
+def zagreb_request(key: str = "") -> pb.ComputeDueTimeRequest:
+    """SPEC §3's example: Friday 2026-11-27 16:00 Zagreb + 3bd, Christmas holidays."""
+    request = pb.ComputeDueTimeRequest(
+        duration="3bd",
+        calendar=pb.Calendar(
+            time_zone="Europe/Zagreb",
+            holidays=[pb.Holiday(date="2026-12-25"), pb.Holiday(date="2026-12-26")],
+        ),
+        idempotency_key=key,
+    )
+    request.start.FromJsonString("2026-11-27T15:00:00Z")
+    return request
+
+
+class ServerProcess:
+    """A running ``duetime serve --port 0`` subprocess with a channel to it."""
+
+    def __init__(self, db_path: Path):
+        self.db_path = db_path
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "duetime", "serve", "--port", "0", "--db", str(db_path)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.stderr: list[str] = []
+        lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._drain, args=(lines,), daemon=True).start()
+        port = self._await_port(lines)
+        self.address = f"127.0.0.1:{port}"
+        self.channel = grpc.insecure_channel(self.address)
+        self.stub = pb_grpc.DueTimeServiceStub(self.channel)
+        health = health_pb2_grpc.HealthStub(self.channel).Check(
+            health_pb2.HealthCheckRequest(service="duetime.v1.DueTimeService"),
+            timeout=STARTUP_TIMEOUT,
+            wait_for_ready=True,
+        )
+        assert health.status == health_pb2.HealthCheckResponse.SERVING
+
+    def _drain(self, lines: queue.Queue) -> None:
+        for line in self.proc.stderr:
+            self.stderr.append(line)
+            lines.put(line)
+        lines.put(None)
+
+    def _await_port(self, lines: queue.Queue) -> int:
+        while True:
+            try:
+                line = lines.get(timeout=STARTUP_TIMEOUT)
+            except queue.Empty as exc:
+                raise AssertionError(f"no listening line; stderr: {''.join(self.stderr)}") from exc
+            if line is None:
+                raise AssertionError(f"server exited; stderr: {''.join(self.stderr)}")
+            if match := LISTENING.search(line):
+                return int(match.group(1))
+
+    def terminate(self, timeout: float = 15.0) -> int:
+        """SIGTERM the server and return its exit code (bounded wait)."""
+        self.channel.close()
+        self.proc.terminate()
+        return self.proc.wait(timeout=timeout)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture(name="start_server")
+def start_server_fixture(tmp_path):
+    """Factory: ``start_server()`` starts a fresh server on its own ledger file."""
+    started: list[ServerProcess] = []
+
+    def start() -> ServerProcess:
+        server = ServerProcess(tmp_path / f"ledger{len(started)}.db")
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.kill()
+
+
+@pytest.fixture(scope="module", name="server")
+def server_fixture(tmp_path_factory):
+    """One server shared by a test module; must still exit 0 on SIGTERM at the end."""
+    running = ServerProcess(tmp_path_factory.mktemp("server") / "ledger.db")
+    try:
+        yield running
+        assert running.terminate() == 0, "".join(running.stderr)
+    finally:
+        running.kill()
