@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from .calendar import WEEKDAY_NAMES, CompiledCalendar
+from .engine import between_us
 from .durations import HOUR, MINUTE, SECOND, Duration, DurationKind
 from .zones import format_local, from_us, local_of, offset_us, resolve, transitions_between
 
@@ -84,6 +85,22 @@ def explain_due(start: int, due: int, d: Duration, cc: CompiledCalendar, next_op
     od, _ = local_of(zone, due)
     steps.append(Step("due", f"Due {format_local(due, zone)} ({_day(od)}) = {from_us(due).isoformat().replace('+00:00', 'Z')}",
                       date.fromordinal(od).isoformat(), start_us=due))
+    return steps
+
+
+def explain_between(a: int, b: int, cc: CompiledCalendar) -> list[Step]:
+    """Steps that make up the open time in ``[a, b)`` (or ``[b, a)``)."""
+    lo, hi = min(a, b), max(a, b)
+    o, _ = local_of(cc.zone, lo)
+    total = between_us(lo, hi, cc) if cc.has_hours() else 0
+    d = Duration(DurationKind.BUSINESS_TIME, micros=total, text=fmt_amount(total))
+    steps = [Step("start", f"From {format_local(lo, cc.zone)} ({_day(o)}) in {cc.calendar.time_zone}",
+                  date.fromordinal(o).isoformat(), start_us=lo)]
+    steps.extend(_explain_hours(lo, hi, d, cc))
+    steps.extend(_dst_steps(lo, hi, cc))
+    oh, _ = local_of(cc.zone, hi)
+    steps.append(Step("due", f"To {format_local(hi, cc.zone)} ({_day(oh)}): {fmt_amount(total)} of open time",
+                      date.fromordinal(oh).isoformat(), start_us=hi, amount_us=total))
     return steps
 
 

@@ -34,7 +34,7 @@ from .engine import (
     start_us,
 )
 from .errors import FieldViolation, InvalidArgument, OutOfRange
-from .explain import Step, explain_due
+from .explain import Step, explain_between, explain_due
 from .zones import from_us, local_of
 
 
@@ -113,15 +113,19 @@ class BusinessTime:
     open_us: int
     business_days: int
     warnings: tuple[str, ...] = ()
+    steps: tuple[Step, ...] = ()
 
 
-def business_time(start: datetime, end: datetime, calendar: Calendar) -> BusinessTime:
-    """Open time in ``[start, end)`` (negated when end < start) and ``bd_between``."""
+def business_time(start: datetime, end: datetime, calendar: Calendar, *, explain: bool = False) -> BusinessTime:
+    """Open time in ``[start, end)`` (negated when end < start) and ``bd_between``.
+
+    Fields named in errors: ``start_time``, ``end_time``."""
     cc = calendar.compiled
     a, b = start_us(start, calendar, "start_time"), start_us(end, calendar, "end_time")
     warnings = _horizon_between(cc, a, b)
     open_us = between_us(a, b, cc) if cc.has_hours() else 0
-    return BusinessTime(open_us, bd_between_us(a, b, cc), warnings)
+    steps = tuple(explain_between(a, b, cc)) if explain else ()
+    return BusinessTime(open_us, bd_between_us(a, b, cc), warnings, steps)
 
 
 @dataclass(frozen=True)
