@@ -120,6 +120,8 @@ class Calendar:
     extra_working_days: tuple[ExtraWorkingDay, ...] = ()
     #: Last local date the holiday list is known to be complete for; None = unknown.
     holidays_valid_until: date | None = None
+    #: First local date the holiday list is known to be complete for; None = unknown.
+    holidays_valid_from: date | None = None
 
     # ---- construction -------------------------------------------------
     @classmethod
@@ -134,6 +136,7 @@ class Calendar:
         date_overrides: Sequence[tuple[str, Sequence[tuple[str, str]], bool, str]] = (),
         extra_working_days: Sequence[tuple[str, str]] = (),
         holidays_valid_until: str | None = None,
+        holidays_valid_from: str | None = None,
     ) -> "Calendar":
         """Validate a calendar given as text and numbers (as on the wire).
 
@@ -143,7 +146,9 @@ class Calendar:
         ``None`` = 09:00–17:00 on non-weekend days; when given it is the whole
         week. ``date_overrides``: ``(date, intervals, closed, name)``; exactly
         one of non-empty intervals or ``closed``. ``extra_working_days``:
-        ``(date, name)``. ``holidays_valid_until``: ``"YYYY-MM-DD"`` or None.
+        ``(date, name)``. ``holidays_valid_until`` / ``holidays_valid_from``:
+        ``"YYYY-MM-DD"`` or None; answers that depend on dates outside them are
+        OutOfRange (a bundle's declared year range sets both).
         Raises :class:`InvalidArgument` with one violation per problem
         (field paths under ``field``), or :class:`OutOfRange` when the only
         problems are holidays outside 1900..2199.
@@ -199,15 +204,17 @@ class Calendar:
             else:
                 overrides[d] = DateOverride(d, tuple(ivs), name or "")
 
-        valid_until = None
+        valid_until = valid_from = None
         if holidays_valid_until:
             valid_until = _parse_date(holidays_valid_until, f"{field}.holidays_valid_until", bad)
+        if holidays_valid_from:
+            valid_from = _parse_date(holidays_valid_from, f"{field}.holidays_valid_from", bad)
         if bad:
             raise InvalidArgument(bad + far)
         if far:
             raise OutOfRange(far)
         return cls(
-            zone_name, weekend_set, hol, hours, tuple(sorted(overrides.values())), extra, valid_until
+            zone_name, weekend_set, hol, hours, tuple(sorted(overrides.values())), extra, valid_until, valid_from
         )
 
     # ---- identity -----------------------------------------------------
@@ -232,6 +239,8 @@ class Calendar:
             out["extra_working_days"] = [{"date": x.date.isoformat(), "name": x.name} for x in self.extra_working_days]
         if self.holidays_valid_until is not None:
             out["holidays_valid_until"] = self.holidays_valid_until.isoformat()
+        if self.holidays_valid_from is not None:
+            out["holidays_valid_from"] = self.holidays_valid_from.isoformat()
         return out
 
     def canonical_json(self) -> str:

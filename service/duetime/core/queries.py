@@ -50,26 +50,28 @@ class DueAnswer:
 
 def horizon(cc: CompiledCalendar, first: int, last: int, field: str = "calendar.holidays_valid_until") -> tuple[str, ...]:
     """Check that local dates ``first..last`` lie inside what the calendar's
-    holiday list covers. OutOfRange past ``holidays_valid_until``; otherwise a
-    warning for each year past the last listed holiday's year."""
+    holiday list covers. OutOfRange outside ``holidays_valid_from`` ..
+    ``holidays_valid_until`` (naming the date and the range); otherwise a
+    warning for the years after the last listed holiday's year."""
     cal = cc.calendar
-    if cal.holidays_valid_until is not None:
-        until = cal.holidays_valid_until.toordinal()
-        if last > until:
-            raise OutOfRange.at(
-                field,
-                f"the answer depends on {date.fromordinal(last).isoformat()}, after the calendar's holidays are known "
-                f"(holidays_valid_until {cal.holidays_valid_until.isoformat()})",
-            )
+    lo, hi = cal.holidays_valid_from, cal.holidays_valid_until
+    if lo is not None or hi is not None:
+        known = f"{lo.isoformat() if lo else '…'}..{hi.isoformat() if hi else '…'}"
+        if hi is not None and last > hi.toordinal():
+            raise OutOfRange.at(field, f"the answer depends on {date.fromordinal(last).isoformat()}, after the "
+                                       f"dates whose holidays the calendar knows ({known})")
+        if lo is not None and first < lo.toordinal():
+            raise OutOfRange.at(field.replace("until", "from"), f"the answer depends on {date.fromordinal(first).isoformat()}, "
+                                f"before the dates whose holidays the calendar knows ({known})")
         return ()
     if not cal.holidays:
         return ()
-    known = cal.holidays[-1].date.year
+    known_year = cal.holidays[-1].date.year
     last_year = date.fromordinal(last).year
-    if last_year <= known:
+    if last_year <= known_year:
         return ()
-    years = f"{known + 1}" if last_year == known + 1 else f"{known + 1}–{last_year}"
-    return (f"no holidays known for {years}: the calendar lists holidays up to {known} only",)
+    years = f"{known_year + 1}" if last_year == known_year + 1 else f"{known_year + 1}–{last_year}"
+    return (f"no holidays known for {years}: the calendar lists holidays up to {known_year} only",)
 
 
 def due_answer(
