@@ -8,11 +8,23 @@ Public surface (SPEC section in brackets):
   :func:`bd_between` [§3]
 * :func:`due_answer`, :func:`business_time`, :func:`open_status`,
   :func:`schedule`: the service's questions, with warnings and explanations
+* :func:`start_clock`, :func:`apply_event`: SLA clocks [§7]
 * :func:`resolve_local` [§1], :func:`parse_instant`, :func:`format_local`
 * errors: :class:`DuetimeError`, :class:`InvalidArgument`, :class:`OutOfRange`
 """
 
 from .calendar import Calendar, CompiledCalendar, DateOverride, ExtraWorkingDay, Holiday, Interval
+from .clock import (
+    Anchor,
+    ClockEvent,
+    ClockState,
+    EventType,
+    FailedPrecondition,
+    Measure,
+    Status,
+    apply_event,
+    start_clock,
+)
 from .durations import Duration, DurationKind, NominalParts, parse_duration
 from .engine import RULES_VERSION, AtClose, bd_between, business_time_between, compute_due
 from .explain import Step, fmt_amount
@@ -39,6 +51,15 @@ def format_local(instant, calendar: Calendar) -> str:
 
 
 __all__ = [
+    "Anchor",
+    "ClockEvent",
+    "ClockState",
+    "EventType",
+    "FailedPrecondition",
+    "Measure",
+    "Status",
+    "apply_event",
+    "start_clock",
     "AtClose",
     "BusinessTime",
     "DateOverride",
