@@ -145,25 +145,56 @@ def compile_all(root: Path) -> list[Compiled]:
     ones. A version already newest is left as is. Raises SourceError (nothing
     is written then)."""
     results = [(src, *compile_source(src)) for src in (load_source(p) for p in sources(root))]
-    out = []
-    for src, content, version in results:
-        d = compiled_dir(root, src.name)
-        d.mkdir(parents=True, exist_ok=True)
-        versions = read_versions(root, src.name)
-        if versions and versions[-1] == version:
-            out.append(Compiled(src.name, version, False))
+    return [publish(root, src.name, content, version) for src, content, version in results]
+
+
+def publish(root: Path, name: str, content: dict, version: str) -> Compiled:
+    """Write ``content`` as ``version`` of ``name`` under ``root/compiled`` and
+    make it the newest; a version already newest is left untouched. Files are
+    written to a temporary name and renamed, so readers never see half a file."""
+    d = compiled_dir(root, name)
+    d.mkdir(parents=True, exist_ok=True)
+    versions = read_versions(root, name)
+    if versions and versions[-1] == version:
+        return Compiled(name, version, False)
+    path = d / f"{version}.json"
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(content, sort_keys=True, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    versions = [v for v in versions if v != version] + [version]
+    tmp = d / "versions.txt.tmp"
+    tmp.write_text("".join(v + "\n" for v in versions))
+    tmp.replace(d / "versions.txt")
+    return Compiled(name, version, True)
+
+
+def check_compiled(root: Path) -> list[CheckProblem]:
+    """Problems with the compiled files under ``root/compiled`` (see :func:`check`)."""
+    problems: list[CheckProblem] = []
+    for d in sorted((root / "compiled").glob("*")) if (root / "compiled").exists() else []:
+        if not d.is_dir():
             continue
-        path = d / f"{version}.json"
-        if not path.exists():
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(content, sort_keys=True, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-            tmp.replace(path)
-        versions = [v for v in versions if v != version] + [version]
-        tmp = d / "versions.txt.tmp"
-        tmp.write_text("".join(v + "\n" for v in versions))
-        tmp.replace(d / "versions.txt")
-        out.append(Compiled(src.name, version, True))
-    return out
+        listed = read_versions(root, d.name)
+        files = {p.stem for p in d.glob("*.json")}
+        for v in listed:
+            if v not in files:
+                problems.append(CheckProblem(f"compiled/{d.name}/versions.txt", f"lists {v}, which has no file"))
+        for p in sorted(d.glob("*.json")):
+            where = f"compiled/{d.name}/{p.name}"
+            try:
+                content = json.loads(p.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as e:
+                problems.append(CheckProblem(where, f"not readable JSON: {e}"))
+                continue
+            if version_of(content) != p.stem:
+                problems.append(CheckProblem(where, f"content hashes to {version_of(content)}, not {p.stem}: "
+                                                    "edited by hand? compiled versions are never edited"))
+            if content.get("name") != d.name:
+                problems.append(CheckProblem(where, f"names {content.get('name')!r}, not {d.name!r}"))
+            if p.stem not in listed:
+                problems.append(CheckProblem(where, "not listed in versions.txt"))
+    return problems
 
 
 @dataclass(frozen=True)
@@ -215,28 +246,7 @@ def check(root: Path) -> list[CheckProblem]:
                    if pkg_old != pkg_new and _same_source(old, content) else "the source changed")
             problems.append(CheckProblem(path.name, f"{why} since version {newest} (would be {version}): "
                                                     "run `duetime calendars compile` and review `duetime calendars diff`"))
-    for d in sorted((root / "compiled").glob("*")) if (root / "compiled").exists() else []:
-        if not d.is_dir():
-            continue
-        listed = read_versions(root, d.name)
-        files = {p.stem for p in d.glob("*.json")}
-        for v in listed:
-            if v not in files:
-                problems.append(CheckProblem(f"compiled/{d.name}/versions.txt", f"lists {v}, which has no file"))
-        for p in sorted(d.glob("*.json")):
-            where = f"compiled/{d.name}/{p.name}"
-            try:
-                content = json.loads(p.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as e:
-                problems.append(CheckProblem(where, f"not readable JSON: {e}"))
-                continue
-            if version_of(content) != p.stem:
-                problems.append(CheckProblem(where, f"content hashes to {version_of(content)}, not {p.stem}: "
-                                                    "edited by hand? compiled versions are never edited"))
-            if content.get("name") != d.name:
-                problems.append(CheckProblem(where, f"names bundle {content.get('name')!r}, not {d.name!r}"))
-            if p.stem not in listed:
-                problems.append(CheckProblem(where, "not listed in versions.txt"))
+    problems.extend(check_compiled(root))
     return problems
 
 

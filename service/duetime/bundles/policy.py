@@ -1,0 +1,176 @@
+"""Contract policies as versioned configuration (``calendars/policies``).
+
+Source ``calendars/policies/<name>.toml``::
+
+    description = "Support contract: a response within 14 days …"
+    initial_tier = "standard"
+
+    [tiers.standard]
+    target = "14d"
+    calendar = "support-desk-example"       # a bundle; compiling pins its newest version
+
+    [tiers.priority]
+    target = "48bh"
+    calendar = "support-desk-example"
+
+    [events.customer_reply]                 # what the event does, by clock status
+    RUNNING = "RESET"
+    PAUSED = "RESUME"
+
+    [events.tier_change]
+    RUNNING = "RETARGET"
+    PAUSED = "RETARGET"
+    anchor = "EVENT"                        # or "START"
+
+Compiling pins every calendar to ``name@version`` and hashes the result like
+a bundle (``calendars/policies/compiled/<name>/<version>.json``), so a policy
+version always evaluates against the same calendars.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+from duetime.core import DuetimeError, InvalidArgument
+from duetime.core.clock import Anchor, EventType, measure_of
+from duetime.core.durations import parse_duration
+from duetime.core.sla import START_EVENT, Policy, Rule, Tier
+
+from .compiler import CheckProblem, Compiled, check_compiled, publish, read_compiled, read_versions, version_of
+from .source import SourceError, _NAME
+from .store import BundleNotFound, BundleStore
+
+_STATUSES = ("RUNNING", "PAUSED")
+_ACTIONS = {e.value for e in EventType}
+
+
+def compile_policy(path: Path, bundles: BundleStore) -> tuple[dict, str]:
+    """Resolve a policy source into (content, version). Raises SourceError."""
+    name, where = path.stem, str(path)
+    if not _NAME.fullmatch(name):
+        raise SourceError(f"{where}: a policy name is lower-case letters, digits and '-'")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise SourceError(f"{where}: not valid TOML: {e}") from None
+    tiers = data.get("tiers")
+    if not isinstance(tiers, dict) or not tiers:
+        raise SourceError(f"{where}: give at least one [tiers.NAME] with target and calendar")
+    out_tiers = {}
+    for tname, t in tiers.items():
+        w = f"{where}: tiers.{tname}"
+        try:
+            measure_of(parse_duration(str(t.get("target", "")), "target"), "target")
+            bundle = bundles.resolve(str(t.get("calendar", "")), "calendar")
+        except (DuetimeError, BundleNotFound) as e:
+            raise SourceError(f"{w}: {e}") from None
+        out_tiers[tname] = {"target": str(t["target"]), "calendar": bundle.ref}
+    initial = data.get("initial_tier", next(iter(tiers)))
+    if initial not in tiers:
+        raise SourceError(f"{where}: initial_tier {initial!r} is not one of the tiers {sorted(tiers)}")
+    events = data.get("events", {})
+    out_events = {}
+    for ename, rule in events.items():
+        w = f"{where}: events.{ename}"
+        if ename == START_EVENT:
+            raise SourceError(f"{w}: {START_EVENT!r} is reserved: every history begins with it")
+        actions = {k: str(v).upper() for k, v in rule.items() if k in _STATUSES}
+        unknown = set(rule) - set(_STATUSES) - {"anchor"}
+        if unknown or any(a not in _ACTIONS for a in actions.values()) or not actions:
+            raise SourceError(f"{w}: map RUNNING / PAUSED to one of {sorted(_ACTIONS)} (and optionally anchor)")
+        anchor = str(rule.get("anchor", "EVENT")).upper()
+        if anchor not in ("EVENT", "START"):
+            raise SourceError(f"{w}: anchor is EVENT or START")
+        out_events[ename] = {**actions, "anchor": anchor}
+    content = {
+        "format": 1,
+        "kind": "policy",
+        "name": name,
+        "description": str(data.get("description", "")),
+        "initial_tier": initial,
+        "tiers": out_tiers,
+        "events": out_events,
+    }
+    return content, version_of(content)
+
+
+def compile_policies(root: Path, bundles: BundleStore) -> list[Compiled]:
+    """Compile every ``root/*.toml`` policy (root is ``calendars/policies``)."""
+    results = [(p.stem, *compile_policy(p, bundles)) for p in sorted(root.glob("*.toml"))]
+    return [publish(root, name, content, version) for name, content, version in results]
+
+
+def check_policies(root: Path, bundles: BundleStore) -> list[CheckProblem]:
+    problems = []
+    for p in sorted(root.glob("*.toml")):
+        try:
+            content, version = compile_policy(p, bundles)
+        except SourceError as e:
+            problems.append(CheckProblem(f"policies/{p.name}", str(e)))
+            continue
+        versions = read_versions(root, p.stem)
+        if not versions:
+            problems.append(CheckProblem(f"policies/{p.name}", "never compiled: run `duetime calendars compile`"))
+        elif versions[-1] != version:
+            problems.append(CheckProblem(f"policies/{p.name}", f"the source (or a calendar it uses) changed since "
+                                                               f"version {versions[-1]} (would be {version})"))
+    return problems + [CheckProblem(f"policies/{x.where}", x.problem) for x in check_compiled(root)]
+
+
+class PolicyStore:
+    """Compiled policy versions, resolved against a bundle store."""
+
+    def __init__(self, contents: dict[str, list[tuple[str, dict]]], bundles: BundleStore):
+        self._contents = contents
+        self._bundles = bundles
+
+    @classmethod
+    def load(cls, root: Path, bundles: BundleStore) -> "PolicyStore":
+        out: dict[str, list[tuple[str, dict]]] = {}
+        base = Path(root) / "compiled"
+        for d in sorted(p for p in base.iterdir() if p.is_dir()) if base.exists() else []:
+            versions = []
+            for v in read_versions(Path(root), d.name):
+                content = read_compiled(Path(root), d.name, v)
+                if version_of(content) != v:
+                    raise ValueError(f"{d / v}.json: content does not hash to its version (edited by hand?)")
+                for t in content["tiers"].values():
+                    bundles.resolve(t["calendar"])  # every pinned calendar must be loadable
+                versions.append((v, content))
+            out[d.name] = versions
+        return cls(out, bundles)
+
+    def names(self) -> list[str]:
+        return sorted(self._contents)
+
+    def resolve(self, ref: str, field: str = "policy") -> Policy:
+        """``name`` (newest) or ``name@version`` → core Policy (InvalidArgument naming ``field``)."""
+        name, _, version = ref.partition("@")
+        versions = self._contents.get(name)
+        if not versions:
+            raise InvalidArgument.at(field, f"no policy named {name!r} (known: {', '.join(self.names()) or 'none'})")
+        v = version or versions[-1][0]
+        found = next((c for have, c in versions if have == v), None)
+        if found is None:
+            raise InvalidArgument.at(field, f"policy {name!r} has no version {version!r} "
+                                            f"(versions: {', '.join(have for have, _ in versions)})")
+        tiers = {
+            n: Tier(n, t["target"], self._bundles.resolve(t["calendar"]).calendar, t["calendar"])
+            for n, t in found["tiers"].items()
+        }
+        rules = {
+            e: Rule({s: EventType(a) for s, a in r.items() if s in _STATUSES}, Anchor(r["anchor"]))
+            for e, r in found["events"].items()
+        }
+        return Policy(name, v, found["initial_tier"], tiers, rules)
+
+    def content(self, ref: str) -> dict:
+        name, _, version = ref.partition("@")
+        versions = self._contents.get(name) or []
+        return next((c for v, c in versions if not version or v == version), versions[-1][1] if versions else {})
+
+
+def dump(content: dict) -> str:
+    return json.dumps(content, sort_keys=True, indent=1, ensure_ascii=False)

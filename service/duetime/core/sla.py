@@ -1,0 +1,145 @@
+"""Contract policies: deadline = f(history, tier, contract), pure (SPEC §7).
+
+A :class:`Policy` names tiers (a target and a calendar each) and says what
+each business event does to the clock depending on its status. :func:`evaluate`
+replays a ticket's events from the start and returns the final clock and a
+timeline with every recomputation, its old and new deadline, and the reason
+in words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dc_field
+from typing import Mapping, Sequence
+
+from .calendar import Calendar
+from .clock import Anchor, ClockEvent, ClockState, EventType, Status, apply_event, start_clock
+from .errors import FieldViolation, InvalidArgument
+from .explain import fmt_amount
+from .zones import format_local
+
+#: The event that starts the clock; every history begins with it.
+START_EVENT = "start"
+
+
+@dataclass(frozen=True)
+class Tier:
+    name: str
+    target: str
+    calendar: Calendar
+    calendar_ref: str = ""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What one business event does: an action per clock status
+    (``RUNNING``/``PAUSED`` → ``PAUSE``/``RESUME``/``RESET``/``RETARGET``/``STOP``)
+    and, for RETARGET, the anchor."""
+
+    actions: Mapping[str, EventType]
+    anchor: Anchor = Anchor.EVENT
+
+
+@dataclass(frozen=True)
+class Policy:
+    name: str
+    version: str
+    initial_tier: str
+    tiers: Mapping[str, Tier]
+    rules: Mapping[str, Rule]
+
+
+@dataclass(frozen=True)
+class BusinessEvent:
+    """``type`` is a rule name of the policy (or ``start``); ``at_us`` its
+    instant; ``attributes`` e.g. ``{"tier": "priority"}``."""
+
+    type: str
+    at_us: int
+    attributes: Mapping[str, str] = dc_field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    event: str
+    at_us: int
+    action: str  # START, PAUSE, RESUME, RESET, RETARGET, STOP or NONE
+    tier: str
+    status: Status
+    old_deadline_us: int | None
+    new_deadline_us: int | None
+    remaining_us: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    state: ClockState
+    tier: str
+    timeline: tuple[TimelineEntry, ...]
+
+
+def _when(us: int | None, cal: Calendar) -> str:
+    return format_local(us, cal.zone) if us is not None else "none"
+
+
+def evaluate(policy: Policy, events: Sequence[BusinessEvent]) -> Evaluation:
+    """Replay ``events`` (the first must be ``start``; an optional ``tier``
+    attribute picks the tier, else the policy's initial tier). Unknown event
+    types or tiers are InvalidArgument naming ``events[i]``; transitions the
+    clock refuses are FailedPrecondition (SPEC §10)."""
+    if not events or events[0].type != START_EVENT:
+        raise InvalidArgument.at("events[0].type", f"a history begins with a {START_EVENT!r} event")
+    bad = []
+    for i, e in enumerate(events):
+        if i and e.type not in policy.rules:
+            bad.append(FieldViolation(f"events[{i}].type", f"{e.type!r} is not an event of policy {policy.name!r} "
+                                                           f"(known: {', '.join(sorted(policy.rules))})"))
+        tier = e.attributes.get("tier")
+        if tier is not None and tier not in policy.tiers:
+            bad.append(FieldViolation(f"events[{i}].attributes", f"tier {tier!r} is not a tier of policy {policy.name!r} "
+                                                                 f"(tiers: {', '.join(sorted(policy.tiers))})"))
+    if bad:
+        raise InvalidArgument(bad)
+
+    first = events[0]
+    tier = policy.tiers[first.attributes.get("tier", policy.initial_tier)]
+    state = start_clock(tier.target, first.at_us, tier.calendar, "events[0]")
+    timeline = [TimelineEntry(START_EVENT, first.at_us, "START", tier.name, state.status, None, state.deadline_us, None,
+                              f"clock started: {tier.name} target {tier.target}, due {_when(state.deadline_us, tier.calendar)}")]
+    for i, e in enumerate(events[1:], start=1):
+        rule = policy.rules[e.type]
+        action = rule.actions.get(state.status.value)
+        old = state.deadline_us
+        if action is None:
+            timeline.append(TimelineEntry(e.type, e.at_us, "NONE", tier.name, state.status, old, old, state.remaining_us,
+                                          f"{e.type} while {state.status.value}: the policy does nothing"))
+            continue
+        target = ""
+        if action is EventType.RETARGET:
+            new_tier = e.attributes.get("tier")
+            if new_tier is None:
+                raise InvalidArgument.at(f"events[{i}].attributes", f"{e.type} retargets the clock: give the new 'tier'")
+            tier = policy.tiers[new_tier]
+            target = tier.target
+        state = apply_event(state, ClockEvent(action, e.at_us, target, rule.anchor), tier.calendar)
+        timeline.append(TimelineEntry(e.type, e.at_us, action.value, tier.name, state.status, old, state.deadline_us,
+                                      state.remaining_us, _reason(e.type, action, state, old, tier, rule.anchor)))
+    return Evaluation(state, tier.name, tuple(timeline))
+
+
+def _reason(event: str, action: EventType, s: ClockState, old: int | None, tier: Tier, anchor: Anchor) -> str:
+    cal = tier.calendar
+    if action is EventType.PAUSE:
+        late = " (already past the deadline: the breach stays recorded)" if (s.remaining_us or 0) < 0 else ""
+        return f"{event}: clock paused with {fmt_amount(s.remaining_us)} left in its measure{late}; deadline cleared"
+    if action is EventType.RESUME:
+        return f"{event}: clock resumed with the time that was left; due {_when(s.deadline_us, cal)}"
+    if action is EventType.RESET:
+        return f"{event}: clock reset to {s.target}; due {_when(s.deadline_us, cal)} (was {_when(old, cal)})"
+    if action is EventType.RETARGET:
+        how = "counted from the event" if anchor is Anchor.EVENT else "counted from the clock's start, less what was used"
+        where = f"due {_when(s.deadline_us, cal)}" if s.status is Status.RUNNING else f"{fmt_amount(s.remaining_us)} left"
+        return f"{event}: tier {tier.name}, target {tier.target} {how}; {where}"
+    verdict = "met" if s.met else "breached"
+    return f"{event}: clock stopped, SLA {verdict}"
