@@ -5,7 +5,16 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import pytest
-from duetime.app import AlreadyExists, DueTimeApp, RecordNotFound, calendar_from_proto, compute
+from duetime.app import (
+    _MESSAGES,
+    METHODS,
+    OPEN_STATUS,
+    AlreadyExists,
+    DueTimeApp,
+    RecordNotFound,
+    calendar_from_proto,
+    compute,
+)
 from duetime.core import InvalidArgument, OutOfRange
 from duetime.ledger import LedgerUnavailable, MemoryLedger
 from duetime.tzdb import tzdata_version
@@ -120,3 +129,70 @@ def test_get_record_errors(app):
         app.get_record("0" * 32)
     with pytest.raises(InvalidArgument):
         app.get_record("")
+
+
+# ---- step 2: every computing call goes through the one recorded path ----------------
+
+
+def _open_request(key: str = "") -> pb.GetOpenStatusRequest:
+    request = pb.GetOpenStatusRequest(calendar=zagreb_request().calendar, idempotency_key=key)
+    request.time.FromJsonString("2026-12-25T11:00:00Z")
+    return request
+
+
+def test_methods_table_covers_every_computing_rpc():
+    service = pb.DESCRIPTOR.services_by_name["DueTimeService"]
+    computing = {f"/duetime.v1.DueTimeService/{m.name}" for m in service.methods
+                 if m.name != "GetRecord"}
+    assert set(METHODS) == computing == set(_MESSAGES)
+    for method in METHODS.values():
+        assert method.request_type.DESCRIPTOR.fields_by_name["idempotency_key"]
+        for field in ("record_id", "time_zone", "calendar_version", "rules_version",
+                      "tzdata_version", "warnings"):
+            assert field in method.response_type.DESCRIPTOR.fields_by_name, (method.rpc, field)
+
+
+def test_new_call_is_recorded_and_idempotent(app):
+    first = app.get_open_status(_open_request("open-1"), RECEIVED)
+    assert (first.open, first.closed_reason) == (False, "holiday")
+    assert app.get_open_status(_open_request("open-1"), RECEIVED) == first
+    record = app.get_record(first.record_id)
+    stored = pb.GetOpenStatusResponse()
+    assert record.method == OPEN_STATUS.name and record.response.Unpack(stored)
+    assert stored == first
+    other = _open_request("open-1")
+    other.time.FromJsonString("2026-12-24T11:00:00Z")
+    with pytest.raises(AlreadyExists):
+        app.get_open_status(other, RECEIVED)
+
+
+def test_same_key_on_another_method_is_already_exists(app):
+    app.compute_due_time(zagreb_request("shared"), RECEIVED)
+    with pytest.raises(AlreadyExists):
+        app.get_open_status(_open_request("shared"), RECEIVED)
+
+
+def test_bad_new_request_is_not_recorded(app, monkeypatch):
+    monkeypatch.setattr(app.ledger, "put", lambda row: pytest.fail("recorded a bad request"))
+    with pytest.raises(InvalidArgument) as caught:
+        app.compute_business_time(pb.ComputeBusinessTimeRequest(), RECEIVED)
+    assert [v.field for v in caught.value.violations] == ["start_time", "end_time"]
+    with pytest.raises(InvalidArgument) as caught:
+        app.compute_schedule(pb.ComputeScheduleRequest(idempotency_key="k" * 201), RECEIVED)
+    assert [v.field for v in caught.value.violations] == ["idempotency_key"]
+
+
+def test_calendar_from_proto_new_parts():
+    calendar = calendar_from_proto(pb.Calendar(
+        date_overrides=[pb.DateOverride(date="2026-12-24", name="Eve",
+                                        intervals=[pb.TimeInterval(start="09:00", end="13:00")]),
+                        pb.DateOverride(date="2026-12-28", closed=True)],
+        extra_working_days=[pb.ExtraWorkingDay(date="2026-12-27", name="shift")],
+        holidays_valid_until="2027-12-31",
+    ))
+    assert [(o.date.isoformat(), o.closed, o.name) for o in calendar.date_overrides] == [
+        ("2026-12-24", False, "Eve"), ("2026-12-28", True, "")]
+    assert [(x.date.isoformat(), x.name) for x in calendar.extra_working_days] == [
+        ("2026-12-27", "shift")]
+    assert calendar.holidays_valid_until.isoformat() == "2027-12-31"
+    assert calendar_from_proto(pb.Calendar()).holidays_valid_until is None

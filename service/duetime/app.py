@@ -1,7 +1,13 @@
 """Use cases of duetime, independent of gRPC: compute, record, read back.
 
 Requests and responses are the ``duetime.v1`` protobuf messages, so the gRPC
-servicer and the CLI share one definition of each call. Errors raised here:
+servicer and the CLI share one definition of each call. Each computing RPC is
+a :class:`RecordedMethod`: a pure function from request to response
+(:func:`compute`, :func:`compute_business_time`, :func:`compute_open_status`,
+:func:`compute_schedule`; the CLI calls these directly when it runs without a
+server) plus its method name and message types. :meth:`DueTimeApp.call` is the
+one recorded path they all take: idempotency, compute, record, return.
+Errors raised here:
 
 - ``duetime.core.InvalidArgument`` / ``OutOfRange`` (a ``DuetimeError``): bad
   input, with one FieldViolation per problem (SPEC §9);
@@ -13,32 +19,44 @@ servicer and the CLI share one definition of each call. Errors raised here:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from google.protobuf import any_pb2, timestamp_pb2
+from google.protobuf import any_pb2, duration_pb2, timestamp_pb2
+from google.protobuf.message import Message
 
 from duetime import tzdb  # first: pins zoneinfo to the tzdata package
 from duetime.core import (
     RULES_VERSION,
+    AtClose,
     Calendar,
+    Deadline,
+    FieldViolation,
     InvalidArgument,
     OutOfRange,
-    compute_due,
+    Step,
+    business_time,
+    due_answer,
     format_local,
+    from_us,
+    open_status,
+    schedule,
 )
 from duetime.ledger import DuplicateKey, Ledger, LedgerRow, new_record_id
 from duetime.v1 import duetime_pb2 as pb
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
-COMPUTE_DUE_TIME = "/duetime.v1.DueTimeService/ComputeDueTime"
-"""Full gRPC method name of ComputeDueTime, as stored in records."""
+_SERVICE = pb.DESCRIPTOR.services_by_name["DueTimeService"]
 
 MAX_IDEMPOTENCY_KEY = 200
 """Longest accepted idempotency key, in characters."""
 
-# Request and response message types of each recorded method.
-_MESSAGES = {COMPUTE_DUE_TIME: (pb.ComputeDueTimeRequest, pb.ComputeDueTimeResponse)}
+_AT_CLOSE = {
+    pb.AT_CLOSE_UNSPECIFIED: AtClose.END_OF_WINDOW,
+    pb.AT_CLOSE_END_OF_WINDOW: AtClose.END_OF_WINDOW,
+    pb.AT_CLOSE_NEXT_OPEN: AtClose.NEXT_OPEN,
+}
 
 
 class AlreadyExists(Exception):
@@ -57,17 +75,23 @@ class RecordNotFound(Exception):
         self.record_id = record_id
 
 
+# ---------------------------------------------------------------------------
+# proto ⇄ core conversion
+
+
 def calendar_from_proto(cal: pb.Calendar) -> Calendar:
     """Build a core Calendar from its proto form (SPEC §6).
 
     Unset ``weekend`` → default (Sat+Sun); set with no days → no weekend.
     Unset ``working_hours`` → default hours. Weekday enums pass as their ISO
     numbers; the core rejects 0 (UNSPECIFIED) and unknown values, naming fields
-    such as ``calendar.weekend.days[0]``. Raises InvalidArgument.
+    such as ``calendar.weekend.days[0]``. Empty ``holidays_valid_until`` → no
+    horizon. Raises InvalidArgument (or OutOfRange for dates outside the
+    supported range).
     """
     weekend = [int(d) for d in cal.weekend.days] if cal.HasField("weekend") else None
     hours = (
-        [(int(d.weekday), [(i.start, i.end) for i in d.intervals]) for d in cal.working_hours.days]
+        [(int(d.weekday), _intervals(d.intervals)) for d in cal.working_hours.days]
         if cal.HasField("working_hours")
         else None
     )
@@ -77,7 +101,16 @@ def calendar_from_proto(cal: pb.Calendar) -> Calendar:
         holidays=[(h.date, h.name) for h in cal.holidays],
         working_hours=hours,
         field="calendar",
+        date_overrides=[
+            (o.date, _intervals(o.intervals), o.closed, o.name) for o in cal.date_overrides
+        ],
+        extra_working_days=[(x.date, x.name) for x in cal.extra_working_days],
+        holidays_valid_until=cal.holidays_valid_until or None,
     )
+
+
+def _intervals(intervals: Iterable[pb.TimeInterval]) -> list[tuple[str, str]]:
+    return [(i.start, i.end) for i in intervals]
 
 
 def timestamp_to_datetime(ts: timestamp_pb2.Timestamp, field: str) -> datetime:
@@ -99,26 +132,198 @@ def timestamp_to_datetime(ts: timestamp_pb2.Timestamp, field: str) -> datetime:
         ) from exc
 
 
-def compute(request: pb.ComputeDueTimeRequest) -> pb.ComputeDueTimeResponse:
-    """``request.start + request.duration`` under ``request.calendar``, unrecorded.
+def _instants(request: Message, *fields: str) -> list[datetime]:
+    """The required Timestamp ``fields`` of ``request`` as aware datetimes.
 
-    The response has every field but ``record_id``. Raises InvalidArgument
-    (missing ``start``, bad duration or calendar) or OutOfRange (SPEC §1–§4).
+    Raises InvalidArgument naming every missing field, else the first
+    conversion error (see :func:`timestamp_to_datetime`).
     """
-    if not request.HasField("start"):
-        raise InvalidArgument.at("start", "is required (the instant to count from)")
-    start = timestamp_to_datetime(request.start, "start")
-    calendar = calendar_from_proto(request.calendar)
-    due = compute_due(start, request.duration, calendar, field="duration")
-    response = pb.ComputeDueTimeResponse(
-        due_local=format_local(due, calendar),
+    missing = [f for f in fields if not request.HasField(f)]
+    if missing:
+        raise InvalidArgument([FieldViolation(f, "is required (an instant)") for f in missing])
+    return [timestamp_to_datetime(getattr(request, f), f) for f in fields]
+
+
+def _at_close(value: int) -> AtClose:
+    if value not in _AT_CLOSE:
+        raise InvalidArgument.at("at_close", f"{value} is not an AtClose value (0, 1 or 2)")
+    return _AT_CLOSE[value]
+
+
+def _micros(message_type, us: int | None):
+    """A Timestamp (µs since the epoch) or Duration (signed µs) of ``us``;
+    None stays None, leaving the field unset."""
+    if us is None:
+        return None
+    value = message_type()
+    value.FromMicroseconds(us)
+    return value
+
+
+def _timestamp(us: int | None) -> timestamp_pb2.Timestamp | None:
+    return _micros(timestamp_pb2.Timestamp, us)
+
+
+def _duration(us: int | None) -> duration_pb2.Duration | None:
+    return _micros(duration_pb2.Duration, us)
+
+
+def _local(us: int, calendar: Calendar) -> str:
+    return format_local(from_us(us), calendar)
+
+
+def _explanation(steps: Iterable[Step]) -> list[pb.ExplanationStep]:
+    return [
+        pb.ExplanationStep(
+            kind=s.kind,
+            text=s.text,
+            local_date=s.local_date,
+            start_time=_timestamp(s.start_us),
+            end_time=_timestamp(s.end_us),
+            amount=_duration(s.amount_us),
+        )
+        for s in steps
+    ]
+
+
+def _answer(response_type, calendar: Calendar, warnings: Iterable[str], **fields):
+    """A ``response_type`` with ``fields`` and the parts every answer carries
+    (zone, versions, warnings); ``record_id`` is left to the recorder."""
+    return response_type(
         time_zone=calendar.time_zone,
         calendar_version=calendar.version,
         rules_version=RULES_VERSION,
         tzdata_version=tzdb.tzdata_version(),
+        warnings=list(warnings),
+        **fields,
     )
-    response.due.FromDatetime(due)
-    return response
+
+
+# ---------------------------------------------------------------------------
+# the computing calls, unrecorded: request message in, response message out
+
+
+def compute(request: pb.ComputeDueTimeRequest) -> pb.ComputeDueTimeResponse:
+    """``request.start + request.duration`` under ``request.calendar``, unrecorded.
+
+    The response has every field but ``record_id``. Raises InvalidArgument
+    (missing ``start``, bad duration, calendar or ``at_close``) or OutOfRange
+    (SPEC §1–§5, the holiday horizon).
+    """
+    (start,) = _instants(request, "start")
+    calendar = calendar_from_proto(request.calendar)
+    answer = due_answer(
+        start, request.duration, calendar,
+        at_close=_at_close(request.at_close), explain=request.explain, field="duration",
+    )
+    return _answer(
+        pb.ComputeDueTimeResponse, calendar, answer.warnings,
+        due=_timestamp(answer.due_us),
+        due_local=_local(answer.due_us, calendar),
+        explanation=_explanation(answer.steps),
+    )
+
+
+def compute_business_time(
+    request: pb.ComputeBusinessTimeRequest,
+) -> pb.ComputeBusinessTimeResponse:
+    """Open time in ``[start_time, end_time)`` and ``bd_between``, unrecorded."""
+    start, end = _instants(request, "start_time", "end_time")
+    calendar = calendar_from_proto(request.calendar)
+    answer = business_time(start, end, calendar, explain=request.explain)
+    return _answer(
+        pb.ComputeBusinessTimeResponse, calendar, answer.warnings,
+        business_time=_duration(answer.open_us),
+        business_days=answer.business_days,
+        explanation=_explanation(answer.steps),
+    )
+
+
+def compute_open_status(request: pb.GetOpenStatusRequest) -> pb.GetOpenStatusResponse:
+    """Whether ``request.calendar`` is open at ``request.time``, unrecorded."""
+    (at,) = _instants(request, "time")
+    calendar = calendar_from_proto(request.calendar)
+    status = open_status(at, calendar)
+    interval = status.interval and pb.OpenInterval(
+        start_time=_timestamp(status.interval[0]), end_time=_timestamp(status.interval[1])
+    )
+    return _answer(
+        pb.GetOpenStatusResponse, calendar, status.warnings,
+        open=status.is_open,
+        current_interval=interval,
+        next_open_time=_timestamp(status.next_open_us),
+        next_close_time=_timestamp(status.next_close_us),
+        business_day=status.is_business_day,
+        local_date=status.local_date.isoformat(),
+        closed_reason=status.reason or "",
+        holiday_name=status.holiday_name,
+    )
+
+
+def compute_schedule(request: pb.ComputeScheduleRequest) -> pb.ComputeScheduleResponse:
+    """Every deadline's due time from ``request.entered_time``, unrecorded."""
+    (entered,) = _instants(request, "entered_time")
+    calendar = calendar_from_proto(request.calendar)
+    answer = schedule(
+        entered,
+        [Deadline(d.name, d.duration, d.after) for d in request.deadlines],
+        calendar,
+        at_close=_at_close(request.at_close),
+        explain=request.explain,
+    )
+    deadlines = [
+        pb.ScheduledDeadline(
+            name=d.name,
+            due_time=_timestamp(d.due_us),
+            due_local=_local(d.due_us, calendar),
+            from_time=_timestamp(d.from_us),
+            after=d.after,
+            explanation=_explanation(d.steps),
+        )
+        for d in answer.deadlines
+    ]
+    next_due = next(d for d in deadlines if d.name == answer.next_due)
+    return _answer(
+        pb.ComputeScheduleResponse, calendar, answer.warnings,
+        deadlines=deadlines, next_due=next_due.name, next_due_time=next_due.due_time,
+    )
+
+
+@dataclass(frozen=True)
+class RecordedMethod:
+    """A computing RPC: ``rpc`` is its short name (``"ComputeDueTime"``),
+    ``name`` the full gRPC method stored in records, ``compute`` the pure
+    function from request to (unrecorded) response."""
+
+    rpc: str
+    name: str
+    request_type: type[Message]
+    response_type: type[Message]
+    compute: Callable[[Message], Message]
+
+
+def _method(rpc: str, compute_fn: Callable) -> RecordedMethod:
+    """The RecordedMethod of ``rpc``, its message types read from the proto."""
+    desc = _SERVICE.methods_by_name[rpc]
+    return RecordedMethod(
+        rpc, f"/{_SERVICE.full_name}/{rpc}",
+        getattr(pb, desc.input_type.name), getattr(pb, desc.output_type.name), compute_fn,
+    )
+
+
+DUE_TIME = _method("ComputeDueTime", compute)
+BUSINESS_TIME = _method("ComputeBusinessTime", compute_business_time)
+OPEN_STATUS = _method("GetOpenStatus", compute_open_status)
+SCHEDULE = _method("ComputeSchedule", compute_schedule)
+
+COMPUTE_DUE_TIME = DUE_TIME.name
+"""Full gRPC method name of ComputeDueTime, as stored in records."""
+
+METHODS = {m.name: m for m in (DUE_TIME, BUSINESS_TIME, OPEN_STATUS, SCHEDULE)}
+"""Every recorded method by its full gRPC name."""
+
+# Request and response message types of each recorded method.
+_MESSAGES = {m.name: (m.request_type, m.response_type) for m in METHODS.values()}
 
 
 def _to_us(instant: datetime) -> int:
@@ -133,23 +338,34 @@ def _packed(message_type, data: bytes) -> any_pb2.Any:
     )
 
 
+def _use_case(method: RecordedMethod) -> Callable:
+    """A DueTimeApp method ``(request, received_at) -> response`` running
+    ``method`` through :meth:`DueTimeApp.call`."""
+
+    def use_case(self: DueTimeApp, request: Message, received_at: datetime) -> Message:
+        return self.call(method, request, received_at)
+
+    use_case.__doc__ = (f"{method.rpc}, recorded: see :meth:`call` and "
+                        f":func:`{method.compute.__name__}`.")
+    return use_case
+
+
 class DueTimeApp:
     """The recorded use cases over one ledger. Safe to share across threads."""
 
     def __init__(self, ledger: Ledger):
         self.ledger = ledger
 
-    def compute_due_time(
-        self, request: pb.ComputeDueTimeRequest, received_at: datetime
-    ) -> pb.ComputeDueTimeResponse:
-        """Compute (see :func:`compute`), record, then return the answer (SPEC §8).
+    def call(self, method: RecordedMethod, request: Message, received_at: datetime) -> Message:
+        """Compute ``request`` with ``method.compute``, record, then return the
+        answer (SPEC §8).
 
         ``received_at`` is the aware instant the call arrived. With a non-empty
         ``idempotency_key``: a request equal (byte for byte, canonically
         serialized) to the one first recorded under that key returns the first
         response, record id included, without computing or recording again; a
-        different request raises AlreadyExists. Raises also InvalidArgument,
-        OutOfRange and LedgerUnavailable.
+        different request (another method's included) raises AlreadyExists.
+        Raises also InvalidArgument, OutOfRange and LedgerUnavailable.
         """
         key = request.idempotency_key
         if len(key) > MAX_IDEMPOTENCY_KEY:
@@ -159,12 +375,12 @@ class DueTimeApp:
             )
         request_bytes = request.SerializeToString(deterministic=True)
         if key and (prior := self.ledger.get_by_key(key)):
-            return self._replay(prior, request_bytes)
-        response = compute(request)
+            return self._replay(method, prior, request_bytes)
+        response = method.compute(request)
         response.record_id = new_record_id()
         row = LedgerRow.create(
             record_id=response.record_id,
-            method=COMPUTE_DUE_TIME,
+            method=method.name,
             receive_time_us=_to_us(received_at),
             idempotency_key=key,
             request=request_bytes,
@@ -176,14 +392,20 @@ class DueTimeApp:
         try:
             self.ledger.put(row)
         except DuplicateKey:  # a concurrent call with the same key won the race
-            return self._replay(self.ledger.get_by_key(key), request_bytes)
+            return self._replay(method, self.ledger.get_by_key(key), request_bytes)
         return response
 
     @staticmethod
-    def _replay(prior: LedgerRow, request_bytes: bytes) -> pb.ComputeDueTimeResponse:
-        if prior.request != request_bytes:
+    def _replay(method: RecordedMethod, prior: LedgerRow, request_bytes: bytes) -> Message:
+        if prior.method != method.name or prior.request != request_bytes:
             raise AlreadyExists(prior.idempotency_key)
-        return pb.ComputeDueTimeResponse.FromString(prior.response)
+        return method.response_type.FromString(prior.response)
+
+    # The use cases by name, each the recorded path of one method.
+    compute_due_time = _use_case(DUE_TIME)
+    compute_business_time = _use_case(BUSINESS_TIME)
+    get_open_status = _use_case(OPEN_STATUS)
+    compute_schedule = _use_case(SCHEDULE)
 
     def get_record(self, record_id: str) -> pb.Record:
         """The stored record with this id. Raises InvalidArgument (empty id),

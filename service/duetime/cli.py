@@ -3,22 +3,33 @@
 Commands::
 
     duetime serve [--host 127.0.0.1] [--port 50051] [--db PATH]
-    duetime due START DURATION [--tz ZONE] [--holiday DATE[=NAME] ...]
-                [--weekend sat,sun] [--hours "mon-fri 09:00-17:00" ...]
-                [--server HOST:PORT] [--key KEY] [--json]
+    duetime due START DURATION [--at-close WHEN] [--explain] [CALENDAR] [CALL]
+    duetime between START END [--explain] [CALENDAR] [CALL]
+    duetime open TIME [CALENDAR] [CALL]
+    duetime schedule ENTERED --deadline NAME=DURATION[@after:NAME] ...
+                [--at-close WHEN] [--explain] [CALENDAR] [CALL]
     duetime record ID --server HOST:PORT
 
-``due`` without ``--server`` computes locally and records nothing; with it,
-the server computes and records, and the record id is printed. START is
+    CALENDAR: [--tz ZONE] [--holiday DATE[=NAME] ...] [--weekend sat,sun]
+              [--hours "mon-fri 09:00-17:00" ...]
+              [--override DATE=HH:MM-HH:MM[,HH:MM-HH:MM][=NAME] ...]
+              [--override DATE=closed[=NAME] ...] [--extra-day DATE[=NAME] ...]
+              [--holidays-valid-until DATE]
+    CALL:     [--server HOST:PORT] [--key KEY] [--json]
+
+Without ``--server`` a command computes locally (the same use-case code as the
+service, without the ledger) and says that nothing was recorded; with it, the
+server computes and records, and the record id is printed. Instants are
 RFC 3339 with an offset (seconds optional): ``2026-11-27T16:00+01:00``.
 
 Day specs (``--weekend``, ``--hours``) are comma lists of days or day ranges:
 ``mon-fri``, ``sat,sun``, ``mon,wed-fri``; ``--weekend none`` means no weekend.
 ``--hours`` is ``DAYS HH:MM-HH:MM[,HH:MM-HH:MM...]`` and may repeat.
 
-Exit codes: 0 success; 2 bad input or usage (each problem printed as
-``error: FIELD: DESCRIPTION``); 1 any other failure (server unreachable,
-ledger unavailable, unknown record, idempotency key reused).
+Warnings are printed to stderr as ``warning: ...``. Exit codes: 0 success;
+2 bad input or usage (each problem printed as ``error: FIELD: DESCRIPTION``);
+1 any other failure (server unreachable, ledger unavailable, unknown record,
+idempotency key reused).
 """
 
 from __future__ import annotations
@@ -26,16 +37,18 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from datetime import timezone
 
 import grpc
 from google.protobuf import json_format
+from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
-from duetime.app import compute
-from duetime.core import DuetimeError, InvalidArgument, parse_instant
+from duetime.app import BUSINESS_TIME, DUE_TIME, OPEN_STATUS, SCHEDULE, RecordedMethod
+from duetime.core import DuetimeError, InvalidArgument, fmt_amount, get_zone, parse_instant
 from duetime.ledger import LedgerUnavailable
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
@@ -44,7 +57,14 @@ DAYS = {"mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6, "sun": 7}
 RPC_TIMEOUT = 30.0
 """Seconds a CLI call to the server may take."""
 NOT_RECORDED = "computed locally, not recorded"
+AT_CLOSE = {"end-of-window": pb.AT_CLOSE_END_OF_WINDOW, "next-open": pb.AT_CLOSE_NEXT_OPEN}
+AFTER = "@after:"
+"""Separator of a ``--deadline`` that is chained after another one."""
 _BAD_INPUT = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.OUT_OF_RANGE)
+
+
+# ---------------------------------------------------------------------------
+# calendar flags (shared by every computing command)
 
 
 def parse_days(text: str, field: str) -> list[int]:
@@ -64,6 +84,15 @@ def parse_days(text: str, field: str) -> list[int]:
     return days
 
 
+def parse_intervals(text: str, field: str, spec: str) -> list[pb.TimeInterval]:
+    """``"09:00-12:00,13:00-17:00"`` → TimeIntervals; the times themselves are
+    checked by the core. Raises InvalidArgument on ``field`` quoting ``spec``."""
+    intervals = [item.strip().partition("-") for item in text.split(",")]
+    if not all(start and dash and end for start, dash, end in intervals):
+        raise InvalidArgument.at(field, f"{spec!r}: {text!r} is not HH:MM-HH:MM[,HH:MM-HH:MM...]")
+    return [pb.TimeInterval(start=start, end=end) for start, _, end in intervals]
+
+
 def parse_hours(specs: Iterable[str]) -> pb.WorkingHours:
     """Weekly hours from ``--hours`` specs such as ``"mon-fri 09:00-12:00,13:00-17:00"``.
 
@@ -73,28 +102,44 @@ def parse_hours(specs: Iterable[str]) -> pb.WorkingHours:
     by_day: dict[int, list[pb.TimeInterval]] = {}
     for spec in specs:
         days_text, _, intervals_text = spec.strip().partition(" ")
-        intervals = [item.strip().partition("-") for item in intervals_text.split(",")]
-        if not all(start and dash and end for start, dash, end in intervals):
-            raise InvalidArgument.at(
-                "--hours", f"{spec!r} is not DAYS HH:MM-HH:MM[,HH:MM-HH:MM...]"
-            )
+        intervals = parse_intervals(intervals_text, "--hours", spec)
         for day in parse_days(days_text, "--hours"):
-            by_day.setdefault(day, []).extend(
-                pb.TimeInterval(start=start, end=end) for start, _, end in intervals
-            )
+            by_day.setdefault(day, []).extend(intervals)
     return pb.WorkingHours(
         days=[pb.DayHours(weekday=day, intervals=iv) for day, iv in sorted(by_day.items())]
     )
 
 
-def build_request(args: argparse.Namespace) -> pb.ComputeDueTimeRequest:
-    """The ComputeDueTimeRequest that ``duetime due`` arguments describe."""
+def parse_override(spec: str) -> pb.DateOverride:
+    """``DATE=closed[=NAME]`` or ``DATE=HH:MM-HH:MM[,HH:MM-HH:MM][=NAME]``.
+
+    The date is checked by the core. Raises InvalidArgument on ``--override``.
+    """
+    date, _, rest = spec.partition("=")
+    hours, _, name = rest.partition("=")
+    if not date or not hours:
+        raise InvalidArgument.at(
+            "--override", f"{spec!r} is not DATE=closed or DATE=HH:MM-HH:MM[,...], each [=NAME]"
+        )
+    if hours.strip().lower() == "closed":
+        return pb.DateOverride(date=date, closed=True, name=name)
+    intervals = parse_intervals(hours, "--override", spec)
+    return pb.DateOverride(date=date, intervals=intervals, name=name)
+
+
+def _named(specs: Iterable[str]) -> list[tuple[str, str]]:
+    """``DATE[=NAME]`` specs → (date, name) pairs."""
+    return [(date, name) for date, _, name in (s.partition("=") for s in specs)]
+
+
+def calendar_from_args(args: argparse.Namespace) -> pb.Calendar:
+    """The Calendar that a command's calendar flags describe (see :func:`_calendar_flags`)."""
     calendar = pb.Calendar(
         time_zone=args.tz or "",
-        holidays=[
-            pb.Holiday(date=date, name=name)
-            for date, _, name in (h.partition("=") for h in args.holiday)
-        ],
+        holidays=[pb.Holiday(date=d, name=n) for d, n in _named(args.holiday)],
+        date_overrides=[parse_override(spec) for spec in args.override],
+        extra_working_days=[pb.ExtraWorkingDay(date=d, name=n) for d, n in _named(args.extra_day)],
+        holidays_valid_until=args.holidays_valid_until or "",
     )
     if args.weekend is not None:
         spec = args.weekend.strip().lower()
@@ -103,11 +148,26 @@ def build_request(args: argparse.Namespace) -> pb.ComputeDueTimeRequest:
         calendar.weekend.days.extend(days)
     if args.hours:
         calendar.working_hours.CopyFrom(parse_hours(args.hours))
-    request = pb.ComputeDueTimeRequest(
-        duration=args.duration, calendar=calendar, idempotency_key=args.key or ""
-    )
-    request.start.FromDatetime(parse_instant(args.start, "start"))
-    return request
+    return calendar
+
+
+def parse_deadline(spec: str) -> pb.DeadlineSpec:
+    """``NAME=DURATION`` or ``NAME=DURATION@after:OTHER`` → DeadlineSpec.
+
+    The duration itself may hold ``@`` (``1bd@16:00``); only a trailing
+    ``@after:OTHER`` chains. Raises InvalidArgument on ``--deadline``.
+    """
+    name, eq, rest = spec.partition("=")
+    duration, chained, after = rest.rpartition(AFTER) if AFTER in rest else (rest, "", "")
+    if not (name and eq and duration) or (chained and not after):
+        raise InvalidArgument.at(
+            "--deadline", f"{spec!r} is not NAME=DURATION or NAME=DURATION{AFTER}NAME"
+        )
+    return pb.DeadlineSpec(name=name, duration=duration, after=after)
+
+
+# ---------------------------------------------------------------------------
+# running a call (locally or on a server) and showing its answer
 
 
 def _stub(server: str) -> tuple[grpc.Channel, pb_grpc.DueTimeServiceStub]:
@@ -115,25 +175,132 @@ def _stub(server: str) -> tuple[grpc.Channel, pb_grpc.DueTimeServiceStub]:
     return channel, pb_grpc.DueTimeServiceStub(channel)
 
 
-def cmd_due(args: argparse.Namespace) -> int:
-    request = build_request(args)
-    if args.server:
-        channel, stub = _stub(args.server)
-        with channel:
-            response = stub.ComputeDueTime(request, timeout=RPC_TIMEOUT)
-    else:
-        response = compute(request)
+def _run(method: RecordedMethod, request: Message, args: argparse.Namespace) -> Message:
+    """The answer to ``request``: from the server with ``--server``, else locally."""
+    request.idempotency_key = args.key or ""
+    if not args.server:
+        return method.compute(request)
+    channel, stub = _stub(args.server)
+    with channel:
+        return getattr(stub, method.rpc)(request, timeout=RPC_TIMEOUT)
+
+
+def _local(ts, zone_name: str) -> str:
+    """RFC 3339 text of a Timestamp in the answer's zone."""
+    return ts.ToDatetime(tzinfo=timezone.utc).astimezone(get_zone(zone_name)).isoformat()
+
+
+def steps_table(steps: Sequence[pb.ExplanationStep]) -> list[str]:
+    """Explanation steps as a plain-text table: number, kind, amount, step."""
+    rows = [("#", "kind", "amount", "step")] + [
+        (str(i), s.kind, fmt_amount(s.amount.ToMicroseconds()) if s.HasField("amount") else "",
+         s.text)
+        for i, s in enumerate(steps, start=1)
+    ]
+    widths = [max(len(row[c]) for row in rows) for c in range(3)]
+    return [
+        f"  {n:>{widths[0]}}  {kind:<{widths[1]}}  {amount:>{widths[2]}}  {text}".rstrip()
+        for n, kind, amount, text in rows
+    ]
+
+
+def _show(
+    args: argparse.Namespace,
+    response: Message,
+    fields: list[tuple[str, str]],
+    explanations: Sequence[tuple[str, Sequence[pb.ExplanationStep]]] = (),
+) -> int:
+    """Print an answer: ``fields`` as aligned ``label: value`` lines, then the
+    record and versions, then each non-empty explanation; warnings to stderr.
+    With ``--json`` the whole response as JSON instead."""
+    for warning in response.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if args.json:
         print(json_format.MessageToJson(response))
         if not response.record_id:
             print(NOT_RECORDED, file=sys.stderr)
         return 0
-    print(f"due:       {response.due_local} ({response.time_zone})")
-    print(f"due (UTC): {response.due.ToJsonString()}")
-    print(f"record:    {response.record_id or 'none, ' + NOT_RECORDED}")
-    print(f"versions:  calendar {response.calendar_version}, rules {response.rules_version}, "
-          f"tzdata {response.tzdata_version}")
+    fields = fields + [
+        ("record", response.record_id or f"none, {NOT_RECORDED}"),
+        ("versions", f"calendar {response.calendar_version}, rules {response.rules_version}, "
+                     f"tzdata {response.tzdata_version}"),
+    ]
+    width = max(len(label) for label, _ in fields) + 2
+    for label, value in fields:
+        print(f"{label + ':':<{width}}{value}")
+    for title, steps in explanations:
+        if steps:
+            print(f"{title}:")
+            print("\n".join(steps_table(steps)))
     return 0
+
+
+def _set_instant(request: Message, field: str, text: str) -> None:
+    getattr(request, field).FromDatetime(parse_instant(text, field))
+
+
+def cmd_due(args: argparse.Namespace) -> int:
+    request = pb.ComputeDueTimeRequest(
+        duration=args.duration, calendar=calendar_from_args(args),
+        at_close=AT_CLOSE.get(args.at_close, pb.AT_CLOSE_UNSPECIFIED), explain=args.explain,
+    )
+    _set_instant(request, "start", args.start)
+    response = _run(DUE_TIME, request, args)
+    return _show(args, response, [
+        ("due", f"{response.due_local} ({response.time_zone})"),
+        ("due (UTC)", response.due.ToJsonString()),
+    ], [("explanation", response.explanation)])
+
+
+def cmd_between(args: argparse.Namespace) -> int:
+    request = pb.ComputeBusinessTimeRequest(calendar=calendar_from_args(args), explain=args.explain)
+    _set_instant(request, "start_time", args.start)
+    _set_instant(request, "end_time", args.end)
+    response = _run(BUSINESS_TIME, request, args)
+    return _show(args, response, [
+        ("business time", fmt_amount(response.business_time.ToMicroseconds())),
+        ("business days", str(response.business_days)),
+        ("time zone", response.time_zone),
+    ], [("explanation", response.explanation)])
+
+
+def cmd_open(args: argparse.Namespace) -> int:
+    request = pb.GetOpenStatusRequest(calendar=calendar_from_args(args))
+    _set_instant(request, "time", args.time)
+    response = _run(OPEN_STATUS, request, args)
+    tz = response.time_zone
+    interval = response.current_interval
+    fields = [
+        ("open", f"yes, {_local(interval.start_time, tz)} – {_local(interval.end_time, tz)}"
+                 if response.open else "no"),
+        ("local date", f"{response.local_date} ({tz}), " + (
+            "a business day" if response.business_day
+            else f"not a business day: {response.closed_reason}")),
+    ]
+    edges = [("next close", "next_close_time"), ("next open", "next_open_time")]
+    for label, field in edges if response.open else edges[::-1]:  # in time order
+        when = _local(getattr(response, field), tz) if response.HasField(field) else "none"
+        fields.append((label, when))
+    return _show(args, response, fields)
+
+
+def cmd_schedule(args: argparse.Namespace) -> int:
+    request = pb.ComputeScheduleRequest(
+        calendar=calendar_from_args(args),
+        deadlines=[parse_deadline(spec) for spec in args.deadline],
+        at_close=AT_CLOSE.get(args.at_close, pb.AT_CLOSE_UNSPECIFIED), explain=args.explain,
+    )
+    _set_instant(request, "entered_time", args.entered)
+    response = _run(SCHEDULE, request, args)
+    fields = [
+        (d.name, f"{d.due_local} = {d.due_time.ToJsonString()}"
+                 + f" ({d.after or 'entered'} + {spec.duration})")
+        for d, spec in zip(response.deadlines, request.deadlines)
+    ]
+    next_due = next(d for d in response.deadlines if d.name == response.next_due)
+    fields.append(("next due", f"{response.next_due} at {next_due.due_local}"))
+    return _show(args, response, fields,
+                 [(f"explanation of {d.name}", d.explanation) for d in response.deadlines])
 
 
 def cmd_record(args: argparse.Namespace) -> int:
@@ -173,10 +340,62 @@ def _report(violations) -> int:
     return 2
 
 
+# ---------------------------------------------------------------------------
+# the parser
+
+
+def _calendar_flags() -> argparse.ArgumentParser:
+    """The calendar and call flags every computing command takes."""
+    flags = argparse.ArgumentParser(add_help=False)
+    cal = flags.add_argument_group(
+        "calendar (defaults: UTC, Sat+Sun weekend, Mon–Fri 09:00–17:00)")
+    cal.add_argument("--tz", help="IANA time zone (default UTC)")
+    cal.add_argument("--holiday", action="append", default=[], metavar="DATE[=NAME]",
+                     help='a closed date, e.g. 2026-12-25="Christmas Day"; repeatable')
+    cal.add_argument("--weekend", metavar="DAYS", help="e.g. sat,sun or fri-sat; none: no weekend")
+    cal.add_argument("--hours", action="append", metavar='"DAYS HH:MM-HH:MM[,...]"',
+                     help='weekly hours, e.g. "mon-fri 09:00-12:00,13:00-17:00"; repeatable; '
+                          "when given they are the whole week")
+    cal.add_argument("--override", action="append", default=[],
+                     metavar="DATE=HOURS[=NAME]",
+                     help="a date's own hours or closed: HOURS is HH:MM-HH:MM[,HH:MM-HH:MM...] "
+                          "or the word closed, e.g. 2026-12-24=09:00-13:00 or "
+                          "2026-12-28=closed=Inventory; repeatable")
+    cal.add_argument("--extra-day", action="append", default=[], metavar="DATE[=NAME]",
+                     help="a date opened although a weekend day or holiday; repeatable")
+    cal.add_argument("--holidays-valid-until", metavar="DATE",
+                     help="last date the holiday list is complete for; later is OUT_OF_RANGE")
+    call = flags.add_argument_group("call")
+    call.add_argument("--server", metavar="HOST:PORT", help="compute and record on this server")
+    call.add_argument("--key", help="idempotency key (with --server)")
+    call.add_argument("--json", action="store_true", help="print the response as JSON")
+    return flags
+
+
+def _answer_flags(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--at-close", choices=sorted(AT_CLOSE),
+                         help="business time ending exactly at a closing: due at the closing "
+                              "(end-of-window, the default) or at the next opening (next-open)")
+    command.add_argument("--explain", action="store_true",
+                         help="print the steps that lead to the answer")
+
+
+SCHEDULE_HELP = f"""\
+Each --deadline is NAME=DURATION, counted from ENTERED, or
+NAME=DURATION{AFTER}OTHER, counted from the due time of the deadline OTHER
+(its logical due time, never the moment of the call). Example:
+
+  duetime schedule 2026-11-27T16:00+01:00 --tz Europe/Zagreb \\
+      --deadline remind=2bd --deadline escalate=5bd --deadline expire=30d \\
+      --deadline final=4bh{AFTER}escalate
+"""
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of the ``duetime`` command."""
     top = argparse.ArgumentParser(prog="duetime", description="Business-calendar due times.")
     sub = top.add_subparsers(dest="command", required=True)
+    flags = [_calendar_flags()]
 
     serve = sub.add_parser("serve", help="run the gRPC service")
     serve.add_argument("--host", default="127.0.0.1")
@@ -184,17 +403,32 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", help="SQLite ledger path (default: user data dir)")
     serve.set_defaults(run=cmd_serve)
 
-    due = sub.add_parser("due", help="compute START + DURATION")
+    due = sub.add_parser("due", parents=flags, help="compute START + DURATION")
     due.add_argument("start", help="RFC 3339 instant with offset, e.g. 2026-11-27T16:00+01:00")
-    due.add_argument("duration", help="e.g. 3bd, 8bh, 90m, P1M")
-    due.add_argument("--tz", help="IANA time zone (default UTC)")
-    due.add_argument("--holiday", action="append", default=[], metavar="DATE[=NAME]")
-    due.add_argument("--weekend", metavar="DAYS", help="e.g. sat,sun or fri-sat; none: no weekend")
-    due.add_argument("--hours", action="append", metavar='"DAYS HH:MM-HH:MM[,...]"')
-    due.add_argument("--server", metavar="HOST:PORT", help="compute and record on this server")
-    due.add_argument("--key", help="idempotency key (with --server)")
-    due.add_argument("--json", action="store_true", help="print the response as JSON")
+    due.add_argument("duration", help="e.g. 3bd, 8bh, 90m, P1M, 1bd@16:00")
+    _answer_flags(due)
     due.set_defaults(run=cmd_due)
+
+    between = sub.add_parser("between", parents=flags,
+                             help="business time and business days from START to END")
+    between.add_argument("start", help="RFC 3339 instant with offset")
+    between.add_argument("end", help="RFC 3339 instant with offset; may be before START")
+    between.add_argument("--explain", action="store_true", help="print the open intervals counted")
+    between.set_defaults(run=cmd_between)
+
+    is_open = sub.add_parser("open", parents=flags, help="is the calendar open at TIME?")
+    is_open.add_argument("time", help="RFC 3339 instant with offset")
+    is_open.set_defaults(run=cmd_open)
+
+    sched = sub.add_parser("schedule", parents=flags, help="a stage's named deadlines",
+                           epilog=SCHEDULE_HELP,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    sched.add_argument("entered", help="RFC 3339 instant the stage was entered")
+    sched.add_argument("--deadline", action="append", default=[], required=True,
+                       metavar=f"NAME=DURATION[{AFTER}NAME]",
+                       help="a deadline; repeatable (see below)")
+    _answer_flags(sched)
+    sched.set_defaults(run=cmd_schedule)
 
     record = sub.add_parser("record", help="print a stored record as JSON")
     record.add_argument("id")

@@ -36,7 +36,16 @@ from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
 from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
-from duetime.app import AlreadyExists, DueTimeApp, RecordNotFound
+from duetime.app import (
+    BUSINESS_TIME,
+    DUE_TIME,
+    OPEN_STATUS,
+    SCHEDULE,
+    AlreadyExists,
+    DueTimeApp,
+    RecordedMethod,
+    RecordNotFound,
+)
 from duetime.core import DuetimeError
 from duetime.ledger import Ledger, LedgerUnavailable, SqliteLedger, default_db_path
 from duetime.v1 import duetime_pb2 as pb
@@ -100,9 +109,22 @@ class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
             status = status_of(exc)
         context.abort_with_status(rpc_status.to_status(status))
 
-    def ComputeDueTime(self, request, context):
+    def _recorded(self, method: RecordedMethod, request, context: grpc.ServicerContext):
+        """Answer a computing call through the app's one recorded path."""
         received_at = datetime.now(timezone.utc)
-        return self._call(context, self.app.compute_due_time, request, received_at)
+        return self._call(context, self.app.call, method, request, received_at)
+
+    def ComputeDueTime(self, request, context):
+        return self._recorded(DUE_TIME, request, context)
+
+    def ComputeBusinessTime(self, request, context):
+        return self._recorded(BUSINESS_TIME, request, context)
+
+    def GetOpenStatus(self, request, context):
+        return self._recorded(OPEN_STATUS, request, context)
+
+    def ComputeSchedule(self, request, context):
+        return self._recorded(SCHEDULE, request, context)
 
     def GetRecord(self, request, context):
         record = self._call(context, self.app.get_record, request.record_id)

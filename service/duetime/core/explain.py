@@ -96,6 +96,9 @@ def explain_between(a: int, b: int, cc: CompiledCalendar) -> list[Step]:
     d = Duration(DurationKind.BUSINESS_TIME, micros=total, text=fmt_amount(total))
     steps = [Step("start", f"From {format_local(lo, cc.zone)} ({_day(o)}) in {cc.calendar.time_zone}",
                   date.fromordinal(o).isoformat(), start_us=lo)]
+    if b < a:
+        steps.append(Step("note", "the end is before the start: the open time between them is counted forward "
+                                  "from the end and negated"))
     steps.extend(_explain_hours(lo, hi, d, cc))
     steps.extend(_dst_steps(lo, hi, cc))
     oh, _ = local_of(cc.zone, hi)
@@ -169,7 +172,7 @@ def _explain_hours(start: int, due: int, d: Duration, cc: CompiledCalendar) -> l
                 steps.append(Step("open", f"{_day(o)} {_clock(cc, a)}–{_clock(cc, b)}: {fmt_amount(b - a)} "
                                           f"(total {fmt_amount(total)} of {of})", iso, start_us=a, end_us=b, amount_us=b - a))
             if not pieces and olo <= o <= ohi and not cc.is_business_day(o):
-                steps.append(Step("skip", f"{_day(o)}: closed, {cc.closed_reason(o)}", iso))
+                steps.append(Step("skip", f"{_day(o)}: no open time, {cc.closed_reason(o)}", iso))
 
     dates = range(olo - 1, ohi + 1)
     half = DETAIL_DATES // 2

@@ -56,13 +56,14 @@ def horizon(cc: CompiledCalendar, first: int, last: int, field: str = "calendar.
     cal = cc.calendar
     lo, hi = cal.holidays_valid_from, cal.holidays_valid_until
     if lo is not None or hi is not None:
-        known = f"{lo.isoformat() if lo else '…'}..{hi.isoformat() if hi else '…'}"
+        known = (f"holidays known {lo.isoformat()}..{hi.isoformat()}" if lo and hi
+                 else f"holidays known until {hi.isoformat()}" if hi else f"holidays known from {lo.isoformat()}")
         if hi is not None and last > hi.toordinal():
             raise OutOfRange.at(field, f"the answer depends on {date.fromordinal(last).isoformat()}, after the "
-                                       f"dates whose holidays the calendar knows ({known})")
+                                       f"dates the calendar's holidays cover ({known})")
         if lo is not None and first < lo.toordinal():
             raise OutOfRange.at(field.replace("until", "from"), f"the answer depends on {date.fromordinal(first).isoformat()}, "
-                                f"before the dates whose holidays the calendar knows ({known})")
+                                f"before the dates the calendar's holidays cover ({known})")
         return ()
     if not cal.holidays:
         return ()
@@ -238,12 +239,13 @@ def schedule(
             bad.append(FieldViolation(f"deadlines[{i}].after", f"no deadline is named {dl.after!r}"))
     if not bad:
         for i, dl in enumerate(deadlines):
-            seen, name = {dl.name}, dl.after
+            chain, name = [dl.name], dl.after
             while name:
-                if name in seen:
-                    bad.append(FieldViolation(f"deadlines[{i}].after", f"{dl.name!r} depends on itself through {name!r}"))
+                if name in chain:
+                    loop = " → ".join(chain[chain.index(name):] + [name])
+                    bad.append(FieldViolation(f"deadlines[{i}].after", f"{dl.name!r} is chained in a loop: {loop}"))
                     break
-                seen.add(name)
+                chain.append(name)
                 name = deadlines[index[name]].after
     if bad:
         raise InvalidArgument(bad)

@@ -23,40 +23,67 @@ _sym_db = _symbol_database.Default()
 
 
 from google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2
+from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x64uetime/v1/duetime.proto\x12\nduetime.v1\x1a\x19google/protobuf/any.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9f\x01\n\x08\x43\x61lendar\x12\x11\n\ttime_zone\x18\x01 \x01(\t\x12%\n\x08holidays\x18\x02 \x03(\x0b\x32\x13.duetime.v1.Holiday\x12(\n\x07weekend\x18\x03 \x01(\x0b\x32\x17.duetime.v1.WeekendDays\x12/\n\rworking_hours\x18\x04 \x01(\x0b\x32\x18.duetime.v1.WorkingHours\"%\n\x07Holiday\x12\x0c\n\x04\x64\x61te\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\"0\n\x0bWeekendDays\x12!\n\x04\x64\x61ys\x18\x01 \x03(\x0e\x32\x13.duetime.v1.Weekday\"2\n\x0cWorkingHours\x12\"\n\x04\x64\x61ys\x18\x01 \x03(\x0b\x32\x14.duetime.v1.DayHours\"]\n\x08\x44\x61yHours\x12$\n\x07weekday\x18\x01 \x01(\x0e\x32\x13.duetime.v1.Weekday\x12+\n\tintervals\x18\x02 \x03(\x0b\x32\x18.duetime.v1.TimeInterval\"*\n\x0cTimeInterval\x12\r\n\x05start\x18\x01 \x01(\t\x12\x0b\n\x03\x65nd\x18\x02 \x01(\t\"\x95\x01\n\x15\x43omputeDueTimeRequest\x12)\n\x05start\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x64uration\x18\x02 \x01(\t\x12&\n\x08\x63\x61lendar\x18\x03 \x01(\x0b\x32\x14.duetime.v1.Calendar\x12\x17\n\x0fidempotency_key\x18\x04 \x01(\t\"\xc3\x01\n\x16\x43omputeDueTimeResponse\x12\'\n\x03\x64ue\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tdue_local\x18\x02 \x01(\t\x12\x11\n\ttime_zone\x18\x03 \x01(\t\x12\x11\n\trecord_id\x18\x04 \x01(\t\x12\x18\n\x10\x63\x61lendar_version\x18\x05 \x01(\t\x12\x15\n\rrules_version\x18\x06 \x01(\t\x12\x16\n\x0etzdata_version\x18\x07 \x01(\t\"%\n\x10GetRecordRequest\x12\x11\n\trecord_id\x18\x01 \x01(\t\"7\n\x11GetRecordResponse\x12\"\n\x06record\x18\x01 \x01(\x0b\x32\x12.duetime.v1.Record\"\xa6\x02\n\x06Record\x12\x11\n\trecord_id\x18\x01 \x01(\t\x12\x0e\n\x06method\x18\x02 \x01(\t\x12\x30\n\x0creceive_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x17\n\x0fidempotency_key\x18\x04 \x01(\t\x12\x18\n\x10\x63\x61lendar_version\x18\x05 \x01(\t\x12\x15\n\rrules_version\x18\x06 \x01(\t\x12\x16\n\x0etzdata_version\x18\x07 \x01(\t\x12%\n\x07request\x18\x08 \x01(\x0b\x32\x14.google.protobuf.Any\x12&\n\x08response\x18\t \x01(\x0b\x32\x14.google.protobuf.Any\x12\x16\n\x0e\x63ontent_sha256\x18\n \x01(\t*\xb6\x01\n\x07Weekday\x12\x17\n\x13WEEKDAY_UNSPECIFIED\x10\x00\x12\x12\n\x0eWEEKDAY_MONDAY\x10\x01\x12\x13\n\x0fWEEKDAY_TUESDAY\x10\x02\x12\x15\n\x11WEEKDAY_WEDNESDAY\x10\x03\x12\x14\n\x10WEEKDAY_THURSDAY\x10\x04\x12\x12\n\x0eWEEKDAY_FRIDAY\x10\x05\x12\x14\n\x10WEEKDAY_SATURDAY\x10\x06\x12\x12\n\x0eWEEKDAY_SUNDAY\x10\x07\x32\xb3\x01\n\x0e\x44ueTimeService\x12W\n\x0e\x43omputeDueTime\x12!.duetime.v1.ComputeDueTimeRequest\x1a\".duetime.v1.ComputeDueTimeResponse\x12H\n\tGetRecord\x12\x1c.duetime.v1.GetRecordRequest\x1a\x1d.duetime.v1.GetRecordResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x64uetime/v1/duetime.proto\x12\nduetime.v1\x1a\x19google/protobuf/any.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa8\x02\n\x08\x43\x61lendar\x12\x11\n\ttime_zone\x18\x01 \x01(\t\x12%\n\x08holidays\x18\x02 \x03(\x0b\x32\x13.duetime.v1.Holiday\x12(\n\x07weekend\x18\x03 \x01(\x0b\x32\x17.duetime.v1.WeekendDays\x12/\n\rworking_hours\x18\x04 \x01(\x0b\x32\x18.duetime.v1.WorkingHours\x12\x30\n\x0e\x64\x61te_overrides\x18\x05 \x03(\x0b\x32\x18.duetime.v1.DateOverride\x12\x37\n\x12\x65xtra_working_days\x18\x06 \x03(\x0b\x32\x1b.duetime.v1.ExtraWorkingDay\x12\x1c\n\x14holidays_valid_until\x18\x07 \x01(\t\"g\n\x0c\x44\x61teOverride\x12\x0c\n\x04\x64\x61te\x18\x01 \x01(\t\x12+\n\tintervals\x18\x02 \x03(\x0b\x32\x18.duetime.v1.TimeInterval\x12\x0e\n\x06\x63losed\x18\x03 \x01(\x08\x12\x0c\n\x04name\x18\x04 \x01(\t\"-\n\x0f\x45xtraWorkingDay\x12\x0c\n\x04\x64\x61te\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\"\xca\x01\n\x0f\x45xplanationStep\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\x12\x12\n\nlocal_date\x18\x03 \x01(\t\x12.\n\nstart_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12)\n\x06\x61mount\x18\x06 \x01(\x0b\x32\x19.google.protobuf.Duration\"%\n\x07Holiday\x12\x0c\n\x04\x64\x61te\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\"0\n\x0bWeekendDays\x12!\n\x04\x64\x61ys\x18\x01 \x03(\x0e\x32\x13.duetime.v1.Weekday\"2\n\x0cWorkingHours\x12\"\n\x04\x64\x61ys\x18\x01 \x03(\x0b\x32\x14.duetime.v1.DayHours\"]\n\x08\x44\x61yHours\x12$\n\x07weekday\x18\x01 \x01(\x0e\x32\x13.duetime.v1.Weekday\x12+\n\tintervals\x18\x02 \x03(\x0b\x32\x18.duetime.v1.TimeInterval\"*\n\x0cTimeInterval\x12\r\n\x05start\x18\x01 \x01(\t\x12\x0b\n\x03\x65nd\x18\x02 \x01(\t\"\xcd\x01\n\x15\x43omputeDueTimeRequest\x12)\n\x05start\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x64uration\x18\x02 \x01(\t\x12&\n\x08\x63\x61lendar\x18\x03 \x01(\x0b\x32\x14.duetime.v1.Calendar\x12\x17\n\x0fidempotency_key\x18\x04 \x01(\t\x12%\n\x08\x61t_close\x18\x05 \x01(\x0e\x32\x13.duetime.v1.AtClose\x12\x0f\n\x07\x65xplain\x18\x06 \x01(\x08\"\x87\x02\n\x16\x43omputeDueTimeResponse\x12\'\n\x03\x64ue\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tdue_local\x18\x02 \x01(\t\x12\x11\n\ttime_zone\x18\x03 \x01(\t\x12\x11\n\trecord_id\x18\x04 \x01(\t\x12\x18\n\x10\x63\x61lendar_version\x18\x05 \x01(\t\x12\x15\n\rrules_version\x18\x06 \x01(\t\x12\x16\n\x0etzdata_version\x18\x07 \x01(\t\x12\x10\n\x08warnings\x18\x08 \x03(\t\x12\x30\n\x0b\x65xplanation\x18\t \x03(\x0b\x32\x1b.duetime.v1.ExplanationStep\"\xcc\x01\n\x1a\x43omputeBusinessTimeRequest\x12.\n\nstart_time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12&\n\x08\x63\x61lendar\x18\x03 \x01(\x0b\x32\x14.duetime.v1.Calendar\x12\x0f\n\x07\x65xplain\x18\x04 \x01(\x08\x12\x17\n\x0fidempotency_key\x18\x05 \x01(\t\"\x99\x02\n\x1b\x43omputeBusinessTimeResponse\x12\x30\n\rbusiness_time\x18\x01 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x15\n\rbusiness_days\x18\x02 \x01(\x03\x12\x11\n\ttime_zone\x18\x03 \x01(\t\x12\x11\n\trecord_id\x18\x04 \x01(\t\x12\x18\n\x10\x63\x61lendar_version\x18\x05 \x01(\t\x12\x15\n\rrules_version\x18\x06 \x01(\t\x12\x16\n\x0etzdata_version\x18\x07 \x01(\t\x12\x10\n\x08warnings\x18\x08 \x03(\t\x12\x30\n\x0b\x65xplanation\x18\t \x03(\x0b\x32\x1b.duetime.v1.ExplanationStep\"\x81\x01\n\x14GetOpenStatusRequest\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12&\n\x08\x63\x61lendar\x18\x02 \x01(\x0b\x32\x14.duetime.v1.Calendar\x12\x17\n\x0fidempotency_key\x18\x03 \x01(\t\"l\n\x0cOpenInterval\x12.\n\nstart_time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x9a\x03\n\x15GetOpenStatusResponse\x12\x0c\n\x04open\x18\x01 \x01(\x08\x12\x32\n\x10\x63urrent_interval\x18\x02 \x01(\x0b\x32\x18.duetime.v1.OpenInterval\x12\x32\n\x0enext_open_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x33\n\x0fnext_close_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x14\n\x0c\x62usiness_day\x18\x05 \x01(\x08\x12\x12\n\nlocal_date\x18\x06 \x01(\t\x12\x15\n\rclosed_reason\x18\x07 \x01(\t\x12\x14\n\x0choliday_name\x18\x08 \x01(\t\x12\x11\n\ttime_zone\x18\t \x01(\t\x12\x11\n\trecord_id\x18\n \x01(\t\x12\x18\n\x10\x63\x61lendar_version\x18\x0b \x01(\t\x12\x15\n\rrules_version\x18\x0c \x01(\t\x12\x16\n\x0etzdata_version\x18\r \x01(\t\x12\x10\n\x08warnings\x18\x0e \x03(\t\"=\n\x0c\x44\x65\x61\x64lineSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08\x64uration\x18\x02 \x01(\t\x12\r\n\x05\x61\x66ter\x18\x03 \x01(\t\"\xf0\x01\n\x16\x43omputeScheduleRequest\x12\x30\n\x0c\x65ntered_time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12&\n\x08\x63\x61lendar\x18\x02 \x01(\x0b\x32\x14.duetime.v1.Calendar\x12+\n\tdeadlines\x18\x03 \x03(\x0b\x32\x18.duetime.v1.DeadlineSpec\x12%\n\x08\x61t_close\x18\x04 \x01(\x0e\x32\x13.duetime.v1.AtClose\x12\x0f\n\x07\x65xplain\x18\x05 \x01(\x08\x12\x17\n\x0fidempotency_key\x18\x06 \x01(\t\"\xd2\x01\n\x11ScheduledDeadline\x12\x0c\n\x04name\x18\x01 \x01(\t\x12,\n\x08\x64ue_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tdue_local\x18\x03 \x01(\t\x12-\n\tfrom_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\r\n\x05\x61\x66ter\x18\x05 \x01(\t\x12\x30\n\x0b\x65xplanation\x18\x06 \x03(\x0b\x32\x1b.duetime.v1.ExplanationStep\"\x91\x02\n\x17\x43omputeScheduleResponse\x12\x30\n\tdeadlines\x18\x01 \x03(\x0b\x32\x1d.duetime.v1.ScheduledDeadline\x12\x10\n\x08next_due\x18\x02 \x01(\t\x12\x31\n\rnext_due_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\ttime_zone\x18\x04 \x01(\t\x12\x11\n\trecord_id\x18\x05 \x01(\t\x12\x18\n\x10\x63\x61lendar_version\x18\x06 \x01(\t\x12\x15\n\rrules_version\x18\x07 \x01(\t\x12\x16\n\x0etzdata_version\x18\x08 \x01(\t\x12\x10\n\x08warnings\x18\t \x03(\t\"%\n\x10GetRecordRequest\x12\x11\n\trecord_id\x18\x01 \x01(\t\"7\n\x11GetRecordResponse\x12\"\n\x06record\x18\x01 \x01(\x0b\x32\x12.duetime.v1.Record\"\xa6\x02\n\x06Record\x12\x11\n\trecord_id\x18\x01 \x01(\t\x12\x0e\n\x06method\x18\x02 \x01(\t\x12\x30\n\x0creceive_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x17\n\x0fidempotency_key\x18\x04 \x01(\t\x12\x18\n\x10\x63\x61lendar_version\x18\x05 \x01(\t\x12\x15\n\rrules_version\x18\x06 \x01(\t\x12\x16\n\x0etzdata_version\x18\x07 \x01(\t\x12%\n\x07request\x18\x08 \x01(\x0b\x32\x14.google.protobuf.Any\x12&\n\x08response\x18\t \x01(\x0b\x32\x14.google.protobuf.Any\x12\x16\n\x0e\x63ontent_sha256\x18\n \x01(\t*\xb6\x01\n\x07Weekday\x12\x17\n\x13WEEKDAY_UNSPECIFIED\x10\x00\x12\x12\n\x0eWEEKDAY_MONDAY\x10\x01\x12\x13\n\x0fWEEKDAY_TUESDAY\x10\x02\x12\x15\n\x11WEEKDAY_WEDNESDAY\x10\x03\x12\x14\n\x10WEEKDAY_THURSDAY\x10\x04\x12\x12\n\x0eWEEKDAY_FRIDAY\x10\x05\x12\x14\n\x10WEEKDAY_SATURDAY\x10\x06\x12\x12\n\x0eWEEKDAY_SUNDAY\x10\x07*W\n\x07\x41tClose\x12\x18\n\x14\x41T_CLOSE_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x41T_CLOSE_END_OF_WINDOW\x10\x01\x12\x16\n\x12\x41T_CLOSE_NEXT_OPEN\x10\x02\x32\xcd\x03\n\x0e\x44ueTimeService\x12W\n\x0e\x43omputeDueTime\x12!.duetime.v1.ComputeDueTimeRequest\x1a\".duetime.v1.ComputeDueTimeResponse\x12\x66\n\x13\x43omputeBusinessTime\x12&.duetime.v1.ComputeBusinessTimeRequest\x1a\'.duetime.v1.ComputeBusinessTimeResponse\x12T\n\rGetOpenStatus\x12 .duetime.v1.GetOpenStatusRequest\x1a!.duetime.v1.GetOpenStatusResponse\x12Z\n\x0f\x43omputeSchedule\x12\".duetime.v1.ComputeScheduleRequest\x1a#.duetime.v1.ComputeScheduleResponse\x12H\n\tGetRecord\x12\x1c.duetime.v1.GetRecordRequest\x1a\x1d.duetime.v1.GetRecordResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'duetime.v1.duetime_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_WEEKDAY']._serialized_start=1286
-  _globals['_WEEKDAY']._serialized_end=1468
-  _globals['_CALENDAR']._serialized_start=101
-  _globals['_CALENDAR']._serialized_end=260
-  _globals['_HOLIDAY']._serialized_start=262
-  _globals['_HOLIDAY']._serialized_end=299
-  _globals['_WEEKENDDAYS']._serialized_start=301
-  _globals['_WEEKENDDAYS']._serialized_end=349
-  _globals['_WORKINGHOURS']._serialized_start=351
-  _globals['_WORKINGHOURS']._serialized_end=401
-  _globals['_DAYHOURS']._serialized_start=403
-  _globals['_DAYHOURS']._serialized_end=496
-  _globals['_TIMEINTERVAL']._serialized_start=498
-  _globals['_TIMEINTERVAL']._serialized_end=540
-  _globals['_COMPUTEDUETIMEREQUEST']._serialized_start=543
-  _globals['_COMPUTEDUETIMEREQUEST']._serialized_end=692
-  _globals['_COMPUTEDUETIMERESPONSE']._serialized_start=695
-  _globals['_COMPUTEDUETIMERESPONSE']._serialized_end=890
-  _globals['_GETRECORDREQUEST']._serialized_start=892
-  _globals['_GETRECORDREQUEST']._serialized_end=929
-  _globals['_GETRECORDRESPONSE']._serialized_start=931
-  _globals['_GETRECORDRESPONSE']._serialized_end=986
-  _globals['_RECORD']._serialized_start=989
-  _globals['_RECORD']._serialized_end=1283
-  _globals['_DUETIMESERVICE']._serialized_start=1471
-  _globals['_DUETIMESERVICE']._serialized_end=1650
+  _globals['_WEEKDAY']._serialized_start=3877
+  _globals['_WEEKDAY']._serialized_end=4059
+  _globals['_ATCLOSE']._serialized_start=4061
+  _globals['_ATCLOSE']._serialized_end=4148
+  _globals['_CALENDAR']._serialized_start=133
+  _globals['_CALENDAR']._serialized_end=429
+  _globals['_DATEOVERRIDE']._serialized_start=431
+  _globals['_DATEOVERRIDE']._serialized_end=534
+  _globals['_EXTRAWORKINGDAY']._serialized_start=536
+  _globals['_EXTRAWORKINGDAY']._serialized_end=581
+  _globals['_EXPLANATIONSTEP']._serialized_start=584
+  _globals['_EXPLANATIONSTEP']._serialized_end=786
+  _globals['_HOLIDAY']._serialized_start=788
+  _globals['_HOLIDAY']._serialized_end=825
+  _globals['_WEEKENDDAYS']._serialized_start=827
+  _globals['_WEEKENDDAYS']._serialized_end=875
+  _globals['_WORKINGHOURS']._serialized_start=877
+  _globals['_WORKINGHOURS']._serialized_end=927
+  _globals['_DAYHOURS']._serialized_start=929
+  _globals['_DAYHOURS']._serialized_end=1022
+  _globals['_TIMEINTERVAL']._serialized_start=1024
+  _globals['_TIMEINTERVAL']._serialized_end=1066
+  _globals['_COMPUTEDUETIMEREQUEST']._serialized_start=1069
+  _globals['_COMPUTEDUETIMEREQUEST']._serialized_end=1274
+  _globals['_COMPUTEDUETIMERESPONSE']._serialized_start=1277
+  _globals['_COMPUTEDUETIMERESPONSE']._serialized_end=1540
+  _globals['_COMPUTEBUSINESSTIMEREQUEST']._serialized_start=1543
+  _globals['_COMPUTEBUSINESSTIMEREQUEST']._serialized_end=1747
+  _globals['_COMPUTEBUSINESSTIMERESPONSE']._serialized_start=1750
+  _globals['_COMPUTEBUSINESSTIMERESPONSE']._serialized_end=2031
+  _globals['_GETOPENSTATUSREQUEST']._serialized_start=2034
+  _globals['_GETOPENSTATUSREQUEST']._serialized_end=2163
+  _globals['_OPENINTERVAL']._serialized_start=2165
+  _globals['_OPENINTERVAL']._serialized_end=2273
+  _globals['_GETOPENSTATUSRESPONSE']._serialized_start=2276
+  _globals['_GETOPENSTATUSRESPONSE']._serialized_end=2686
+  _globals['_DEADLINESPEC']._serialized_start=2688
+  _globals['_DEADLINESPEC']._serialized_end=2749
+  _globals['_COMPUTESCHEDULEREQUEST']._serialized_start=2752
+  _globals['_COMPUTESCHEDULEREQUEST']._serialized_end=2992
+  _globals['_SCHEDULEDDEADLINE']._serialized_start=2995
+  _globals['_SCHEDULEDDEADLINE']._serialized_end=3205
+  _globals['_COMPUTESCHEDULERESPONSE']._serialized_start=3208
+  _globals['_COMPUTESCHEDULERESPONSE']._serialized_end=3481
+  _globals['_GETRECORDREQUEST']._serialized_start=3483
+  _globals['_GETRECORDREQUEST']._serialized_end=3520
+  _globals['_GETRECORDRESPONSE']._serialized_start=3522
+  _globals['_GETRECORDRESPONSE']._serialized_end=3577
+  _globals['_RECORD']._serialized_start=3580
+  _globals['_RECORD']._serialized_end=3874
+  _globals['_DUETIMESERVICE']._serialized_start=4151
+  _globals['_DUETIMESERVICE']._serialized_end=4612
 # @@protoc_insertion_point(module_scope)

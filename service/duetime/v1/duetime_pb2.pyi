@@ -1,6 +1,7 @@
 import datetime
 
 from google.protobuf import any_pb2 as _any_pb2
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -21,6 +22,12 @@ class Weekday(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     WEEKDAY_FRIDAY: _ClassVar[Weekday]
     WEEKDAY_SATURDAY: _ClassVar[Weekday]
     WEEKDAY_SUNDAY: _ClassVar[Weekday]
+
+class AtClose(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AT_CLOSE_UNSPECIFIED: _ClassVar[AtClose]
+    AT_CLOSE_END_OF_WINDOW: _ClassVar[AtClose]
+    AT_CLOSE_NEXT_OPEN: _ClassVar[AtClose]
 WEEKDAY_UNSPECIFIED: Weekday
 WEEKDAY_MONDAY: Weekday
 WEEKDAY_TUESDAY: Weekday
@@ -29,18 +36,63 @@ WEEKDAY_THURSDAY: Weekday
 WEEKDAY_FRIDAY: Weekday
 WEEKDAY_SATURDAY: Weekday
 WEEKDAY_SUNDAY: Weekday
+AT_CLOSE_UNSPECIFIED: AtClose
+AT_CLOSE_END_OF_WINDOW: AtClose
+AT_CLOSE_NEXT_OPEN: AtClose
 
 class Calendar(_message.Message):
-    __slots__ = ("time_zone", "holidays", "weekend", "working_hours")
+    __slots__ = ("time_zone", "holidays", "weekend", "working_hours", "date_overrides", "extra_working_days", "holidays_valid_until")
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
     HOLIDAYS_FIELD_NUMBER: _ClassVar[int]
     WEEKEND_FIELD_NUMBER: _ClassVar[int]
     WORKING_HOURS_FIELD_NUMBER: _ClassVar[int]
+    DATE_OVERRIDES_FIELD_NUMBER: _ClassVar[int]
+    EXTRA_WORKING_DAYS_FIELD_NUMBER: _ClassVar[int]
+    HOLIDAYS_VALID_UNTIL_FIELD_NUMBER: _ClassVar[int]
     time_zone: str
     holidays: _containers.RepeatedCompositeFieldContainer[Holiday]
     weekend: WeekendDays
     working_hours: WorkingHours
-    def __init__(self, time_zone: _Optional[str] = ..., holidays: _Optional[_Iterable[_Union[Holiday, _Mapping]]] = ..., weekend: _Optional[_Union[WeekendDays, _Mapping]] = ..., working_hours: _Optional[_Union[WorkingHours, _Mapping]] = ...) -> None: ...
+    date_overrides: _containers.RepeatedCompositeFieldContainer[DateOverride]
+    extra_working_days: _containers.RepeatedCompositeFieldContainer[ExtraWorkingDay]
+    holidays_valid_until: str
+    def __init__(self, time_zone: _Optional[str] = ..., holidays: _Optional[_Iterable[_Union[Holiday, _Mapping]]] = ..., weekend: _Optional[_Union[WeekendDays, _Mapping]] = ..., working_hours: _Optional[_Union[WorkingHours, _Mapping]] = ..., date_overrides: _Optional[_Iterable[_Union[DateOverride, _Mapping]]] = ..., extra_working_days: _Optional[_Iterable[_Union[ExtraWorkingDay, _Mapping]]] = ..., holidays_valid_until: _Optional[str] = ...) -> None: ...
+
+class DateOverride(_message.Message):
+    __slots__ = ("date", "intervals", "closed", "name")
+    DATE_FIELD_NUMBER: _ClassVar[int]
+    INTERVALS_FIELD_NUMBER: _ClassVar[int]
+    CLOSED_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    date: str
+    intervals: _containers.RepeatedCompositeFieldContainer[TimeInterval]
+    closed: bool
+    name: str
+    def __init__(self, date: _Optional[str] = ..., intervals: _Optional[_Iterable[_Union[TimeInterval, _Mapping]]] = ..., closed: _Optional[bool] = ..., name: _Optional[str] = ...) -> None: ...
+
+class ExtraWorkingDay(_message.Message):
+    __slots__ = ("date", "name")
+    DATE_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    date: str
+    name: str
+    def __init__(self, date: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class ExplanationStep(_message.Message):
+    __slots__ = ("kind", "text", "local_date", "start_time", "end_time", "amount")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    LOCAL_DATE_FIELD_NUMBER: _ClassVar[int]
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    text: str
+    local_date: str
+    start_time: _timestamp_pb2.Timestamp
+    end_time: _timestamp_pb2.Timestamp
+    amount: _duration_pb2.Duration
+    def __init__(self, kind: _Optional[str] = ..., text: _Optional[str] = ..., local_date: _Optional[str] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., amount: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class Holiday(_message.Message):
     __slots__ = ("date", "name")
@@ -79,19 +131,23 @@ class TimeInterval(_message.Message):
     def __init__(self, start: _Optional[str] = ..., end: _Optional[str] = ...) -> None: ...
 
 class ComputeDueTimeRequest(_message.Message):
-    __slots__ = ("start", "duration", "calendar", "idempotency_key")
+    __slots__ = ("start", "duration", "calendar", "idempotency_key", "at_close", "explain")
     START_FIELD_NUMBER: _ClassVar[int]
     DURATION_FIELD_NUMBER: _ClassVar[int]
     CALENDAR_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    AT_CLOSE_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_FIELD_NUMBER: _ClassVar[int]
     start: _timestamp_pb2.Timestamp
     duration: str
     calendar: Calendar
     idempotency_key: str
-    def __init__(self, start: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., duration: _Optional[str] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+    at_close: AtClose
+    explain: bool
+    def __init__(self, start: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., duration: _Optional[str] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., at_close: _Optional[_Union[AtClose, str]] = ..., explain: _Optional[bool] = ...) -> None: ...
 
 class ComputeDueTimeResponse(_message.Message):
-    __slots__ = ("due", "due_local", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version")
+    __slots__ = ("due", "due_local", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "explanation")
     DUE_FIELD_NUMBER: _ClassVar[int]
     DUE_LOCAL_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
@@ -99,6 +155,8 @@ class ComputeDueTimeResponse(_message.Message):
     CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
     TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    EXPLANATION_FIELD_NUMBER: _ClassVar[int]
     due: _timestamp_pb2.Timestamp
     due_local: str
     time_zone: str
@@ -106,7 +164,159 @@ class ComputeDueTimeResponse(_message.Message):
     calendar_version: str
     rules_version: str
     tzdata_version: str
-    def __init__(self, due: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., due_local: _Optional[str] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ...) -> None: ...
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    explanation: _containers.RepeatedCompositeFieldContainer[ExplanationStep]
+    def __init__(self, due: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., due_local: _Optional[str] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., explanation: _Optional[_Iterable[_Union[ExplanationStep, _Mapping]]] = ...) -> None: ...
+
+class ComputeBusinessTimeRequest(_message.Message):
+    __slots__ = ("start_time", "end_time", "calendar", "explain", "idempotency_key")
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    start_time: _timestamp_pb2.Timestamp
+    end_time: _timestamp_pb2.Timestamp
+    calendar: Calendar
+    explain: bool
+    idempotency_key: str
+    def __init__(self, start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., explain: _Optional[bool] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+
+class ComputeBusinessTimeResponse(_message.Message):
+    __slots__ = ("business_time", "business_days", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "explanation")
+    BUSINESS_TIME_FIELD_NUMBER: _ClassVar[int]
+    BUSINESS_DAYS_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    RECORD_ID_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    EXPLANATION_FIELD_NUMBER: _ClassVar[int]
+    business_time: _duration_pb2.Duration
+    business_days: int
+    time_zone: str
+    record_id: str
+    calendar_version: str
+    rules_version: str
+    tzdata_version: str
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    explanation: _containers.RepeatedCompositeFieldContainer[ExplanationStep]
+    def __init__(self, business_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., business_days: _Optional[int] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., explanation: _Optional[_Iterable[_Union[ExplanationStep, _Mapping]]] = ...) -> None: ...
+
+class GetOpenStatusRequest(_message.Message):
+    __slots__ = ("time", "calendar", "idempotency_key")
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    time: _timestamp_pb2.Timestamp
+    calendar: Calendar
+    idempotency_key: str
+    def __init__(self, time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+
+class OpenInterval(_message.Message):
+    __slots__ = ("start_time", "end_time")
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
+    start_time: _timestamp_pb2.Timestamp
+    end_time: _timestamp_pb2.Timestamp
+    def __init__(self, start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class GetOpenStatusResponse(_message.Message):
+    __slots__ = ("open", "current_interval", "next_open_time", "next_close_time", "business_day", "local_date", "closed_reason", "holiday_name", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    NEXT_OPEN_TIME_FIELD_NUMBER: _ClassVar[int]
+    NEXT_CLOSE_TIME_FIELD_NUMBER: _ClassVar[int]
+    BUSINESS_DAY_FIELD_NUMBER: _ClassVar[int]
+    LOCAL_DATE_FIELD_NUMBER: _ClassVar[int]
+    CLOSED_REASON_FIELD_NUMBER: _ClassVar[int]
+    HOLIDAY_NAME_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    RECORD_ID_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    open: bool
+    current_interval: OpenInterval
+    next_open_time: _timestamp_pb2.Timestamp
+    next_close_time: _timestamp_pb2.Timestamp
+    business_day: bool
+    local_date: str
+    closed_reason: str
+    holiday_name: str
+    time_zone: str
+    record_id: str
+    calendar_version: str
+    rules_version: str
+    tzdata_version: str
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, open: _Optional[bool] = ..., current_interval: _Optional[_Union[OpenInterval, _Mapping]] = ..., next_open_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., next_close_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., business_day: _Optional[bool] = ..., local_date: _Optional[str] = ..., closed_reason: _Optional[str] = ..., holiday_name: _Optional[str] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class DeadlineSpec(_message.Message):
+    __slots__ = ("name", "duration", "after")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DURATION_FIELD_NUMBER: _ClassVar[int]
+    AFTER_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    duration: str
+    after: str
+    def __init__(self, name: _Optional[str] = ..., duration: _Optional[str] = ..., after: _Optional[str] = ...) -> None: ...
+
+class ComputeScheduleRequest(_message.Message):
+    __slots__ = ("entered_time", "calendar", "deadlines", "at_close", "explain", "idempotency_key")
+    ENTERED_TIME_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    DEADLINES_FIELD_NUMBER: _ClassVar[int]
+    AT_CLOSE_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    entered_time: _timestamp_pb2.Timestamp
+    calendar: Calendar
+    deadlines: _containers.RepeatedCompositeFieldContainer[DeadlineSpec]
+    at_close: AtClose
+    explain: bool
+    idempotency_key: str
+    def __init__(self, entered_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., deadlines: _Optional[_Iterable[_Union[DeadlineSpec, _Mapping]]] = ..., at_close: _Optional[_Union[AtClose, str]] = ..., explain: _Optional[bool] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+
+class ScheduledDeadline(_message.Message):
+    __slots__ = ("name", "due_time", "due_local", "from_time", "after", "explanation")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DUE_TIME_FIELD_NUMBER: _ClassVar[int]
+    DUE_LOCAL_FIELD_NUMBER: _ClassVar[int]
+    FROM_TIME_FIELD_NUMBER: _ClassVar[int]
+    AFTER_FIELD_NUMBER: _ClassVar[int]
+    EXPLANATION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    due_time: _timestamp_pb2.Timestamp
+    due_local: str
+    from_time: _timestamp_pb2.Timestamp
+    after: str
+    explanation: _containers.RepeatedCompositeFieldContainer[ExplanationStep]
+    def __init__(self, name: _Optional[str] = ..., due_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., due_local: _Optional[str] = ..., from_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., after: _Optional[str] = ..., explanation: _Optional[_Iterable[_Union[ExplanationStep, _Mapping]]] = ...) -> None: ...
+
+class ComputeScheduleResponse(_message.Message):
+    __slots__ = ("deadlines", "next_due", "next_due_time", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    DEADLINES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_DUE_FIELD_NUMBER: _ClassVar[int]
+    NEXT_DUE_TIME_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    RECORD_ID_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    deadlines: _containers.RepeatedCompositeFieldContainer[ScheduledDeadline]
+    next_due: str
+    next_due_time: _timestamp_pb2.Timestamp
+    time_zone: str
+    record_id: str
+    calendar_version: str
+    rules_version: str
+    tzdata_version: str
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, deadlines: _Optional[_Iterable[_Union[ScheduledDeadline, _Mapping]]] = ..., next_due: _Optional[str] = ..., next_due_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class GetRecordRequest(_message.Message):
     __slots__ = ("record_id",)

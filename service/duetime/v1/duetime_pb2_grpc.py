@@ -33,6 +33,10 @@ class DueTimeServiceStub:
     "calendar.holidays[1].date"); an idempotency key reused with a different
     request is ALREADY_EXISTS; a ledger that cannot be written is UNAVAILABLE
     (no answer is ever returned without its record).
+
+    Every computing call (all but GetRecord) records its answer in the ledger
+    before returning it, takes an idempotency_key, and answers with record_id,
+    time_zone, calendar_version, rules_version, tzdata_version and warnings.
     """
 
     def __init__(self, channel):
@@ -45,6 +49,21 @@ class DueTimeServiceStub:
                 '/duetime.v1.DueTimeService/ComputeDueTime',
                 request_serializer=duetime_dot_v1_dot_duetime__pb2.ComputeDueTimeRequest.SerializeToString,
                 response_deserializer=duetime_dot_v1_dot_duetime__pb2.ComputeDueTimeResponse.FromString,
+                _registered_method=True)
+        self.ComputeBusinessTime = channel.unary_unary(
+                '/duetime.v1.DueTimeService/ComputeBusinessTime',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.ComputeBusinessTimeRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.ComputeBusinessTimeResponse.FromString,
+                _registered_method=True)
+        self.GetOpenStatus = channel.unary_unary(
+                '/duetime.v1.DueTimeService/GetOpenStatus',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.GetOpenStatusRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.GetOpenStatusResponse.FromString,
+                _registered_method=True)
+        self.ComputeSchedule = channel.unary_unary(
+                '/duetime.v1.DueTimeService/ComputeSchedule',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.ComputeScheduleRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.ComputeScheduleResponse.FromString,
                 _registered_method=True)
         self.GetRecord = channel.unary_unary(
                 '/duetime.v1.DueTimeService/GetRecord',
@@ -61,11 +80,40 @@ class DueTimeServiceServicer:
     "calendar.holidays[1].date"); an idempotency key reused with a different
     request is ALREADY_EXISTS; a ledger that cannot be written is UNAVAILABLE
     (no answer is ever returned without its record).
+
+    Every computing call (all but GetRecord) records its answer in the ledger
+    before returning it, takes an idempotency_key, and answers with record_id,
+    time_zone, calendar_version, rules_version, tzdata_version and warnings.
     """
 
     def ComputeDueTime(self, request, context):
-        """ComputeDueTime returns start + duration under the calendar (SPEC §2–§4) and
+        """ComputeDueTime returns start + duration under the calendar (SPEC §2–§5) and
         records the answer in the ledger before returning it (SPEC §8).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ComputeBusinessTime(self, request, context):
+        """ComputeBusinessTime returns the open time in [start_time, end_time) (SPEC
+        §4) and the whole business days between the two instants (SPEC §3).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetOpenStatus(self, request, context):
+        """GetOpenStatus tells whether the calendar is open at an instant, the open
+        interval holding it, the next opening and closing, and why its local date
+        is not a business day. Recorded like every computing call.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ComputeSchedule(self, request, context):
+        """ComputeSchedule returns the due times of a stage's named deadlines, each
+        from the stage's entry or chained after another deadline's due time.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -86,6 +134,21 @@ def add_DueTimeServiceServicer_to_server(servicer, server):
                     servicer.ComputeDueTime,
                     request_deserializer=duetime_dot_v1_dot_duetime__pb2.ComputeDueTimeRequest.FromString,
                     response_serializer=duetime_dot_v1_dot_duetime__pb2.ComputeDueTimeResponse.SerializeToString,
+            ),
+            'ComputeBusinessTime': grpc.unary_unary_rpc_method_handler(
+                    servicer.ComputeBusinessTime,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.ComputeBusinessTimeRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.ComputeBusinessTimeResponse.SerializeToString,
+            ),
+            'GetOpenStatus': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetOpenStatus,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.GetOpenStatusRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.GetOpenStatusResponse.SerializeToString,
+            ),
+            'ComputeSchedule': grpc.unary_unary_rpc_method_handler(
+                    servicer.ComputeSchedule,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.ComputeScheduleRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.ComputeScheduleResponse.SerializeToString,
             ),
             'GetRecord': grpc.unary_unary_rpc_method_handler(
                     servicer.GetRecord,
@@ -108,6 +171,10 @@ class DueTimeService:
     "calendar.holidays[1].date"); an idempotency key reused with a different
     request is ALREADY_EXISTS; a ledger that cannot be written is UNAVAILABLE
     (no answer is ever returned without its record).
+
+    Every computing call (all but GetRecord) records its answer in the ledger
+    before returning it, takes an idempotency_key, and answers with record_id,
+    time_zone, calendar_version, rules_version, tzdata_version and warnings.
     """
 
     @staticmethod
@@ -127,6 +194,87 @@ class DueTimeService:
             '/duetime.v1.DueTimeService/ComputeDueTime',
             duetime_dot_v1_dot_duetime__pb2.ComputeDueTimeRequest.SerializeToString,
             duetime_dot_v1_dot_duetime__pb2.ComputeDueTimeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ComputeBusinessTime(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.DueTimeService/ComputeBusinessTime',
+            duetime_dot_v1_dot_duetime__pb2.ComputeBusinessTimeRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.ComputeBusinessTimeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetOpenStatus(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.DueTimeService/GetOpenStatus',
+            duetime_dot_v1_dot_duetime__pb2.GetOpenStatusRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.GetOpenStatusResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ComputeSchedule(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.DueTimeService/ComputeSchedule',
+            duetime_dot_v1_dot_duetime__pb2.ComputeScheduleRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.ComputeScheduleResponse.FromString,
             options,
             channel_credentials,
             insecure,
