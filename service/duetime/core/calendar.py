@@ -30,6 +30,7 @@ from .zones import (
     local_us_of,
     offset_us,
     resolve,
+    table,
     transitions_between,
 )
 
@@ -411,7 +412,7 @@ class CompiledCalendar:
         self.calendar = cal
         self.zone = cal.zone
         self.business = [0 if wd in cal.weekend else 1 for wd in range(1, 8)]
-        self.spans = [tuple(iv.span_us for iv in ivs) if self.business[i] else () for i, ivs in enumerate(cal.working_hours)]
+        self.spans = [tuple(sorted(iv.span_us for iv in ivs)) if self.business[i] else () for i, ivs in enumerate(cal.working_hours)]
         # extra working days take their weekday's hours, else the first weekday's that has any
         first_with_hours = next((sp for sp in self.spans if sp), ())
         self.overnight = any(e > DAY for sp in self.spans for _, e in sp) or any(
@@ -439,7 +440,8 @@ class CompiledCalendar:
         for o in sorted(set(self.holiday_names) | set(self.override_of) | set(self.extra_names)):
             w = (o - _MONDAY) % 7
             if o in self.override_of:
-                status = (1, tuple(iv.span_us for iv in self.override_of[o].intervals)) if self.override_of[o].intervals else (0, ())
+                ivs = self.override_of[o].intervals
+                status = (1, tuple(sorted(iv.span_us for iv in ivs))) if ivs else (0, ())
             elif o in self.extra_names:
                 status = (1, self.spans[w] or first_with_hours)
             else:
@@ -455,6 +457,9 @@ class CompiledCalendar:
             self._exc_pb.append(self._exc_pb[-1] + bus - self.business[w])
             self._exc_pn.append(self._exc_pn[-1] + _measure(merge(spans)) - self.nominal[w])
         self._corr_by_year: dict[int, tuple[list[int], list[int]]] = {}
+        self._segments: dict[int, list[Segment]] = {}
+        self._utc = self.zone.key == "UTC"
+        self._table = None if self._utc else table(self.zone)
 
     # ---- status of one date -------------------------------------------
     def weekday_index(self, o: int) -> int:
@@ -514,19 +519,33 @@ class CompiledCalendar:
     def raw_segments(self, o: int) -> list[Segment]:
         """Instants of date ``o``'s intervals, each endpoint resolved by SPEC §1
         on its own; an interval that a gap makes empty is dropped (SPEC §10)."""
+        spans = self.day_spans(o)
+        if not spans:
+            return []
+        base = local_us_of(o, 0)
+        off = 0 if self._utc else self._table.constant_offset(base - 2 * DAY, base + 4 * DAY)
+        if off is not None:  # no DST change near: one offset for the whole date
+            return [(base + s - off, base + e - off) for s, e in spans]
         zone = self.zone
-        return merge((resolve(zone, o, s), resolve(zone, o, e)) for s, e in self.day_spans(o))
+        return merge((resolve(zone, o, s), resolve(zone, o, e)) for s, e in spans)
 
     def segments(self, o: int) -> list[Segment]:
         """Open segments owned by date ``o``: its own, minus what the two dates
         before it already cover (an overnight interval, or a DST shift), so that
         segments of different dates never overlap and add up to the open time
-        of SPEC §4 (a set of instants)."""
+        of SPEC §4 (a set of instants). Cached per date."""
+        cached = self._segments.get(o)
+        if cached is not None:
+            return cached
         own = self.raw_segments(o)
-        if not own:
-            return own
-        prev = merge(self.raw_segments(o - 1) + self.raw_segments(o - 2))
-        return subtract(own, prev) if prev else own
+        if own and (self.overnight or not self._utc):
+            prev = merge(self.raw_segments(o - 1) + self.raw_segments(o - 2))
+            if prev and prev[-1][1] > own[0][0]:
+                own = subtract(own, prev)
+        if len(self._segments) >= 8192:
+            self._segments.clear()
+        self._segments[o] = own
+        return own
 
     def _nominal_of(self, o: int) -> int:
         w = (o - _MONDAY) % 7

@@ -17,6 +17,7 @@ point) and must come to a whole number of microseconds.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -133,6 +134,18 @@ def _check_span(micros: int, field: str, text: str) -> None:
 
 
 def parse_duration(text: str, field: str = "duration") -> Duration:
+    """Parse duration text; see :func:`_parse_duration` (results are cached)."""
+    if not isinstance(text, str):
+        raise InvalidArgument.at(field, "a duration must be text")
+    return _parse_cached(text, field)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str, field: str) -> Duration:
+    return _parse_duration(text, field)
+
+
+def _parse_duration(text: str, field: str = "duration") -> Duration:
     """Parse duration text (SPEC §2, §5, §10) into a :class:`Duration`.
 
     Raises :class:`InvalidArgument` naming ``field`` with the offending text and

@@ -20,6 +20,7 @@ from .calendar import CompiledCalendar, Calendar, Segment
 from .durations import DAY, Duration, DurationKind, parse_duration
 from .errors import InvalidArgument, OutOfRange
 from .zones import (
+    EPOCH_ORDINAL,
     MAX_ORDINAL,
     MIN_ORDINAL,
     check_ordinal,
@@ -84,7 +85,9 @@ def start_us(start: datetime, calendar: Calendar, field: str = "start") -> int:
     if start.tzinfo is None or start.utcoffset() is None:
         raise InvalidArgument.at(field, "an instant needs a UTC offset (naive datetimes are never read as UTC or local)")
     us = to_us(start)
-    check_ordinal(local_of(calendar.zone, us)[0], field, f"{field} ({start.isoformat()})")
+    o = local_of(calendar.zone, us)[0]
+    if not MIN_ORDINAL <= o <= MAX_ORDINAL:
+        check_ordinal(o, field, f"{field} ({start.isoformat()})")
     return us
 
 
@@ -114,11 +117,16 @@ def add_us(
     return result
 
 
+_SAFE_LO = (MIN_ORDINAL - 2 - EPOCH_ORDINAL) * DAY  # local dates two days beyond the range
+_SAFE_HI = (MAX_ORDINAL + 2 - EPOCH_ORDINAL) * DAY
+
+
 def _check_result(us: int, cc: CompiledCalendar, field: str) -> None:
-    lo, hi = resolve(cc.zone, MIN_ORDINAL - 2, 0), resolve(cc.zone, MAX_ORDINAL + 2, 0)
-    if not lo <= us <= hi:  # far outside: avoid datetime overflow in local_of
-        check_ordinal(MIN_ORDINAL - 1 if us < lo else MAX_ORDINAL + 1, field)
-    check_ordinal(local_of(cc.zone, us)[0], field)
+    if not _SAFE_LO <= us <= _SAFE_HI:  # far outside: avoid datetime overflow in local_of
+        check_ordinal(MIN_ORDINAL - 1 if us < _SAFE_LO else MAX_ORDINAL + 1, field)
+    o = local_of(cc.zone, us)[0]
+    if not MIN_ORDINAL <= o <= MAX_ORDINAL:
+        check_ordinal(o, field)
 
 
 # ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ force *before* the transition, which lands the length of the gap later.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -68,10 +69,17 @@ def resolve(zone: ZoneInfo, ordinal: int, us_of_day: int) -> int:
     it then lies on a later date. Gap → forward by the gap's length; fold →
     the earlier instant.
     """
+    local = local_us_of(ordinal, us_of_day)
+    if zone.key == "UTC":
+        return local
+    return table(zone).resolve(local)
+
+
+def resolve_zoneinfo(zone: ZoneInfo, ordinal: int, us_of_day: int) -> int:
+    """:func:`resolve` done by ``zoneinfo`` itself (fold=0); the reference the
+    integer tables are tested against, and the path outside their years."""
     ordinal += us_of_day // DAY
     us_of_day %= DAY
-    if zone.key == "UTC":
-        return local_us_of(ordinal, us_of_day)
     sec, us = divmod(us_of_day, SECOND)
     naive = datetime.combine(date.fromordinal(ordinal), time(sec // 3600, sec // 60 % 60, sec % 60, us))
     offset = zone.utcoffset(naive.replace(tzinfo=zone))
@@ -88,6 +96,10 @@ def offset_us(zone: ZoneInfo, us: int) -> int:
     """UTC offset of ``zone`` at instant ``us``, in microseconds."""
     if zone.key == "UTC":
         return 0
+    return table(zone).offset_at(us)
+
+
+def _offset_zoneinfo(zone: ZoneInfo, us: int) -> int:
     return zone.utcoffset(from_us(us).astimezone(zone)) // _ONE_US
 
 
@@ -115,18 +127,18 @@ def transitions_in_year(zone: ZoneInfo, year: int) -> tuple[int, ...]:
     start = to_us(datetime(year, 1, 1, tzinfo=UTC))
     end = to_us(datetime(year + 1, 1, 1, tzinfo=UTC))
     found: list[int] = []
-    prev_t, prev_off = start, offset_us(zone, start)
+    prev_t, prev_off = start, _offset_zoneinfo(zone, start)
     t = start
     while t < end:
         t = min(t + DAY, end)
-        off = offset_us(zone, t)
+        off = _offset_zoneinfo(zone, t)
         if off != prev_off:
             lo, hi = prev_t, t  # offset(lo) == prev_off, offset(hi) != prev_off
             while hi - lo > SECOND:
                 mid = lo + (hi - lo) // 2 // SECOND * SECOND
                 if mid == lo:
                     mid = lo + SECOND
-                if offset_us(zone, mid) == prev_off:
+                if _offset_zoneinfo(zone, mid) == prev_off:
                     lo = mid
                 else:
                     hi = mid
@@ -139,12 +151,86 @@ def transitions_between(zone: ZoneInfo, a: int, b: int) -> list[int]:
     """Offset transitions ``t`` with ``a <= t < b`` (instants in µs), in order."""
     if zone.key == "UTC" or b <= a:
         return []
-    y0 = from_us(a).year
-    y1 = from_us(b).year
-    out: list[int] = []
-    for y in range(y0, y1 + 1):
-        out.extend(t for t in transitions_in_year(zone, y) if a <= t < b)
-    return out
+    return table(zone).transitions(a, b)
+
+
+#: Years whose offsets the integer tables hold (one beyond the supported range).
+_FIRST_YEAR, _LAST_YEAR = 1899, 2200
+_YEAR_STARTS = [to_us(datetime(y, 1, 1, tzinfo=UTC)) for y in range(_FIRST_YEAR, _LAST_YEAR + 2)]
+_TABLES: dict[str, "ZoneTable"] = {}
+
+
+def table(zone: ZoneInfo) -> "ZoneTable":
+    """The (cached) integer offset table of ``zone``."""
+    t = _TABLES.get(zone.key)
+    if t is None or t.zone is not zone:
+        t = _TABLES[zone.key] = ZoneTable(zone)
+    return t
+
+
+class ZoneTable:
+    """A zone's UTC offsets as integers, built from ``zoneinfo`` one year at a
+    time (transitions found by :func:`transitions_in_year`), so that the hot
+    paths do two bisections instead of building ``datetime`` objects. Outside
+    years 1899–2200 it defers to ``zoneinfo``."""
+
+    def __init__(self, zone: ZoneInfo):
+        self.zone = zone
+        self._years: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+    def _year(self, year: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        cached = self._years.get(year)
+        if cached is None:
+            trans = transitions_in_year(self.zone, year)
+            start = _YEAR_STARTS[year - _FIRST_YEAR]
+            offs = (_offset_zoneinfo(self.zone, start), *(_offset_zoneinfo(self.zone, t) for t in trans))
+            cached = self._years[year] = (trans, offs)
+        return cached
+
+    def offset_at(self, us: int) -> int:
+        """Offset (µs) in force at instant ``us``."""
+        i = bisect.bisect_right(_YEAR_STARTS, us) - 1
+        if i < 0 or i >= len(_YEAR_STARTS) - 1:
+            return _offset_zoneinfo(self.zone, us)
+        trans, offs = self._year(_FIRST_YEAR + i)
+        return offs[bisect.bisect_right(trans, us)]
+
+    def transitions(self, a: int, b: int) -> list[int]:
+        """Transitions ``t`` with ``a <= t < b``."""
+        i = max(bisect.bisect_right(_YEAR_STARTS, a) - 1, 0)
+        j = min(bisect.bisect_right(_YEAR_STARTS, b) - 1, len(_YEAR_STARTS) - 2)
+        out: list[int] = []
+        for k in range(i, j + 1):
+            trans = self._year(_FIRST_YEAR + k)[0]
+            out.extend(trans[bisect.bisect_left(trans, a):bisect.bisect_left(trans, b)])
+        return out
+
+    def resolve(self, local: int) -> int:
+        """The instant of local wall time ``local`` (µs on the epoch scale) by
+        SPEC §1: the earliest instant showing that wall time, or — in a gap —
+        the wall time read with the offset in force before the gap."""
+        i = bisect.bisect_right(_YEAR_STARTS, local) - 1
+        if i < 1 or i >= len(_YEAR_STARTS) - 2:
+            days, rest = divmod(local, DAY)
+            return resolve_zoneinfo(self.zone, days + EPOCH_ORDINAL, rest)
+        near = self.transitions(local - 2 * DAY, local + 2 * DAY)
+        if not near:
+            return local - self.offset_at(local)
+        offsets = [self.offset_at(near[0] - 1), *(self.offset_at(t) for t in near)]
+        valid = [local - o for o in offsets if self.offset_at(local - o) == o]
+        if valid:
+            return min(valid)
+        for t in near:  # a gap: read the wall time with the offset before it
+            before, after = self.offset_at(t - 1), self.offset_at(t)
+            if t + before <= local < t + after:
+                return local - before
+        return local - offsets[0]  # pragma: no cover - a wall time that is neither valid nor in a gap
+
+    def constant_offset(self, a: int, b: int) -> int | None:
+        """The offset if no transition falls in ``[a, b)``, else None."""
+        if self.transitions(a, b):
+            return None
+        return self.offset_at(a)
 
 
 def check_ordinal(ordinal: int, field: str, what: str = "the result") -> None:

@@ -1,0 +1,52 @@
+"""The integer offset tables agree exactly with zoneinfo (SPEC §1 rule)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from duetime.core.durations import DAY, MINUTE, SECOND
+from duetime.core.zones import (
+    MAX_ORDINAL,
+    MIN_ORDINAL,
+    _offset_zoneinfo,
+    get_zone,
+    local_us_of,
+    offset_us,
+    resolve,
+    resolve_zoneinfo,
+    table,
+)
+
+ZONES = ["Europe/Zagreb", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia", "America/Santiago",
+         "Asia/Jerusalem", "Asia/Kolkata", "Europe/Dublin", "Africa/Casablanca", "America/St_Johns", "Europe/Amsterdam"]
+
+
+@st.composite
+def wall_times(draw):
+    zone = get_zone(draw(st.sampled_from(ZONES)))
+    year = draw(st.integers(1900, 2199))
+    trans = table(zone).transitions(local_us_of(MIN_ORDINAL, 0) + (year - 1900) * 365 * DAY,
+                                    local_us_of(MIN_ORDINAL, 0) + (year - 1899) * 365 * DAY)
+    if trans and draw(st.booleans()):  # near a transition, in wall terms
+        t = draw(st.sampled_from(trans))
+        local = t + offset_us(zone, t) + draw(st.integers(-180, 180)) * MINUTE + draw(st.sampled_from([0, SECOND, 1]))
+    else:
+        local = local_us_of(draw(st.integers(MIN_ORDINAL + 2, MAX_ORDINAL - 2)), draw(st.integers(0, DAY - 1)))
+    return zone, local
+
+
+@settings(max_examples=400)
+@given(wall_times())
+def test_table_resolution_equals_zoneinfo_fold0(case):
+    zone, local = case
+    o, rest = divmod(local, DAY)
+    o += 719163
+    assert resolve(zone, o, rest) == resolve_zoneinfo(zone, o, rest)
+
+
+@settings(max_examples=400)
+@given(wall_times())
+def test_table_offsets_equal_zoneinfo(case):
+    zone, local = case
+    for instant in (local, local - 1, local + 1):
+        assert offset_us(zone, instant) == _offset_zoneinfo(zone, instant)
