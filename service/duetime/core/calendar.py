@@ -456,6 +456,9 @@ class CompiledCalendar:
             bus, spans = self._exc_status[o]
             self._exc_pb.append(self._exc_pb[-1] + bus - self.business[w])
             self._exc_pn.append(self._exc_pn[-1] + _measure(merge(spans)) - self.nominal[w])
+        #: True when every exception closes a template business day (holidays,
+        #: closed overrides): counting business days is then a fixed point.
+        self.only_closures = all(self._exc_status[o][0] == 0 and self.business[(o - _MONDAY) % 7] for o in self.exc)
         self._corr_by_year: dict[int, tuple[list[int], list[int]]] = {}
         self._segments: dict[int, list[Segment]] = {}
         self._utc = self.zone.key == "UTC"
@@ -498,11 +501,57 @@ class CompiledCalendar:
             self._exc_pb[bisect.bisect_left(self.exc, b)] - self._exc_pb[bisect.bisect_left(self.exc, a)]
         )
 
+    def closures(self, a: int, b: int) -> int:
+        """Template business days among ``a <= o < b`` that an exception closes
+        (valid when :attr:`only_closures`)."""
+        return bisect.bisect_left(self.exc, b) - bisect.bisect_left(self.exc, a)
+
     def nominal_open(self, a: int, b: int) -> int:
         """Wall-clock open time (µs) of dates ``a <= o < b``, before DST corrections."""
         return self._template(self._pn, self.week_nominal, b) - self._template(self._pn, self.week_nominal, a) + (
             self._exc_pn[bisect.bisect_left(self.exc, b)] - self._exc_pn[bisect.bisect_left(self.exc, a)]
         )
+
+    # ---- the weekly template alone: where a count would land without exceptions
+    def template_nth_after(self, o: int, k: int) -> int:
+        """The k-th (k ≥ 1) template business day strictly after date ``o``."""
+        q, r = divmod(k - 1, self.week_business)
+        w = (o - _MONDAY) % 7
+        d = 0
+        while r >= 0:
+            d += 1
+            r -= self.business[(w + d) % 7]
+        return o + 7 * q + d
+
+    def template_nth_before(self, o: int, k: int) -> int:
+        """The k-th (k ≥ 1) template business day strictly before date ``o``."""
+        q, r = divmod(k - 1, self.week_business)
+        w = (o - _MONDAY) % 7
+        d = 0
+        while r >= 0:
+            d += 1
+            r -= self.business[(w - d) % 7]
+        return o - 7 * q - d
+
+    def template_reach_after(self, o: int, amount: int) -> int:
+        """The first date D > ``o`` whose template open time over (o, D] is ≥ ``amount`` µs."""
+        q, rest = divmod(amount - 1, self.week_nominal)
+        w = (o - _MONDAY) % 7
+        d, acc = 0, 0
+        while acc <= rest:
+            d += 1
+            acc += self.nominal[(w + d) % 7]
+        return o + 7 * q + d
+
+    def template_reach_before(self, o: int, amount: int) -> int:
+        """The last date D < ``o`` whose template open time over [D, o) is ≥ ``amount`` µs."""
+        q, rest = divmod(amount - 1, self.week_nominal)
+        w = (o - _MONDAY) % 7
+        d, acc = 0, 0
+        while acc <= rest:
+            d += 1
+            acc += self.nominal[(w - d) % 7]
+        return o - 7 * q - d
 
     @staticmethod
     def _template(prefix: list[int], per_week: int, x: int) -> int:

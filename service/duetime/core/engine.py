@@ -136,41 +136,75 @@ def _check_result(us: int, cc: CompiledCalendar, field: str) -> None:
 def nth_business_day(cc: CompiledCalendar, o0: int, n: int, field: str) -> int:
     """The n-th business day strictly after (n > 0) or before (n < 0) date ``o0``.
 
-    Gallops from the weekly rate, then bisects on ``count_business_days``.
-    OutOfRange when it lies outside 1900..2199.
+    Jumps by the weekly template to where the count would land, recounts
+    (O(log holidays)), jumps again by the shortfall, then bisects the last
+    bracket; the cost does not grow with n. OutOfRange outside 1900..2199.
     """
+    if cc.only_closures:
+        return _nth_by_fixed_point(cc, o0, n, field)
     if n > 0:
-        def enough(o: int) -> bool:  # business days in (o0, o] >= n
-            return cc.count_business_days(o0 + 1, o + 1) >= n
+        def short(o: int) -> int:  # business days still missing in (o0, o]
+            return n - cc.count_business_days(o0 + 1, o + 1)
 
-        return _first_true(enough, o0, _estimate(n, cc.week_business), MAX_ORDINAL, field, "the due date")
+        return _search(short, lambda o, k: cc.template_nth_after(o, k), o0, MAX_ORDINAL, field, "the due date")
     m = -n
 
-    def enough_back(k: int) -> bool:  # business days in [o0 - k, o0) >= m
-        return cc.count_business_days(o0 - k, o0) >= m
+    def short_back(k: int) -> int:  # business days still missing in [o0 - k, o0)
+        return m - cc.count_business_days(o0 - k, o0)
 
-    k = _first_true(enough_back, 0, _estimate(m, cc.week_business), o0 - MIN_ORDINAL, field, "the due date", back=True)
+    k = _search(short_back, lambda k, j: o0 - cc.template_nth_before(o0 - k, j), 0, o0 - MIN_ORDINAL, field,
+                "the due date", back=True)
     return o0 - k
 
 
-def _estimate(amount: int, per_week: int) -> int:
-    return max(7, -(-amount * 7 // max(per_week, 1)))
+def _nth_by_fixed_point(cc: CompiledCalendar, o0: int, n: int, field: str) -> int:
+    """:func:`nth_business_day` when exceptions only close days (holidays): the
+    answer is the (n + h)-th template business day, h being the closed days up
+    to it; iterating from h = 0 climbs to the smallest such date in a few
+    steps (each next stretch holds fewer holidays), each two bisections."""
+    h = 0
+    while True:
+        if n > 0:
+            g = cc.template_nth_after(o0, n + h)
+            if g > MAX_ORDINAL:
+                raise OutOfRange.at(field, "the due date would fall after the supported range's end 2199-12-31")
+            closed = cc.closures(o0 + 1, g + 1)
+        else:
+            g = cc.template_nth_before(o0, -n + h)
+            if g < MIN_ORDINAL:
+                raise OutOfRange.at(field, "the due date would fall before the supported range's start 1900-01-01")
+            closed = cc.closures(g, o0)
+        if closed == h:
+            return g
+        h = closed
 
 
-def _first_true(pred, lo: int, step: int, limit: int, field: str, what: str, back: bool = False) -> int:
-    """Smallest x in (lo, limit] with pred(x) true, pred monotone; gallop then bisect."""
-    hi = lo + step
-    while hi < limit and not pred(hi):
-        lo, step = hi, step * 2
-        hi = lo + step
-    if hi >= limit:
-        hi = limit
-        if not pred(hi):
-            bound = "before the supported range's start 1900-01-01" if back else "after the supported range's end 2199-12-31"
-            raise OutOfRange.at(field, f"{what} would fall {bound}")
+def _search(short, jump, lo: int, limit: int, field: str, what: str, back: bool = False) -> int:
+    """Smallest x in (lo, limit] with ``short(x) <= 0``, where ``short`` (what
+    is still missing at x) is non-increasing and positive at ``lo``.
+
+    ``jump(x, missing)`` proposes the next candidate beyond x from the weekly
+    template; candidates are tried until one suffices (a few, whatever the
+    amount), then the last bracket is bisected. OutOfRange naming the range's
+    end when even ``limit`` falls short.
+    """
+    missing = short(lo)
+    hi = lo
+    for step in range(64):
+        hi = max(jump(hi, missing), hi + 1) if step < 48 else hi + 2 * (hi - lo)  # gallop if jumps stall
+        if hi >= limit:
+            hi = limit
+            if short(hi) > 0:
+                bound = "before the supported range's start 1900-01-01" if back else "after the supported range's end 2199-12-31"
+                raise OutOfRange.at(field, f"{what} would fall {bound}")
+            break
+        missing = short(hi)
+        if missing <= 0:
+            break
+        lo = hi
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if pred(mid):
+        if short(mid) <= 0:
             hi = mid
         else:
             lo = mid
@@ -281,8 +315,8 @@ def add_business_time_us(start: int, amount: int, cc: CompiledCalendar, field: s
                 return a + left
             left -= b - a
         first = o0 + 2
-        day = _first_true(
-            lambda o: cc.open_time(first, o + 1) >= left, first - 1, _estimate_days(left, cc), MAX_ORDINAL, field, "the due time"
+        day = _search(
+            lambda o: left - cc.open_time(first, o + 1), cc.template_reach_after, first - 1, MAX_ORDINAL, field, "the due time"
         )
         left -= cc.open_time(first, day)
         for a, b in cc.segments(day):
@@ -299,8 +333,10 @@ def add_business_time_us(start: int, amount: int, cc: CompiledCalendar, field: s
             return b - left
         left -= b - a
     last = o0 - 3  # dates <= last
-    k = _first_true(
-        lambda k: cc.open_time(last - k, last + 1) >= left, -1, _estimate_days(left, cc), last - MIN_ORDINAL, field, "the due time", back=True
+    k = _search(
+        lambda k: left - cc.open_time(last - k, last + 1),
+        lambda k, missing: last - cc.template_reach_before(last - k, missing),
+        -1, last - MIN_ORDINAL, field, "the due time", back=True,
     )
     day = last - k
     left -= cc.open_time(day + 1, last + 1)
@@ -341,7 +377,8 @@ def first_open_at_or_after(cc: CompiledCalendar, t: int, field: str = "at") -> i
         if b > t:
             return max(a, t)
     first = o + 2
-    day = _first_true(lambda x: cc.open_time(first, x + 1) > 0, first - 1, 7, MAX_ORDINAL, field, "the next opening")
+    day = _search(lambda x: 0 if cc.open_time(first, x + 1) > 0 else 1, lambda x, _: cc.template_reach_after(x, 1),
+                  first - 1, MAX_ORDINAL, field, "the next opening")
     return cc.segments(day)[0][0]
 
 
@@ -360,10 +397,6 @@ def run_end(cc: CompiledCalendar, t: int, limit_days: int = 400) -> int | None:
                 return end
             end = b
     return None if end >= resolve(cc.zone, last, 0) else end
-
-
-def _estimate_days(amount: int, cc: CompiledCalendar) -> int:
-    return max(7, -(-amount * 7 // max(cc.week_nominal, 1)))
 
 
 def between_us(a: int, b: int, cc: CompiledCalendar) -> int:
