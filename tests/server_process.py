@@ -6,7 +6,9 @@ fixtures ``server`` (one per module; import ``server_fixture``) and
 
 The server binds port 0; its port is read from its ``duetime listening on``
 stderr line and readiness is awaited on the gRPC health service, each with a
-bounded timeout (no sleeps).
+bounded timeout (no sleeps). It serves the repository's ``calendars/`` unless
+given another directory; :meth:`ServerProcess.await_log` waits (bounded) for
+a later log line, such as a reload's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import grpc
@@ -26,6 +29,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 STARTUP_TIMEOUT = 30.0
 LISTENING = re.compile(r"duetime listening on 127\.0\.0\.1:(\d+)")
+CALENDARS = Path(__file__).resolve().parents[1] / "calendars"
 
 
 def zagreb_request(key: str = "") -> pb.ComputeDueTimeRequest:
@@ -45,22 +49,24 @@ def zagreb_request(key: str = "") -> pb.ComputeDueTimeRequest:
 class ServerProcess:
     """A running ``duetime serve --port 0`` subprocess with a channel to it."""
 
-    def __init__(self, db_path: Path):
+    def __init__(self, db_path: Path, calendars: Path = CALENDARS, *extra_args: str):
         self.db_path = db_path
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "duetime", "serve", "--port", "0", "--db", str(db_path)],
+            [sys.executable, "-m", "duetime", "serve", "--port", "0", "--db", str(db_path),
+             "--calendars", str(calendars), *extra_args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
         )
         self.stderr: list[str] = []
-        lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._drain, args=(lines,), daemon=True).start()
-        port = self._await_port(lines)
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._drain, args=(self.lines,), daemon=True).start()
+        port = self._await_port(self.lines)
         self.address = f"127.0.0.1:{port}"
         self.channel = grpc.insecure_channel(self.address)
         self.stub = pb_grpc.DueTimeServiceStub(self.channel)
+        self.calendars = pb_grpc.CalendarServiceStub(self.channel)
         health = health_pb2_grpc.HealthStub(self.channel).Check(
             health_pb2.HealthCheckRequest(service="duetime.v1.DueTimeService"),
             timeout=STARTUP_TIMEOUT,
@@ -85,6 +91,21 @@ class ServerProcess:
             if match := LISTENING.search(line):
                 return int(match.group(1))
 
+    def await_log(self, pattern: str, timeout: float = 10.0) -> str:
+        """The next stderr line (after those already awaited) matching the
+        regular expression ``pattern``; AssertionError after ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                break
+            if line is None:
+                raise AssertionError(f"server exited; stderr: {''.join(self.stderr)}")
+            if re.search(pattern, line):
+                return line
+        raise AssertionError(f"no line matching {pattern!r}; stderr: {''.join(self.stderr)}")
+
     def terminate(self, timeout: float = 15.0) -> int:
         """SIGTERM the server and return its exit code (bounded wait)."""
         self.channel.close()
@@ -99,11 +120,12 @@ class ServerProcess:
 
 @pytest.fixture(name="start_server")
 def start_server_fixture(tmp_path):
-    """Factory: ``start_server()`` starts a fresh server on its own ledger file."""
+    """Factory: ``start_server(calendars=CALENDARS, *extra_args)`` starts a fresh
+    server on its own ledger file."""
     started: list[ServerProcess] = []
 
-    def start() -> ServerProcess:
-        server = ServerProcess(tmp_path / f"ledger{len(started)}.db")
+    def start(calendars: Path = CALENDARS, *extra_args: str) -> ServerProcess:
+        server = ServerProcess(tmp_path / f"ledger{len(started)}.db", calendars, *extra_args)
         started.append(server)
         return server
 

@@ -7,6 +7,12 @@ a :class:`RecordedMethod`: a pure function from request to response
 :func:`compute_schedule`; the CLI calls these directly when it runs without a
 server) plus its method name and message types. :meth:`DueTimeApp.call` is the
 one recorded path they all take: idempotency, compute, record, return.
+
+A request's calendar is inline or names a bundle (:func:`resolve_calendar`);
+bundles come from the app's :class:`~duetime.catalog.Catalog`, which a reload
+replaces in one assignment and each call reads once. The CalendarService
+calls (:func:`list_calendars`, :func:`get_calendar`, :func:`list_holidays`)
+are read-only and not recorded.
 Errors raised here:
 
 - ``duetime.core.InvalidArgument`` / ``OutOfRange`` (a ``DuetimeError``): bad
@@ -19,14 +25,19 @@ Errors raised here:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import dataclasses
+import re
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 
 from google.protobuf import any_pb2, duration_pb2, timestamp_pb2
 from google.protobuf.message import Message
 
 from duetime import tzdb  # first: pins zoneinfo to the tzdata package
+from duetime.bundles import Bundle, BundleStore
+from duetime.catalog import Catalog
 from duetime.core import (
     RULES_VERSION,
     AtClose,
@@ -43,6 +54,8 @@ from duetime.core import (
     open_status,
     schedule,
 )
+from duetime.core.queries import horizon
+from duetime.core.zones import MAX_DATE, MIN_DATE
 from duetime.ledger import DuplicateKey, Ledger, LedgerRow, new_record_id
 from duetime.v1 import duetime_pb2 as pb
 
@@ -51,6 +64,9 @@ _SERVICE = pb.DESCRIPTOR.services_by_name["DueTimeService"]
 
 MAX_IDEMPOTENCY_KEY = 200
 """Longest accepted idempotency key, in characters."""
+MAX_HOLIDAY_RANGE_DAYS = 366 * 20
+"""Most days ListHolidays' end_date may lie after its start_date."""
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 _AT_CLOSE = {
     pb.AT_CLOSE_UNSPECIFIED: AtClose.END_OF_WINDOW,
@@ -111,6 +127,63 @@ def calendar_from_proto(cal: pb.Calendar) -> Calendar:
 
 def _intervals(intervals: Iterable[pb.TimeInterval]) -> list[tuple[str, str]]:
     return [(i.start, i.end) for i in intervals]
+
+
+@dataclass(frozen=True)
+class ResolvedCalendar:
+    """The calendar a request computes in: ``calendar`` to compute with,
+    ``version`` for the answer and its record (see the proto's Calendar), and
+    ``bundle``, the bundle version it names, if any."""
+
+    calendar: Calendar
+    version: str
+    bundle: Bundle | None = None
+
+    @contextmanager
+    def answering(self) -> Iterator[None]:
+        """Around a computation: for a bundle, the core's holiday-horizon
+        OutOfRange (on ``calendar.holidays_valid_until`` / ``_from``) is
+        reported on ``calendar.bundle``, naming the bundle's years."""
+        try:
+            yield
+        except OutOfRange as exc:
+            if self.bundle is None:
+                raise
+            name, (first, last) = self.bundle.name, self.bundle.years
+            raise OutOfRange([
+                FieldViolation("calendar.bundle", f"{name} covers {first}–{last} only (version "
+                                                  f"{self.bundle.version}); {v.description}")
+                if v.field.startswith("calendar.holidays_valid") else v
+                for v in exc.violations
+            ], exc.reason) from None
+
+
+def resolve_calendar(cal: pb.Calendar, bundles: BundleStore | None = None) -> ResolvedCalendar:
+    """The calendar of a request (SPEC §6): inline, a bundle of ``bundles``
+    (``name`` or ``name@version``), or a bundle plus extra inline holidays.
+
+    With a bundle, every part but ``holidays`` must be unset, and a date the
+    bundle already lists keeps the bundle's holiday. Raises InvalidArgument
+    naming each part set beside the bundle, BundleNotFound (an InvalidArgument
+    on ``calendar.bundle``), or the errors of :func:`calendar_from_proto`.
+    """
+    if not cal.bundle:
+        inline = calendar_from_proto(cal)
+        return ResolvedCalendar(inline, inline.version)
+    beside = [fd.name for fd, _ in cal.ListFields() if fd.name not in ("bundle", "holidays")]
+    if beside:
+        raise InvalidArgument([
+            FieldViolation(f"calendar.{name}", f"comes from bundle {cal.bundle!r}; leave it unset")
+            for name in beside
+        ])
+    bundle = (bundles or BundleStore.empty()).resolve(cal.bundle, field="calendar.bundle")
+    if not cal.holidays:
+        return ResolvedCalendar(bundle.calendar, bundle.ref, bundle)
+    extra = Calendar.from_text(holidays=[(h.date, h.name) for h in cal.holidays], field="calendar")
+    listed = {h.date for h in bundle.calendar.holidays}
+    holidays = (*bundle.calendar.holidays, *(h for h in extra.holidays if h.date not in listed))
+    combined = dataclasses.replace(bundle.calendar, holidays=tuple(sorted(holidays)))
+    return ResolvedCalendar(combined, f"{bundle.ref}+{combined.version}", bundle)
 
 
 def timestamp_to_datetime(ts: timestamp_pb2.Timestamp, field: str) -> datetime:
@@ -186,11 +259,11 @@ def _explanation(steps: Iterable[Step]) -> list[pb.ExplanationStep]:
     ]
 
 
-def _answer(response_type, calendar: Calendar, warnings: Iterable[str], **fields):
+def _answer(response_type, calendar: ResolvedCalendar, warnings: Iterable[str], **fields):
     """A ``response_type`` with ``fields`` and the parts every answer carries
     (zone, versions, warnings); ``record_id`` is left to the recorder."""
     return response_type(
-        time_zone=calendar.time_zone,
+        time_zone=calendar.calendar.time_zone,
         calendar_version=calendar.version,
         rules_version=RULES_VERSION,
         tzdata_version=tzdb.tzdata_version(),
@@ -203,52 +276,60 @@ def _answer(response_type, calendar: Calendar, warnings: Iterable[str], **fields
 # the computing calls, unrecorded: request message in, response message out
 
 
-def compute(request: pb.ComputeDueTimeRequest) -> pb.ComputeDueTimeResponse:
+def compute(
+    request: pb.ComputeDueTimeRequest, bundles: BundleStore | None = None
+) -> pb.ComputeDueTimeResponse:
     """``request.start + request.duration`` under ``request.calendar``, unrecorded.
 
-    The response has every field but ``record_id``. Raises InvalidArgument
-    (missing ``start``, bad duration, calendar or ``at_close``) or OutOfRange
-    (SPEC §1–§5, the holiday horizon).
+    ``bundles``: the bundles a calendar may name (None: none). The response
+    has every field but ``record_id``. Raises InvalidArgument (missing
+    ``start``, bad duration, calendar or ``at_close``, unknown bundle) or
+    OutOfRange (SPEC §1–§5, the holiday horizon, a bundle's year range).
     """
     (start,) = _instants(request, "start")
-    calendar = calendar_from_proto(request.calendar)
-    answer = due_answer(
-        start, request.duration, calendar,
-        at_close=_at_close(request.at_close), explain=request.explain, field="duration",
-    )
+    cal = resolve_calendar(request.calendar, bundles)
+    with cal.answering():
+        answer = due_answer(
+            start, request.duration, cal.calendar,
+            at_close=_at_close(request.at_close), explain=request.explain, field="duration",
+        )
     return _answer(
-        pb.ComputeDueTimeResponse, calendar, answer.warnings,
+        pb.ComputeDueTimeResponse, cal, answer.warnings,
         due=_timestamp(answer.due_us),
-        due_local=_local(answer.due_us, calendar),
+        due_local=_local(answer.due_us, cal.calendar),
         explanation=_explanation(answer.steps),
     )
 
 
 def compute_business_time(
-    request: pb.ComputeBusinessTimeRequest,
+    request: pb.ComputeBusinessTimeRequest, bundles: BundleStore | None = None
 ) -> pb.ComputeBusinessTimeResponse:
     """Open time in ``[start_time, end_time)`` and ``bd_between``, unrecorded."""
     start, end = _instants(request, "start_time", "end_time")
-    calendar = calendar_from_proto(request.calendar)
-    answer = business_time(start, end, calendar, explain=request.explain)
+    cal = resolve_calendar(request.calendar, bundles)
+    with cal.answering():
+        answer = business_time(start, end, cal.calendar, explain=request.explain)
     return _answer(
-        pb.ComputeBusinessTimeResponse, calendar, answer.warnings,
+        pb.ComputeBusinessTimeResponse, cal, answer.warnings,
         business_time=_duration(answer.open_us),
         business_days=answer.business_days,
         explanation=_explanation(answer.steps),
     )
 
 
-def compute_open_status(request: pb.GetOpenStatusRequest) -> pb.GetOpenStatusResponse:
+def compute_open_status(
+    request: pb.GetOpenStatusRequest, bundles: BundleStore | None = None
+) -> pb.GetOpenStatusResponse:
     """Whether ``request.calendar`` is open at ``request.time``, unrecorded."""
     (at,) = _instants(request, "time")
-    calendar = calendar_from_proto(request.calendar)
-    status = open_status(at, calendar)
+    cal = resolve_calendar(request.calendar, bundles)
+    with cal.answering():
+        status = open_status(at, cal.calendar)
     interval = status.interval and pb.OpenInterval(
         start_time=_timestamp(status.interval[0]), end_time=_timestamp(status.interval[1])
     )
     return _answer(
-        pb.GetOpenStatusResponse, calendar, status.warnings,
+        pb.GetOpenStatusResponse, cal, status.warnings,
         open=status.is_open,
         current_interval=interval,
         next_open_time=_timestamp(status.next_open_us),
@@ -260,22 +341,25 @@ def compute_open_status(request: pb.GetOpenStatusRequest) -> pb.GetOpenStatusRes
     )
 
 
-def compute_schedule(request: pb.ComputeScheduleRequest) -> pb.ComputeScheduleResponse:
+def compute_schedule(
+    request: pb.ComputeScheduleRequest, bundles: BundleStore | None = None
+) -> pb.ComputeScheduleResponse:
     """Every deadline's due time from ``request.entered_time``, unrecorded."""
     (entered,) = _instants(request, "entered_time")
-    calendar = calendar_from_proto(request.calendar)
-    answer = schedule(
-        entered,
-        [Deadline(d.name, d.duration, d.after) for d in request.deadlines],
-        calendar,
-        at_close=_at_close(request.at_close),
-        explain=request.explain,
-    )
+    cal = resolve_calendar(request.calendar, bundles)
+    with cal.answering():
+        answer = schedule(
+            entered,
+            [Deadline(d.name, d.duration, d.after) for d in request.deadlines],
+            cal.calendar,
+            at_close=_at_close(request.at_close),
+            explain=request.explain,
+        )
     deadlines = [
         pb.ScheduledDeadline(
             name=d.name,
             due_time=_timestamp(d.due_us),
-            due_local=_local(d.due_us, calendar),
+            due_local=_local(d.due_us, cal.calendar),
             from_time=_timestamp(d.from_us),
             after=d.after,
             explanation=_explanation(d.steps),
@@ -284,7 +368,7 @@ def compute_schedule(request: pb.ComputeScheduleRequest) -> pb.ComputeScheduleRe
     ]
     next_due = next(d for d in deadlines if d.name == answer.next_due)
     return _answer(
-        pb.ComputeScheduleResponse, calendar, answer.warnings,
+        pb.ComputeScheduleResponse, cal, answer.warnings,
         deadlines=deadlines, next_due=next_due.name, next_due_time=next_due.due_time,
     )
 
@@ -293,13 +377,14 @@ def compute_schedule(request: pb.ComputeScheduleRequest) -> pb.ComputeScheduleRe
 class RecordedMethod:
     """A computing RPC: ``rpc`` is its short name (``"ComputeDueTime"``),
     ``name`` the full gRPC method stored in records, ``compute`` the pure
-    function from request to (unrecorded) response."""
+    function from request (and the bundles it may name) to (unrecorded)
+    response."""
 
     rpc: str
     name: str
     request_type: type[Message]
     response_type: type[Message]
-    compute: Callable[[Message], Message]
+    compute: Callable[[Message, BundleStore | None], Message]
 
 
 def _method(rpc: str, compute_fn: Callable) -> RecordedMethod:
@@ -351,10 +436,14 @@ def _use_case(method: RecordedMethod) -> Callable:
 
 
 class DueTimeApp:
-    """The recorded use cases over one ledger. Safe to share across threads."""
+    """The recorded use cases over one ledger, answering from :attr:`catalog`.
+    Safe to share across threads."""
 
-    def __init__(self, ledger: Ledger):
+    def __init__(self, ledger: Ledger, catalog: Catalog | None = None):
         self.ledger = ledger
+        self.catalog = catalog or Catalog.empty()
+        """The bundles and policies answered from. A reload replaces it whole,
+        in one assignment; every call reads it once, at its start."""
 
     def call(self, method: RecordedMethod, request: Message, received_at: datetime) -> Message:
         """Compute ``request`` with ``method.compute``, record, then return the
@@ -367,6 +456,7 @@ class DueTimeApp:
         different request (another method's included) raises AlreadyExists.
         Raises also InvalidArgument, OutOfRange and LedgerUnavailable.
         """
+        bundles = self.catalog.bundles
         key = request.idempotency_key
         if len(key) > MAX_IDEMPOTENCY_KEY:
             raise InvalidArgument.at(
@@ -376,7 +466,7 @@ class DueTimeApp:
         request_bytes = request.SerializeToString(deterministic=True)
         if key and (prior := self.ledger.get_by_key(key)):
             return self._replay(method, prior, request_bytes)
-        response = method.compute(request)
+        response = method.compute(request, bundles)
         response.record_id = new_record_id()
         row = LedgerRow.create(
             record_id=response.record_id,
@@ -407,6 +497,16 @@ class DueTimeApp:
     get_open_status = _use_case(OPEN_STATUS)
     compute_schedule = _use_case(SCHEDULE)
 
+    # CalendarService: read-only, unrecorded, over the current catalog.
+    def list_calendars(self, request: pb.ListCalendarsRequest) -> pb.ListCalendarsResponse:
+        return list_calendars(self.catalog.bundles)
+
+    def get_calendar(self, request: pb.GetCalendarRequest) -> pb.GetCalendarResponse:
+        return get_calendar(request, self.catalog.bundles)
+
+    def list_holidays(self, request: pb.ListHolidaysRequest) -> pb.ListHolidaysResponse:
+        return list_holidays(request, self.catalog.bundles)
+
     def get_record(self, record_id: str) -> pb.Record:
         """The stored record with this id. Raises InvalidArgument (empty id),
         RecordNotFound, LedgerUnavailable."""
@@ -429,3 +529,113 @@ class DueTimeApp:
         )
         record.receive_time.FromMicroseconds(row.receive_time_us)
         return record
+
+
+# ---------------------------------------------------------------------------
+# CalendarService: what the bundles are; read-only, unrecorded
+
+
+def calendar_info(bundles: BundleStore, name: str, shown: Bundle | None = None) -> pb.CalendarInfo:
+    """The CalendarInfo of bundle ``name``; description, zone and years are
+    those of ``shown`` (default: the newest version)."""
+    versions = bundles.versions(name)
+    shown = shown or versions[-1]
+    return pb.CalendarInfo(
+        name=name,
+        description=shown.description,
+        time_zone=shown.calendar.time_zone,
+        newest_version=versions[-1].version,
+        versions=[b.version for b in versions],
+        first_year=shown.years[0],
+        last_year=shown.years[1],
+    )
+
+
+def calendar_to_proto(cal: Calendar) -> pb.Calendar:
+    """``cal`` written out in full as a Calendar message (every part set)."""
+    def intervals(ivs) -> list[pb.TimeInterval]:
+        return [pb.TimeInterval(start=a, end=b) for a, b in (iv.text() for iv in ivs)]
+
+    return pb.Calendar(
+        time_zone=cal.time_zone,
+        holidays=[pb.Holiday(date=h.date.isoformat(), name=h.name) for h in cal.holidays],
+        weekend=pb.WeekendDays(days=sorted(cal.weekend)),
+        working_hours=pb.WorkingHours(days=[
+            pb.DayHours(weekday=wd, intervals=intervals(ivs))
+            for wd, ivs in enumerate(cal.working_hours, start=1) if ivs
+        ]),
+        date_overrides=[
+            pb.DateOverride(date=o.date.isoformat(), intervals=intervals(o.intervals),
+                            closed=o.closed, name=o.name)
+            for o in cal.date_overrides
+        ],
+        extra_working_days=[pb.ExtraWorkingDay(date=x.date.isoformat(), name=x.name)
+                            for x in cal.extra_working_days],
+        holidays_valid_until=(cal.holidays_valid_until.isoformat()
+                              if cal.holidays_valid_until else ""),
+    )
+
+
+def list_calendars(bundles: BundleStore) -> pb.ListCalendarsResponse:
+    """Every loaded bundle, by name."""
+    return pb.ListCalendarsResponse(calendars=[calendar_info(bundles, n) for n in bundles.names()])
+
+
+def get_calendar(request: pb.GetCalendarRequest, bundles: BundleStore) -> pb.GetCalendarResponse:
+    """One bundle version (``name`` or ``name@version``) with its content.
+    Raises InvalidArgument / BundleNotFound on ``name``."""
+    if not request.name:
+        raise InvalidArgument.at("name", "is required: a bundle name, or name@version")
+    bundle = bundles.resolve(request.name, field="name")
+    source = bundle.content.get("source") or {}
+    return pb.GetCalendarResponse(
+        info=calendar_info(bundles, bundle.name, bundle),
+        calendar=calendar_to_proto(bundle.calendar),
+        version=bundle.version,
+        holidays_package=source.get("holidays_package") or "",
+        source_country=source.get("country") or "",
+        source_subdiv=source.get("subdiv") or "",
+    )
+
+
+def _local_date(text: str, field: str) -> date:
+    """A ``YYYY-MM-DD`` request date in the supported range."""
+    if not text:
+        raise InvalidArgument.at(field, "is required (a local date YYYY-MM-DD)")
+    try:
+        day = date.fromisoformat(text) if _DATE.fullmatch(text) else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise InvalidArgument.at(field, f"{text!r} is not a local date YYYY-MM-DD")
+    if not MIN_DATE <= day <= MAX_DATE:
+        raise OutOfRange.at(field, f"{text} is outside the supported range "
+                                   f"{MIN_DATE}..{MAX_DATE}")
+    return day
+
+
+def list_holidays(
+    request: pb.ListHolidaysRequest, bundles: BundleStore | None = None
+) -> pb.ListHolidaysResponse:
+    """The holidays of ``request.calendar`` from ``start_date`` to
+    ``end_date`` inclusive. Raises InvalidArgument (bad or reversed dates, a
+    range over :data:`MAX_HOLIDAY_RANGE_DAYS`, a bad calendar) or OutOfRange
+    (a date outside the supported range, the calendar's holiday horizon or a
+    bundle's years)."""
+    first = _local_date(request.start_date, "start_date")
+    last = _local_date(request.end_date, "end_date")
+    if last < first:
+        raise InvalidArgument.at("end_date", f"{last} is before start_date {first}")
+    if (last - first).days > MAX_HOLIDAY_RANGE_DAYS:
+        raise InvalidArgument.at("end_date", f"{last} is {(last - first).days} days after "
+                                             f"start_date {first}; at most "
+                                             f"{MAX_HOLIDAY_RANGE_DAYS} are allowed")
+    cal = resolve_calendar(request.calendar, bundles)
+    with cal.answering():
+        warnings = horizon(cal.calendar.compiled, first.toordinal(), last.toordinal())
+    return pb.ListHolidaysResponse(
+        holidays=[pb.Holiday(date=h.date.isoformat(), name=h.name)
+                  for h in cal.calendar.holidays if first <= h.date <= last],
+        calendar_version=cal.version,
+        warnings=warnings,
+    )

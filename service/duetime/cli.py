@@ -3,24 +3,31 @@
 Commands::
 
     duetime serve [--host 127.0.0.1] [--port 50051] [--db PATH]
+                  [--calendars DIR] [--watch SECONDS]
     duetime due START DURATION [--at-close WHEN] [--explain] [CALENDAR] [CALL]
     duetime between START END [--explain] [CALENDAR] [CALL]
     duetime open TIME [CALENDAR] [CALL]
     duetime schedule ENTERED --deadline NAME=DURATION[@after:NAME] ...
                 [--at-close WHEN] [--explain] [CALENDAR] [CALL]
     duetime record ID --server HOST:PORT
+    duetime calendars compile|check|list [--dir DIR]
+    duetime calendars list --server HOST:PORT
+    duetime calendars diff NAME@VERSION NAME@VERSION [--dir DIR]
 
-    CALENDAR: [--tz ZONE] [--holiday DATE[=NAME] ...] [--weekend sat,sun]
+    CALENDAR: --calendar NAME[@VERSION] [--holiday DATE[=NAME] ...]
+              (a bundle, plus extra holidays), or inline: [--tz ZONE] [--holiday DATE[=NAME] ...] [--weekend sat,sun]
               [--hours "mon-fri 09:00-17:00" ...]
               [--override DATE=HH:MM-HH:MM[,HH:MM-HH:MM][=NAME] ...]
               [--override DATE=closed[=NAME] ...] [--extra-day DATE[=NAME] ...]
               [--holidays-valid-until DATE]
-    CALL:     [--server HOST:PORT] [--key KEY] [--json]
+    CALL:     [--server HOST:PORT] [--key KEY] [--json] [--calendars DIR]
 
 Without ``--server`` a command computes locally (the same use-case code as the
 service, without the ledger) and says that nothing was recorded; with it, the
 server computes and records, and the record id is printed. Instants are
 RFC 3339 with an offset (seconds optional): ``2026-11-27T16:00+01:00``.
+Bundles named by ``--calendar`` come from the server, or locally from
+``--calendars DIR`` (default ``$DUETIME_CALENDARS``, else ``./calendars``).
 
 Day specs (``--weekend``, ``--hours``) are comma lists of days or day ranges:
 ``mon-fri``, ``sat,sun``, ``mon,wed-fri``; ``--weekend none`` means no weekend.
@@ -29,7 +36,8 @@ Day specs (``--weekend``, ``--hours``) are comma lists of days or day ranges:
 Warnings are printed to stderr as ``warning: ...``. Exit codes: 0 success;
 2 bad input or usage (each problem printed as ``error: FIELD: DESCRIPTION``);
 1 any other failure (server unreachable, ledger unavailable, unknown record,
-idempotency key reused).
+idempotency key reused, calendars that do not load, a failed
+``calendars check``).
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ import logging
 import sys
 from collections.abc import Iterable, Sequence
 from datetime import timezone
+from pathlib import Path
 
 import grpc
 from google.protobuf import json_format
@@ -47,8 +56,25 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
-from duetime.app import BUSINESS_TIME, DUE_TIME, OPEN_STATUS, SCHEDULE, RecordedMethod
-from duetime.core import DuetimeError, InvalidArgument, fmt_amount, get_zone, parse_instant
+from duetime import bundles
+from duetime.app import (
+    BUSINESS_TIME,
+    DUE_TIME,
+    OPEN_STATUS,
+    SCHEDULE,
+    RecordedMethod,
+    list_calendars,
+)
+from duetime.bundles.policy import check_policies, compile_policies
+from duetime.catalog import Catalog, CatalogError, default_dir, policies_dir
+from duetime.core import (
+    DuetimeError,
+    FieldViolation,
+    InvalidArgument,
+    fmt_amount,
+    get_zone,
+    parse_instant,
+)
 from duetime.ledger import LedgerUnavailable
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
@@ -132,9 +158,27 @@ def _named(specs: Iterable[str]) -> list[tuple[str, str]]:
     return [(date, name) for date, _, name in (s.partition("=") for s in specs)]
 
 
+# Calendar flags that describe an inline calendar, so cannot go with --calendar.
+INLINE_FLAGS = ("tz", "weekend", "hours", "override", "extra_day", "holidays_valid_until")
+
+
 def calendar_from_args(args: argparse.Namespace) -> pb.Calendar:
-    """The Calendar that a command's calendar flags describe (see :func:`_calendar_flags`)."""
+    """The Calendar that a command's calendar flags describe (see :func:`_calendar_flags`).
+
+    ``--calendar`` names a bundle, to which ``--holiday`` adds holidays; any
+    other calendar flag beside it is an InvalidArgument naming the flag.
+    """
+    if args.calendar:
+        beside = [f"--{name.replace('_', '-')}" for name in INLINE_FLAGS
+                  if getattr(args, name) not in (None, [])]
+        if beside:
+            raise InvalidArgument([
+                FieldViolation(flag, f"the calendar comes from bundle {args.calendar!r}; "
+                                     f"leave {flag} out (only --holiday adds to a bundle)")
+                for flag in beside
+            ])
     calendar = pb.Calendar(
+        bundle=args.calendar or "",
         time_zone=args.tz or "",
         holidays=[pb.Holiday(date=d, name=n) for d, n in _named(args.holiday)],
         date_overrides=[parse_override(spec) for spec in args.override],
@@ -175,11 +219,20 @@ def _stub(server: str) -> tuple[grpc.Channel, pb_grpc.DueTimeServiceStub]:
     return channel, pb_grpc.DueTimeServiceStub(channel)
 
 
+def _catalog(directory: str | None) -> Catalog:
+    """The calendars under ``directory`` (default: :func:`default_dir`; none: empty).
+    Raises CatalogError."""
+    root = Path(directory) if directory else default_dir()
+    return Catalog.load(root) if root else Catalog.empty()
+
+
 def _run(method: RecordedMethod, request: Message, args: argparse.Namespace) -> Message:
-    """The answer to ``request``: from the server with ``--server``, else locally."""
+    """The answer to ``request``: from the server with ``--server``, else locally
+    (with the bundles of ``--calendars`` when the request names one)."""
     request.idempotency_key = args.key or ""
     if not args.server:
-        return method.compute(request)
+        named = request.calendar.bundle
+        return method.compute(request, _catalog(args.calendars).bundles if named else None)
     channel, stub = _stub(args.server)
     with channel:
         return getattr(stub, method.rpc)(request, timeout=RPC_TIMEOUT)
@@ -315,11 +368,87 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from duetime.api.server import serve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    calendars = Path(args.calendars) if args.calendars else default_dir()
     try:
-        serve(args.host, args.port, args.db)
+        serve(args.host, args.port, args.db, calendars, args.watch)
+    except CatalogError as exc:
+        print(f"error: cannot load the calendars in {calendars}: {exc}", file=sys.stderr)
+        return 1
     except (LedgerUnavailable, RuntimeError) as exc:  # cannot open the ledger or bind
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# duetime calendars ...: bundles and policies on disk
+
+
+def cmd_calendars_compile(args: argparse.Namespace) -> int:
+    """Compile bundles, then policies (pinned to the bundles just compiled)."""
+    root = Path(args.dir)
+    compiled = [("", c) for c in bundles.compile_all(root)]
+    if policies_dir(root).is_dir():
+        store = bundles.BundleStore.load(root)
+        compiled += [("policy ", c) for c in compile_policies(policies_dir(root), store)]
+    for kind, c in compiled:
+        print(f"{kind}{c.name}@{c.version}  {'new' if c.new else 'unchanged'}")
+    return 0
+
+
+def check_problems(root: Path) -> list[str]:
+    """Everything ``duetime calendars check`` reports for ``root`` (empty: all good)."""
+    problems = [str(p) for p in bundles.check(root)]
+    if policies_dir(root).is_dir():
+        try:
+            store = bundles.BundleStore.load(root)
+        except ValueError as exc:  # reported above, unless check() missed it
+            why = "see above" if problems else str(exc)
+            return problems + [f"policies: not checked, the bundles do not load ({why})"]
+        problems += [str(p) for p in check_policies(policies_dir(root), store)]
+    return problems
+
+
+def cmd_calendars_check(args: argparse.Namespace) -> int:
+    problems = check_problems(Path(args.dir))
+    for problem in problems:
+        print(f"problem: {problem}")
+    if problems:
+        print(f"error: calendars check failed: {len(problems)} problem(s) in {args.dir}",
+              file=sys.stderr)
+        return 1
+    print(f"ok: every source in {args.dir} matches its newest compiled version")
+    return 0
+
+
+def cmd_calendars_diff(args: argparse.Namespace) -> int:
+    store = _catalog(args.dir).bundles
+    old, new = store.resolve(args.old, field="old"), store.resolve(args.new, field="new")
+    print(f"{old.ref} → {new.ref}")
+    for line in bundles.diff_versions(old.content, new.content):
+        print(f"  {line}")
+    return 0
+
+
+def cmd_calendars_list(args: argparse.Namespace) -> int:
+    if args.server:
+        channel = grpc.insecure_channel(args.server)
+        with channel:
+            reply = pb_grpc.CalendarServiceStub(channel).ListCalendars(
+                pb.ListCalendarsRequest(), timeout=RPC_TIMEOUT)
+    else:
+        reply = list_calendars(_catalog(args.dir).bundles)
+    if args.json:
+        print(json_format.MessageToJson(reply))
+        return 0
+    rows = [("NAME", "YEARS", "TIME ZONE", "NEWEST", "VERSIONS", "DESCRIPTION")] + [
+        (c.name, f"{c.first_year}–{c.last_year}", c.time_zone, c.newest_version,
+         str(len(c.versions)), c.description)
+        for c in reply.calendars
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    for row in rows:
+        print("  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths)) + "  " + row[5])
     return 0
 
 
@@ -349,6 +478,9 @@ def _calendar_flags() -> argparse.ArgumentParser:
     flags = argparse.ArgumentParser(add_help=False)
     cal = flags.add_argument_group(
         "calendar (defaults: UTC, Sat+Sun weekend, Mon–Fri 09:00–17:00)")
+    cal.add_argument("--calendar", metavar="NAME[@VERSION]",
+                     help="a calendar bundle (newest version, or exactly VERSION); --holiday "
+                          "adds holidays to it, other calendar flags are refused beside it")
     cal.add_argument("--tz", help="IANA time zone (default UTC)")
     cal.add_argument("--holiday", action="append", default=[], metavar="DATE[=NAME]",
                      help='a closed date, e.g. 2026-12-25="Christmas Day"; repeatable')
@@ -369,6 +501,9 @@ def _calendar_flags() -> argparse.ArgumentParser:
     call.add_argument("--server", metavar="HOST:PORT", help="compute and record on this server")
     call.add_argument("--key", help="idempotency key (with --server)")
     call.add_argument("--json", action="store_true", help="print the response as JSON")
+    call.add_argument("--calendars", metavar="DIR",
+                      help="bundles for --calendar without --server (default "
+                           "$DUETIME_CALENDARS, else ./calendars)")
     return flags
 
 
@@ -401,6 +536,12 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=50051, help="0 picks a free port")
     serve.add_argument("--db", help="SQLite ledger path (default: user data dir)")
+    serve.add_argument("--calendars", metavar="DIR",
+                       help="calendar bundles and policies to serve (default $DUETIME_CALENDARS, "
+                            "else ./calendars if it exists, else none); SIGHUP reloads them")
+    serve.add_argument("--watch", type=_seconds, metavar="SECONDS",
+                       help="also reload the calendars when a compiled versions.txt changes, "
+                            "checking every SECONDS (default: only on SIGHUP)")
     serve.set_defaults(run=cmd_serve)
 
     due = sub.add_parser("due", parents=flags, help="compute START + DURATION")
@@ -434,7 +575,41 @@ def parser() -> argparse.ArgumentParser:
     record.add_argument("id")
     record.add_argument("--server", metavar="HOST:PORT", required=True)
     record.set_defaults(run=cmd_record)
+    _calendars_commands(sub)
     return top
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def _calendars_commands(sub) -> None:
+    """``duetime calendars compile|check|diff|list``."""
+    group = sub.add_parser("calendars", help="compile, check, diff and list calendar bundles")
+    commands = group.add_subparsers(dest="calendars_command", required=True)
+    where = argparse.ArgumentParser(add_help=False)
+    where.add_argument("--dir", default=str(default_dir() or "calendars"),
+                       help="the calendars directory (default $DUETIME_CALENDARS, else ./calendars)")
+    for name, run, text in (
+        ("compile", cmd_calendars_compile,
+         "compile every source into a new version when it changed (bundles, then policies)"),
+        ("check", cmd_calendars_check,
+         "fail when a source and its newest compiled version disagree or a compiled file "
+         "was edited by hand"),
+        ("diff", cmd_calendars_diff, "what changed between two versions of a bundle, in words"),
+        ("list", cmd_calendars_list, "bundles with their years and versions"),
+    ):
+        command = commands.add_parser(name, parents=[where], help=text, description=text)
+        command.set_defaults(run=run)
+    diff = commands.choices["diff"]
+    diff.add_argument("old", metavar="NAME@VERSION", help="the older version")
+    diff.add_argument("new", metavar="NAME@VERSION", help="the newer version (NAME: the newest)")
+    listing = commands.choices["list"]
+    listing.add_argument("--server", metavar="HOST:PORT", help="list what this server has loaded")
+    listing.add_argument("--json", action="store_true", help="print the response as JSON")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -444,6 +619,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except DuetimeError as exc:
         return _report(exc.violations)
+    except (CatalogError, bundles.SourceError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except grpc.RpcError as exc:
         if exc.code() in _BAD_INPUT and (violations := _violations(exc)):
             return _report(violations)

@@ -145,6 +145,10 @@ class PolicyStore:
     def names(self) -> list[str]:
         return sorted(self._contents)
 
+    def refs(self) -> list[str]:
+        """Every loaded version as ``name@version``, by name, oldest first."""
+        return [f"{n}@{v}" for n in self.names() for v, _ in self._contents[n]]
+
     def resolve(self, ref: str, field: str = "policy") -> Policy:
         """``name`` (newest) or ``name@version`` → core Policy (InvalidArgument naming ``field``)."""
         name, _, version = ref.partition("@")

@@ -92,6 +92,10 @@ class BundleStore:
         """Versions of ``name``, oldest first (empty when unknown)."""
         return list(self._by_name.get(name, []))
 
+    def refs(self) -> list[str]:
+        """Every loaded version as ``name@version``, by name, oldest first."""
+        return [b.ref for n in self.names() for b in self._by_name[n]]
+
     def summary(self) -> dict[str, str]:
         """name → newest version, for logs and metrics."""
         return {n: v[-1].version for n, v in self._by_name.items()}

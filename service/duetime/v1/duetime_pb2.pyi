@@ -41,7 +41,7 @@ AT_CLOSE_END_OF_WINDOW: AtClose
 AT_CLOSE_NEXT_OPEN: AtClose
 
 class Calendar(_message.Message):
-    __slots__ = ("time_zone", "holidays", "weekend", "working_hours", "date_overrides", "extra_working_days", "holidays_valid_until")
+    __slots__ = ("time_zone", "holidays", "weekend", "working_hours", "date_overrides", "extra_working_days", "holidays_valid_until", "bundle")
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
     HOLIDAYS_FIELD_NUMBER: _ClassVar[int]
     WEEKEND_FIELD_NUMBER: _ClassVar[int]
@@ -49,6 +49,7 @@ class Calendar(_message.Message):
     DATE_OVERRIDES_FIELD_NUMBER: _ClassVar[int]
     EXTRA_WORKING_DAYS_FIELD_NUMBER: _ClassVar[int]
     HOLIDAYS_VALID_UNTIL_FIELD_NUMBER: _ClassVar[int]
+    BUNDLE_FIELD_NUMBER: _ClassVar[int]
     time_zone: str
     holidays: _containers.RepeatedCompositeFieldContainer[Holiday]
     weekend: WeekendDays
@@ -56,7 +57,8 @@ class Calendar(_message.Message):
     date_overrides: _containers.RepeatedCompositeFieldContainer[DateOverride]
     extra_working_days: _containers.RepeatedCompositeFieldContainer[ExtraWorkingDay]
     holidays_valid_until: str
-    def __init__(self, time_zone: _Optional[str] = ..., holidays: _Optional[_Iterable[_Union[Holiday, _Mapping]]] = ..., weekend: _Optional[_Union[WeekendDays, _Mapping]] = ..., working_hours: _Optional[_Union[WorkingHours, _Mapping]] = ..., date_overrides: _Optional[_Iterable[_Union[DateOverride, _Mapping]]] = ..., extra_working_days: _Optional[_Iterable[_Union[ExtraWorkingDay, _Mapping]]] = ..., holidays_valid_until: _Optional[str] = ...) -> None: ...
+    bundle: str
+    def __init__(self, time_zone: _Optional[str] = ..., holidays: _Optional[_Iterable[_Union[Holiday, _Mapping]]] = ..., weekend: _Optional[_Union[WeekendDays, _Mapping]] = ..., working_hours: _Optional[_Union[WorkingHours, _Mapping]] = ..., date_overrides: _Optional[_Iterable[_Union[DateOverride, _Mapping]]] = ..., extra_working_days: _Optional[_Iterable[_Union[ExtraWorkingDay, _Mapping]]] = ..., holidays_valid_until: _Optional[str] = ..., bundle: _Optional[str] = ...) -> None: ...
 
 class DateOverride(_message.Message):
     __slots__ = ("date", "intervals", "closed", "name")
@@ -353,3 +355,73 @@ class Record(_message.Message):
     response: _any_pb2.Any
     content_sha256: str
     def __init__(self, record_id: _Optional[str] = ..., method: _Optional[str] = ..., receive_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., request: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., response: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., content_sha256: _Optional[str] = ...) -> None: ...
+
+class ListCalendarsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListCalendarsResponse(_message.Message):
+    __slots__ = ("calendars",)
+    CALENDARS_FIELD_NUMBER: _ClassVar[int]
+    calendars: _containers.RepeatedCompositeFieldContainer[CalendarInfo]
+    def __init__(self, calendars: _Optional[_Iterable[_Union[CalendarInfo, _Mapping]]] = ...) -> None: ...
+
+class CalendarInfo(_message.Message):
+    __slots__ = ("name", "description", "time_zone", "newest_version", "versions", "first_year", "last_year")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    NEWEST_VERSION_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    FIRST_YEAR_FIELD_NUMBER: _ClassVar[int]
+    LAST_YEAR_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    description: str
+    time_zone: str
+    newest_version: str
+    versions: _containers.RepeatedScalarFieldContainer[str]
+    first_year: int
+    last_year: int
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., time_zone: _Optional[str] = ..., newest_version: _Optional[str] = ..., versions: _Optional[_Iterable[str]] = ..., first_year: _Optional[int] = ..., last_year: _Optional[int] = ...) -> None: ...
+
+class GetCalendarRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class GetCalendarResponse(_message.Message):
+    __slots__ = ("info", "calendar", "version", "holidays_package", "source_country", "source_subdiv")
+    INFO_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    HOLIDAYS_PACKAGE_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_COUNTRY_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_SUBDIV_FIELD_NUMBER: _ClassVar[int]
+    info: CalendarInfo
+    calendar: Calendar
+    version: str
+    holidays_package: str
+    source_country: str
+    source_subdiv: str
+    def __init__(self, info: _Optional[_Union[CalendarInfo, _Mapping]] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., version: _Optional[str] = ..., holidays_package: _Optional[str] = ..., source_country: _Optional[str] = ..., source_subdiv: _Optional[str] = ...) -> None: ...
+
+class ListHolidaysRequest(_message.Message):
+    __slots__ = ("calendar", "start_date", "end_date")
+    CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    START_DATE_FIELD_NUMBER: _ClassVar[int]
+    END_DATE_FIELD_NUMBER: _ClassVar[int]
+    calendar: Calendar
+    start_date: str
+    end_date: str
+    def __init__(self, calendar: _Optional[_Union[Calendar, _Mapping]] = ..., start_date: _Optional[str] = ..., end_date: _Optional[str] = ...) -> None: ...
+
+class ListHolidaysResponse(_message.Message):
+    __slots__ = ("holidays", "calendar_version", "warnings")
+    HOLIDAYS_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    holidays: _containers.RepeatedCompositeFieldContainer[Holiday]
+    calendar_version: str
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, holidays: _Optional[_Iterable[_Union[Holiday, _Mapping]]] = ..., calendar_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...

@@ -311,3 +311,175 @@ class DueTimeService:
             timeout,
             metadata,
             _registered_method=True)
+
+
+class CalendarServiceStub:
+    """CalendarService describes the calendar bundles the server answers from
+    (SPEC §6): compiled, hashed versions of the TOML sources in calendars/.
+    Its calls are read-only and not recorded. Errors as in DueTimeService.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.ListCalendars = channel.unary_unary(
+                '/duetime.v1.CalendarService/ListCalendars',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.ListCalendarsRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.ListCalendarsResponse.FromString,
+                _registered_method=True)
+        self.GetCalendar = channel.unary_unary(
+                '/duetime.v1.CalendarService/GetCalendar',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.GetCalendarRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.GetCalendarResponse.FromString,
+                _registered_method=True)
+        self.ListHolidays = channel.unary_unary(
+                '/duetime.v1.CalendarService/ListHolidays',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.ListHolidaysRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.ListHolidaysResponse.FromString,
+                _registered_method=True)
+
+
+class CalendarServiceServicer:
+    """CalendarService describes the calendar bundles the server answers from
+    (SPEC §6): compiled, hashed versions of the TOML sources in calendars/.
+    Its calls are read-only and not recorded. Errors as in DueTimeService.
+    """
+
+    def ListCalendars(self, request, context):
+        """ListCalendars lists every loaded bundle with its versions and year range.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetCalendar(self, request, context):
+        """GetCalendar returns one version of a bundle, written out in full.
+        Unknown bundle or version: INVALID_ARGUMENT on "name".
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListHolidays(self, request, context):
+        """ListHolidays lists a calendar's holidays between two local dates. A date
+        outside a bundle's year range is OUT_OF_RANGE on "calendar.bundle".
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_CalendarServiceServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'ListCalendars': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListCalendars,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.ListCalendarsRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.ListCalendarsResponse.SerializeToString,
+            ),
+            'GetCalendar': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetCalendar,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.GetCalendarRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.GetCalendarResponse.SerializeToString,
+            ),
+            'ListHolidays': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListHolidays,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.ListHolidaysRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.ListHolidaysResponse.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'duetime.v1.CalendarService', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('duetime.v1.CalendarService', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class CalendarService:
+    """CalendarService describes the calendar bundles the server answers from
+    (SPEC §6): compiled, hashed versions of the TOML sources in calendars/.
+    Its calls are read-only and not recorded. Errors as in DueTimeService.
+    """
+
+    @staticmethod
+    def ListCalendars(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.CalendarService/ListCalendars',
+            duetime_dot_v1_dot_duetime__pb2.ListCalendarsRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.ListCalendarsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCalendar(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.CalendarService/GetCalendar',
+            duetime_dot_v1_dot_duetime__pb2.GetCalendarRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.GetCalendarResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListHolidays(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.CalendarService/ListHolidays',
+            duetime_dot_v1_dot_duetime__pb2.ListHolidaysRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.ListHolidaysResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
