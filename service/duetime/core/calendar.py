@@ -591,7 +591,7 @@ class CompiledCalendar:
             prev = merge(self.raw_segments(o - 1) + self.raw_segments(o - 2))
             if prev and prev[-1][1] > own[0][0]:
                 own = subtract(own, prev)
-        if len(self._segments) >= 8192:
+        if len(self._segments) >= 2048:
             self._segments.clear()
         self._segments[o] = own
         return own

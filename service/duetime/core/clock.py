@@ -107,7 +107,7 @@ def measure_of(d: Duration, field: str) -> Measure:
     }[d.kind]
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def business_day_calendar(cal: Calendar) -> Calendar:
     """``cal`` with every business day open 00:00–24:00 (the business-day measure)."""
     all_day = (Interval(0, 86400),)

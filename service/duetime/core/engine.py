@@ -202,6 +202,10 @@ def _search(short, jump, lo: int, limit: int, field: str, what: str, back: bool 
         if missing <= 0:
             break
         lo = hi
+    if hi - lo > 1:  # a template jump lands on the first sufficient date unless exceptions intervene
+        if short(hi - 1) > 0:
+            return hi
+        hi -= 1
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if short(mid) <= 0:
