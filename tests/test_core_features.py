@@ -339,3 +339,41 @@ def test_versions_are_stable_and_sensitive():
     d = Calendar.from_text("Europe/Zagreb", weekend=[7, 6], holidays=[("2026-12-25", "Christmas Day")],
                            working_hours=[(i, [("09:00", "17:00")]) for i in range(1, 6)])
     assert d.version == a.version
+
+
+# ---- found by trying it as a user --------------------------------------------------------------
+
+
+def _closed_days(first: str, days: int) -> list[tuple[str, str]]:
+    from datetime import date, timedelta
+
+    d0 = date.fromisoformat(first)
+    return [((d0 + timedelta(days=i)).isoformat(), "closed season") for i in range(days)]
+
+
+def test_business_hours_across_a_long_closure():
+    season = Calendar.from_text(holidays=_closed_days("2026-01-01", 70))
+    assert due("2026-01-01T10:00:00Z", "1bh", season) == "2026-03-12T10:00:00+00:00"
+    assert due("2026-03-20T10:00:00Z", "-1bh", season) == "2026-03-20T09:00:00+00:00"
+    assert due("2026-03-12T09:00:00Z", "-1bh", season) == "2025-12-31T16:00:00+00:00"
+    s = open_status(at("2026-01-01T10:00:00Z"), season)
+    assert format_local(from_us(s.next_open_us), season) == "2026-03-12T09:00:00+00:00"
+    years = Calendar.from_text(holidays=_closed_days("2026-01-01", 3000))
+    assert due("2026-01-01T10:00:00Z", "1bh", years) == "2034-03-20T10:00:00+00:00"
+
+
+def test_open_run_spans_touching_days():
+    weekdays_24h = Calendar.from_text(working_hours=[(d, [("00:00", "24:00")]) for d in range(1, 6)])
+    s = open_status(at("2026-11-23T12:00:00Z"), weekdays_24h)
+    assert [format_local(from_us(x), weekdays_24h) for x in s.interval] == [
+        "2026-11-23T00:00:00+00:00", "2026-11-28T00:00:00+00:00"]
+    assert s.next_close_us == s.interval[1]
+
+
+def test_open_and_close_on_the_date_after_a_skipped_date():
+    # Pacific/Apia skipped 2011-12-30; its wall times moved into 2011-12-31 (SPEC §10)
+    apia = Calendar.from_text("Pacific/Apia", weekend=[])
+    for text, expected in (("1bd@open", "2011-12-31T09:00:00+14:00"), ("2bd@open", "2011-12-31T09:00:00+14:00"),
+                           ("2bd@close", "2011-12-31T17:00:00+14:00"), ("1bd", "2011-12-31T10:00:00+14:00"),
+                           ("2bd", "2011-12-31T10:00:00+14:00")):
+        assert due("2011-12-29T10:00:00-10:00", text, apia) == expected

@@ -185,13 +185,17 @@ def _search(short, jump, lo: int, limit: int, field: str, what: str, back: bool 
 
     ``jump(x, missing)`` proposes the next candidate beyond x from the weekly
     template; candidates are tried until one suffices (a few, whatever the
-    amount), then the last bracket is bisected. OutOfRange naming the range's
-    end when even ``limit`` falls short.
+    amount), then the last bracket is bisected. Each try also moves at least
+    twice as far as the one before, so a long closure (a season of holidays)
+    costs a logarithmic number of tries. OutOfRange naming the range's end
+    when even ``limit`` falls short.
     """
     missing = short(lo)
     hi = lo
-    for step in range(64):
-        hi = max(jump(hi, missing), hi + 1) if step < 48 else hi + 2 * (hi - lo)  # gallop if jumps stall
+    least = 1
+    while True:
+        hi = max(jump(hi, missing), hi + least)
+        least *= 2
         if hi >= limit:
             hi = limit
             if short(hi) > 0:
@@ -274,7 +278,9 @@ def add_relative_us(start: int, d: Duration, cc: CompiledCalendar, field: str = 
 def _relative_target(cc: CompiledCalendar, o: int, d: Duration, field: str) -> int:
     if d.at_time is not None:
         return resolve(cc.zone, o, d.at_time)
-    segs = cc.segments(o)
+    # the date's own intervals, even where an earlier date's (moved by a DST
+    # gap, or running overnight) already covers them
+    segs = cc.raw_segments(o)
     if not segs:
         raise InvalidArgument.at(
             field, f"{d.text!r}: {date.fromordinal(o).isoformat()} is a business day with no working hours to {d.at_edge} at"
@@ -357,20 +363,29 @@ def is_open_at(cc: CompiledCalendar, t: int) -> bool:
     return any(a <= t < b for a, b in _near_segments(cc, o - 2, o + 1))
 
 
-def current_segment(cc: CompiledCalendar, t: int) -> Segment | None:
-    """The open segment holding ``t``, widened over segments that touch it."""
+def current_segment(cc: CompiledCalendar, t: int, limit_days: int = 400) -> Segment | None:
+    """The open run holding ``t``: segments that touch count as one, so a
+    00:00–24:00 week is one run. An end that lies more than ``limit_days``
+    dates away is reported as that far (the calendar never closes in between)."""
+    if not is_open_at(cc, t):
+        return None
+    end = run_end(cc, t, limit_days)
+    return run_start(cc, t, limit_days), end if end is not None else resolve(cc.zone, min(local_of(cc.zone, t)[0] + limit_days, MAX_ORDINAL), 0)
+
+
+def run_start(cc: CompiledCalendar, t: int, limit_days: int = 400) -> int:
+    """The opening that begins the open run holding ``t`` (``t`` must be open)."""
     o, _ = local_of(cc.zone, t)
-    segs = _near_segments(cc, o - 2, o + 1)
-    for i, (a, b) in enumerate(segs):
-        if a <= t < b:
-            j = i
-            while j + 1 < len(segs) and segs[j + 1][0] == segs[j][1]:
-                j += 1
-            k = i
-            while k > 0 and segs[k - 1][1] == segs[k][0]:
-                k -= 1
-            return segs[k][0], segs[j][1]
-    return None
+    start = t
+    first = max(o - limit_days, MIN_ORDINAL)
+    for day in range(o + 1, first - 1, -1):
+        for a, b in reversed(cc.segments(day)):
+            if a >= start:
+                continue
+            if b < start:
+                return start
+            start = a
+    return start
 
 
 def first_open_at_or_after(cc: CompiledCalendar, t: int, field: str = "at") -> int:

@@ -233,7 +233,8 @@ def _resolution(cc: CompiledCalendar, o: int, us_of_day: int) -> list[Step]:
 def _dst_steps(lo: int, hi: int, cc: CompiledCalendar) -> list[Step]:
     zone = cc.zone
     steps = []
-    for t in transitions_between(zone, lo, hi + 1)[:20]:
+    crossed = transitions_between(zone, lo, hi + 1)
+    for t in crossed[:20]:
         before, after = offset_us(zone, t - 1), offset_us(zone, t)
         wall_before = from_us(t + before).strftime("%H:%M")
         wall_after = from_us(t + after).strftime("%H:%M")
@@ -242,4 +243,7 @@ def _dst_steps(lo: int, hi: int, cc: CompiledCalendar) -> list[Step]:
         steps.append(Step("dst", f"DST: at {from_us(t).isoformat().replace('+00:00', 'Z')} clocks went {kind} {change} "
                                  f"({wall_before} became {wall_after} local); open intervals spanning it are that much "
                                  f"{'shorter' if after > before else 'longer'}", start_us=t, amount_us=after - before))
+    if len(crossed) > 20:
+        steps.append(Step("dst", f"… and {len(crossed) - 20} more DST changes up to "
+                                 f"{from_us(crossed[-1]).isoformat().replace('+00:00', 'Z')}"))
     return steps
