@@ -461,8 +461,20 @@ class CompiledCalendar:
         self.only_closures = all(self._exc_status[o][0] == 0 and self.business[(o - _MONDAY) % 7] for o in self.exc)
         self._corr_by_year: dict[int, tuple[list[int], list[int]]] = {}
         self._segments: dict[int, list[Segment]] = {}
+        self._cum_years: dict[int, int] = {}
+        self._instant_range: tuple[int, int] | None = None
+        self._cum_lo = self._cum_hi = 0
         self._utc = self.zone.key == "UTC"
         self._table = None if self._utc else table(self.zone)
+
+    def instant_range(self) -> tuple[int, int]:
+        """Instants [lo, hi) whose local date is surely inside 1900..2199: from
+        the first instant of 1900-01-02 to the first of 2199-12-31 (a day of
+        margin each side keeps odd offsets and folds out of the question)."""
+        r = self._instant_range
+        if r is None:
+            r = self._instant_range = (resolve(self.zone, MIN_ORDINAL + 1, 0), resolve(self.zone, MAX_ORDINAL, 0))
+        return r
 
     # ---- status of one date -------------------------------------------
     def weekday_index(self, o: int) -> int:
@@ -605,12 +617,40 @@ class CompiledCalendar:
     def _corrections(self, a: int, b: int) -> int:
         if self.zone.key == "UTC" and not self.overnight:
             return 0
-        total = 0
         y0, y1 = date.fromordinal(a).year, date.fromordinal(b - 1).year
-        for y in range(y0, y1 + 1):
-            ords, prefix = self._year_corrections(y)
-            total += prefix[bisect.bisect_left(ords, b)] - prefix[bisect.bisect_left(ords, a)]
-        return total
+        if y0 == y1:
+            ords, prefix = self._year_corrections(y0)
+            return prefix[bisect.bisect_left(ords, b)] - prefix[bisect.bisect_left(ords, a)]
+        first_ords, first_prefix = self._year_corrections(y0)
+        last_ords, last_prefix = self._year_corrections(y1)
+        return (
+            first_prefix[-1] - first_prefix[bisect.bisect_left(first_ords, a)]
+            + self._years_total(y0 + 1, y1)
+            + last_prefix[bisect.bisect_left(last_ords, b)]
+        )
+
+    def _years_total(self, y0: int, y1: int) -> int:
+        """Sum of the corrections of whole years ``y0 <= y < y1``, from running
+        totals kept from the first year asked for (so a span of decades costs
+        two lookups once the years are known)."""
+        if y1 <= y0:
+            return 0
+        return self._running(y1) - self._running(y0)
+
+    def _running(self, y: int) -> int:
+        """Corrections of all years from the anchor year up to (not incl.) ``y``."""
+        cum = self._cum_years
+        if not cum:
+            cum[y] = 0
+            self._cum_lo = self._cum_hi = y
+            return 0
+        while y > self._cum_hi:
+            cum[self._cum_hi + 1] = cum[self._cum_hi] + self._year_corrections(self._cum_hi)[1][-1]
+            self._cum_hi += 1
+        while y < self._cum_lo:
+            cum[self._cum_lo - 1] = cum[self._cum_lo] - self._year_corrections(self._cum_lo - 1)[1][-1]
+            self._cum_lo -= 1
+        return cum[y]
 
     def _year_corrections(self, year: int) -> tuple[list[int], list[int]]:
         """Dates of local ``year`` whose real open time differs from nominal."""

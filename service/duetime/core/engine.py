@@ -122,6 +122,9 @@ _SAFE_HI = (MAX_ORDINAL + 2 - EPOCH_ORDINAL) * DAY
 
 
 def _check_result(us: int, cc: CompiledCalendar, field: str) -> None:
+    lo, hi = cc.instant_range()
+    if lo <= us < hi:
+        return
     if not _SAFE_LO <= us <= _SAFE_HI:  # far outside: avoid datetime overflow in local_of
         check_ordinal(MIN_ORDINAL - 1 if us < _SAFE_LO else MAX_ORDINAL + 1, field)
     o = local_of(cc.zone, us)[0]

@@ -213,7 +213,13 @@ class ZoneTable:
         if i < 1 or i >= len(_YEAR_STARTS) - 2:
             days, rest = divmod(local, DAY)
             return resolve_zoneinfo(self.zone, days + EPOCH_ORDINAL, rest)
-        near = self.transitions(local - 2 * DAY, local + 2 * DAY)
+        lo, hi = local - 2 * DAY, local + 2 * DAY
+        if _YEAR_STARTS[i] <= lo and hi < _YEAR_STARTS[i + 1]:  # the usual case: one year's table
+            trans, offs = self._year(_FIRST_YEAR + i)
+            k = bisect.bisect_left(trans, lo)
+            if k == len(trans) or trans[k] >= hi:
+                return local - offs[k]
+        near = self.transitions(lo, hi)
         if not near:
             return local - self.offset_at(local)
         offsets = [self.offset_at(near[0] - 1), *(self.offset_at(t) for t in near)]
