@@ -8,6 +8,12 @@ a :class:`RecordedMethod`: a pure function from request to response
 server) plus its method name and message types. :meth:`DueTimeApp.call` is the
 one recorded path they all take: idempotency, compute, record, return.
 
+SLA clocks (SPEC §7) take the same path: :func:`compute_start_clock` and
+:func:`compute_clock_event` over a state the caller keeps
+(:func:`clock_state_to_proto` / :func:`clock_state_from_proto` convert it), and
+:func:`compute_sla_evaluation`, which replays a ticket's events under a
+contract policy of the catalog.
+
 A request's calendar is inline or names a bundle (:func:`resolve_calendar`);
 bundles come from the app's :class:`~duetime.catalog.Catalog`, which a reload
 replaces in one assignment and each call reads once. The CalendarService
@@ -17,6 +23,8 @@ Errors raised here:
 
 - ``duetime.core.InvalidArgument`` / ``OutOfRange`` (a ``DuetimeError``): bad
   input, with one FieldViolation per problem (SPEC §9);
+- ``duetime.core.FailedPrecondition`` (a ``DuetimeError``): a clock event the
+  clock's state does not allow (SPEC §10);
 - :class:`AlreadyExists`: an idempotency key reused with a different request;
 - :class:`RecordNotFound`: no record has the requested id;
 - ``duetime.ledger.LedgerUnavailable``: the ledger cannot be read or written;
@@ -40,21 +48,35 @@ from duetime.bundles import Bundle, BundleStore
 from duetime.catalog import Catalog
 from duetime.core import (
     RULES_VERSION,
+    Anchor,
     AtClose,
     Calendar,
+    ClockEvent,
+    ClockState,
     Deadline,
+    DuetimeError,
+    EventType,
+    FailedPrecondition,
     FieldViolation,
     InvalidArgument,
+    Measure,
     OutOfRange,
+    Status,
     Step,
+    apply_event,
     business_time,
     due_answer,
     format_local,
     from_us,
     open_status,
+    parse_duration,
     schedule,
+    start_clock,
 )
+from duetime.core.clock import measure_of
+from duetime.core.engine import start_us
 from duetime.core.queries import horizon
+from duetime.core.sla import BusinessEvent, evaluate
 from duetime.core.zones import MAX_DATE, MIN_DATE
 from duetime.ledger import DuplicateKey, Ledger, LedgerRow, new_record_id
 from duetime.v1 import duetime_pb2 as pb
@@ -205,16 +227,18 @@ def timestamp_to_datetime(ts: timestamp_pb2.Timestamp, field: str) -> datetime:
         ) from exc
 
 
-def _instants(request: Message, *fields: str) -> list[datetime]:
-    """The required Timestamp ``fields`` of ``request`` as aware datetimes.
+def _instants(request: Message, *fields: str, prefix: str = "") -> list[datetime]:
+    """The required Timestamp ``fields`` of ``request`` as aware datetimes;
+    errors name ``prefix + field`` (``prefix`` e.g. ``"event."``).
 
     Raises InvalidArgument naming every missing field, else the first
     conversion error (see :func:`timestamp_to_datetime`).
     """
     missing = [f for f in fields if not request.HasField(f)]
     if missing:
-        raise InvalidArgument([FieldViolation(f, "is required (an instant)") for f in missing])
-    return [timestamp_to_datetime(getattr(request, f), f) for f in fields]
+        raise InvalidArgument([FieldViolation(prefix + f, "is required (an instant)")
+                               for f in missing])
+    return [timestamp_to_datetime(getattr(request, f), prefix + f) for f in fields]
 
 
 def _at_close(value: int) -> AtClose:
@@ -373,26 +397,287 @@ def compute_schedule(
     )
 
 
+# ---------------------------------------------------------------------------
+# SLA clocks (SPEC §7): the state on the wire, StartClock, ApplyClockEvent, EvaluateSla
+
+
+def _enum_table(enum, prefix: str, members) -> dict[int, object]:
+    """Proto enum number → core member, by name (``CLOCK_STATUS_RUNNING`` → RUNNING)."""
+    return {enum.Value(f"{prefix}{m.value}"): m for m in members}
+
+
+_MEASURES = _enum_table(pb.ClockMeasure, "CLOCK_MEASURE_", Measure)
+_STATUSES = _enum_table(pb.ClockStatus, "CLOCK_STATUS_", Status)
+_EVENT_TYPES = _enum_table(pb.ClockEventType, "CLOCK_EVENT_TYPE_", EventType)
+_ANCHORS = {pb.RETARGET_ANCHOR_UNSPECIFIED: Anchor.EVENT,
+            **_enum_table(pb.RetargetAnchor, "RETARGET_ANCHOR_", Anchor)}
+_MEASURE_NUMBERS = {m: n for n, m in _MEASURES.items()}
+_STATUS_NUMBERS = {s: n for n, s in _STATUSES.items()}
+
+MAX_SLA_EVENTS = 10_000
+"""Most events one EvaluateSla request may replay."""
+
+# What each status requires and forbids in a client-supplied state.
+_STATE_FIELDS = {
+    Status.RUNNING: (("deadline_time", "running_since_time"), ("remaining", "met")),
+    Status.PAUSED: (("remaining",), ("deadline_time", "running_since_time", "met")),
+    Status.STOPPED: (("met",), ("deadline_time", "remaining", "running_since_time")),
+}
+
+
+def _enum_value(table: dict, value: int, field: str, enum) -> object:
+    """The core member of proto enum ``value``; InvalidArgument on ``field``
+    for 0 (UNSPECIFIED) and unknown numbers."""
+    if value not in table:
+        names = ", ".join(enum.Name(n) for n in sorted(set(table)) if n)
+        raise InvalidArgument.at(field, f"{value} is not a {enum.DESCRIPTOR.name} value ({names})")
+    return table[value]
+
+
+@contextmanager
+def _renamed(rename: Callable[[str], str]) -> Iterator[None]:
+    """Errors raised inside name their fields as ``rename(field)`` says."""
+    try:
+        yield
+    except DuetimeError as exc:
+        kind = {"OUT_OF_RANGE": OutOfRange, "FAILED_PRECONDITION": FailedPrecondition}.get(
+            exc.code, InvalidArgument)
+        raise kind([FieldViolation(rename(v.field), v.description) for v in exc.violations],
+                   exc.reason) from None
+
+
+def clock_state_to_proto(state: ClockState, calendar: pb.Calendar, version: str) -> pb.ClockState:
+    """The wire form of a core clock state counting in ``calendar`` (pinned)
+    of version ``version``."""
+    return pb.ClockState(
+        target=state.target,
+        measure=_MEASURE_NUMBERS[state.measure],
+        status=_STATUS_NUMBERS[state.status],
+        deadline_time=_timestamp(state.deadline_us),
+        remaining=_duration(state.remaining_us),
+        start_time=_timestamp(state.started_us),
+        last_event_time=_timestamp(state.last_event_us),
+        running_since_time=_timestamp(state.running_since_us),
+        running_intervals=[pb.RunningInterval(start_time=_timestamp(a), end_time=_timestamp(b))
+                           for a, b in state.intervals],
+        breach_time=_timestamp(state.breached_us),
+        met=state.met,
+        recomputations=state.recomputations,
+        calendar=calendar,
+        calendar_version=version,
+    )
+
+
+def clock_state_from_proto(
+    state: pb.ClockState, bundles: BundleStore | None = None
+) -> tuple[ClockState, ResolvedCalendar]:
+    """The core clock state of a client-supplied ClockState, and its calendar.
+
+    Raises InvalidArgument naming the field under ``state.``: an unspecified
+    or unknown enum, a field its status requires missing or one it forbids
+    set, a measure that does not fit the target, a calendar that does not
+    resolve, or resolves to another version than ``calendar_version``.
+    """
+    status = _enum_value(_STATUSES, state.status, "state.status", pb.ClockStatus)
+    measure = _enum_value(_MEASURES, state.measure, "state.measure", pb.ClockMeasure)
+    required, forbidden = _STATE_FIELDS[status]
+    problems = [FieldViolation(f"state.{f}", "is required (an instant)")
+                for f in ("start_time", "last_event_time") if not state.HasField(f)]
+    problems += [FieldViolation(f"state.{f}", f"is required while {status.value}")
+                 for f in required if not state.HasField(f)]
+    problems += [FieldViolation(f"state.{f}", f"must be unset while {status.value}")
+                 for f in forbidden if state.HasField(f)]
+    problems += [FieldViolation(f"state.running_intervals[{i}].{f}", "is required (an instant)")
+                 for i, iv in enumerate(state.running_intervals)
+                 for f in ("start_time", "end_time") if not iv.HasField(f)]
+    if state.recomputations < 0:
+        problems.append(FieldViolation("state.recomputations", "must not be negative"))
+    if problems:
+        raise InvalidArgument(problems)
+    target_measure = measure_of(parse_duration(state.target, "state.target"), "state.target")
+    if target_measure is not measure:
+        raise InvalidArgument.at("state.measure", f"{pb.ClockMeasure.Name(state.measure)} does "
+                                                  f"not fit target {state.target!r}")
+    with _renamed(lambda field: f"state.{field}"):
+        cal = resolve_calendar(state.calendar, bundles)
+    if cal.version != state.calendar_version:
+        raise InvalidArgument.at("state.calendar", f"resolves to version {cal.version}, but the "
+                                 f"state was computed in {state.calendar_version or 'none'}: "
+                                 "pass the state back as duetime returned it")
+
+    def at(message: Message, field: str, name: str) -> int | None:
+        return (_to_us(timestamp_to_datetime(getattr(message, name), f"{field}.{name}"))
+                if message.HasField(name) else None)
+
+    core = ClockState(
+        target=state.target,
+        measure=measure,
+        status=status,
+        started_us=at(state, "state", "start_time"),
+        last_event_us=at(state, "state", "last_event_time"),
+        deadline_us=at(state, "state", "deadline_time"),
+        remaining_us=state.remaining.ToMicroseconds() if state.HasField("remaining") else None,
+        running_since_us=at(state, "state", "running_since_time"),
+        intervals=tuple(
+            (at(iv, f"state.running_intervals[{i}]", "start_time"),
+             at(iv, f"state.running_intervals[{i}]", "end_time"))
+            for i, iv in enumerate(state.running_intervals)),
+        breached_us=at(state, "state", "breach_time"),
+        met=state.met if state.HasField("met") else None,
+        recomputations=state.recomputations,
+    )
+    return core, cal
+
+
+def _pinned(given: pb.Calendar, cal: ResolvedCalendar) -> pb.Calendar:
+    """``given`` with a bundle reference pinned to the version resolved."""
+    pinned = pb.Calendar()
+    pinned.CopyFrom(given)
+    if cal.bundle is not None:
+        pinned.bundle = cal.bundle.ref
+    return pinned
+
+
+def _clock_horizon(calendar: Calendar, *instants: int | None) -> tuple[str, ...]:
+    """The holiday-horizon check (and warnings) over the local dates from the
+    earliest to the latest of ``instants`` (None ignored)."""
+    days = [from_us(us).astimezone(calendar.zone).date().toordinal()
+            for us in instants if us is not None]
+    return horizon(calendar.compiled, min(days), max(days))
+
+
+def compute_start_clock(
+    request: pb.StartClockRequest, bundles: BundleStore | None = None
+) -> pb.StartClockResponse:
+    """A new RUNNING clock (SPEC §7 start), unrecorded. Raises InvalidArgument
+    (missing ``start_time``, a target without a measure, a bad calendar) or
+    OutOfRange."""
+    (start,) = _instants(request, "start_time")
+    cal = resolve_calendar(request.calendar, bundles)
+    with cal.answering():
+        at = start_us(start, cal.calendar, "start_time")
+        state = start_clock(request.target, at, cal.calendar)
+        warnings = _clock_horizon(cal.calendar, at, state.deadline_us)
+    return _answer(pb.StartClockResponse, cal, warnings,
+                   state=clock_state_to_proto(state, _pinned(request.calendar, cal), cal.version))
+
+
+def _clock_event(event: pb.ClockEvent, calendar: Calendar) -> ClockEvent:
+    """The core event of ``request.event``; InvalidArgument naming ``event.*``."""
+    kind = _enum_value(_EVENT_TYPES, event.type, "event.type", pb.ClockEventType)
+    anchor = _enum_value(_ANCHORS, event.anchor, "event.anchor", pb.RetargetAnchor)
+    if kind is not EventType.RETARGET:
+        extra = [name for name in ("target", "anchor") if getattr(event, name)]
+        if extra:
+            raise InvalidArgument([FieldViolation(f"event.{name}", f"is for RETARGET only; "
+                                                  f"leave it unset for {kind.value}")
+                                   for name in extra])
+    (when,) = _instants(event, "time", prefix="event.")
+    return ClockEvent(kind, start_us(when, calendar, "event.time"), event.target, anchor)
+
+
+def compute_clock_event(
+    request: pb.ApplyClockEventRequest, bundles: BundleStore | None = None
+) -> pb.ApplyClockEventResponse:
+    """The state after ``request.event`` (SPEC §7), unrecorded. Raises
+    InvalidArgument (a bad state or event, see :func:`clock_state_from_proto`),
+    FailedPrecondition (an event the state does not allow) or OutOfRange."""
+    missing = [f for f in ("state", "event") if not request.HasField(f)]
+    if missing:
+        raise InvalidArgument([FieldViolation(f, "is required") for f in missing])
+    state, cal = clock_state_from_proto(request.state, bundles)
+    event = _clock_event(request.event, cal.calendar)
+    with cal.answering():
+        after = apply_event(state, event, cal.calendar)
+    with _renamed(lambda field: f"state.{field}"), cal.answering():
+        warnings = _clock_horizon(cal.calendar, event.at_us, state.deadline_us, after.deadline_us)
+    return _answer(pb.ApplyClockEventResponse, cal, warnings,
+                   state=clock_state_to_proto(after, request.state.calendar, cal.version))
+
+
+def _business_events(request: pb.EvaluateSlaRequest, calendar: Calendar) -> list[BusinessEvent]:
+    if len(request.events) > MAX_SLA_EVENTS:
+        raise InvalidArgument.at("events", f"has {len(request.events)} events; at most "
+                                           f"{MAX_SLA_EVENTS} are allowed")
+    missing = [FieldViolation(f"events[{i}].time", "is required (an instant)")
+               for i, e in enumerate(request.events) if not e.HasField("time")]
+    if missing:
+        raise InvalidArgument(missing)
+    return [
+        BusinessEvent(e.type, start_us(timestamp_to_datetime(e.time, f"events[{i}].time"),
+                                       calendar, f"events[{i}].time"), dict(e.attributes))
+        for i, e in enumerate(request.events)
+    ]
+
+
+def compute_sla_evaluation(
+    request: pb.EvaluateSlaRequest, catalog: Catalog | None = None
+) -> pb.EvaluateSlaResponse:
+    """Replay ``request.events`` under ``request.policy`` (a policy of
+    ``catalog``), unrecorded. Raises InvalidArgument (unknown policy, event or
+    tier, a missing time), FailedPrecondition (a transition the clock refuses)
+    or OutOfRange (a date outside a tier calendar's years: on ``events[i].time``)."""
+    catalog = catalog or Catalog.empty()
+    if not request.policy:
+        raise InvalidArgument.at("policy", "is required: a policy name, or name@version")
+    policy = catalog.policies.resolve(request.policy, field="policy")
+    tiers = {name: ResolvedCalendar(tier.calendar, tier.calendar_ref,
+                                    catalog.bundles.resolve(tier.calendar_ref))
+             for name, tier in policy.tiers.items()}
+    events = _business_events(request, policy.tiers[policy.initial_tier].calendar)
+    result = evaluate(policy, events)
+    warnings: list[str] = []
+    for i, entry in enumerate(result.timeline):
+        cal = tiers[entry.tier]
+        with _renamed(lambda field, i=i: f"events[{i}].time"), cal.answering():
+            warnings += _clock_horizon(cal.calendar, entry.at_us, entry.old_deadline_us,
+                                       entry.new_deadline_us)
+    final = tiers[result.tier]
+    versions = ",".join(sorted({cal.version for cal in tiers.values()}))
+    timeline = [
+        pb.TimelineEntry(
+            event=e.event, time=_timestamp(e.at_us), action=e.action, tier=e.tier,
+            status=_STATUS_NUMBERS[e.status],
+            old_deadline_time=_timestamp(e.old_deadline_us),
+            new_deadline_time=_timestamp(e.new_deadline_us),
+            remaining=_duration(e.remaining_us), reason=e.reason,
+        )
+        for e in result.timeline
+    ]
+    return _answer(
+        pb.EvaluateSlaResponse, ResolvedCalendar(final.calendar, versions),
+        dict.fromkeys(warnings),
+        state=clock_state_to_proto(result.state, pb.Calendar(bundle=final.version), final.version),
+        tier=result.tier, policy_version=f"{policy.name}@{policy.version}", timeline=timeline,
+    )
+
+
 @dataclass(frozen=True)
 class RecordedMethod:
     """A computing RPC: ``rpc`` is its short name (``"ComputeDueTime"``),
     ``name`` the full gRPC method stored in records, ``compute`` the pure
-    function from request (and the bundles it may name) to (unrecorded)
-    response."""
+    function from request (and the bundles it may name, or with
+    ``takes_catalog`` the whole catalog) to (unrecorded) response."""
 
     rpc: str
     name: str
     request_type: type[Message]
     response_type: type[Message]
     compute: Callable[[Message, BundleStore | None], Message]
+    takes_catalog: bool = False
+
+    def run(self, request: Message, catalog: Catalog) -> Message:
+        """``compute`` over what it needs of ``catalog``."""
+        return self.compute(request, catalog if self.takes_catalog else catalog.bundles)
 
 
-def _method(rpc: str, compute_fn: Callable) -> RecordedMethod:
+def _method(rpc: str, compute_fn: Callable, takes_catalog: bool = False) -> RecordedMethod:
     """The RecordedMethod of ``rpc``, its message types read from the proto."""
     desc = _SERVICE.methods_by_name[rpc]
     return RecordedMethod(
         rpc, f"/{_SERVICE.full_name}/{rpc}",
         getattr(pb, desc.input_type.name), getattr(pb, desc.output_type.name), compute_fn,
+        takes_catalog,
     )
 
 
@@ -400,11 +685,15 @@ DUE_TIME = _method("ComputeDueTime", compute)
 BUSINESS_TIME = _method("ComputeBusinessTime", compute_business_time)
 OPEN_STATUS = _method("GetOpenStatus", compute_open_status)
 SCHEDULE = _method("ComputeSchedule", compute_schedule)
+START_CLOCK = _method("StartClock", compute_start_clock)
+CLOCK_EVENT = _method("ApplyClockEvent", compute_clock_event)
+EVALUATE_SLA = _method("EvaluateSla", compute_sla_evaluation, takes_catalog=True)
 
 COMPUTE_DUE_TIME = DUE_TIME.name
 """Full gRPC method name of ComputeDueTime, as stored in records."""
 
-METHODS = {m.name: m for m in (DUE_TIME, BUSINESS_TIME, OPEN_STATUS, SCHEDULE)}
+METHODS = {m.name: m for m in (DUE_TIME, BUSINESS_TIME, OPEN_STATUS, SCHEDULE,
+                               START_CLOCK, CLOCK_EVENT, EVALUATE_SLA)}
 """Every recorded method by its full gRPC name."""
 
 # Request and response message types of each recorded method.
@@ -456,7 +745,7 @@ class DueTimeApp:
         different request (another method's included) raises AlreadyExists.
         Raises also InvalidArgument, OutOfRange and LedgerUnavailable.
         """
-        bundles = self.catalog.bundles
+        catalog = self.catalog
         key = request.idempotency_key
         if len(key) > MAX_IDEMPOTENCY_KEY:
             raise InvalidArgument.at(
@@ -466,7 +755,7 @@ class DueTimeApp:
         request_bytes = request.SerializeToString(deterministic=True)
         if key and (prior := self.ledger.get_by_key(key)):
             return self._replay(method, prior, request_bytes)
-        response = method.compute(request, bundles)
+        response = method.run(request, catalog)
         response.record_id = new_record_id()
         row = LedgerRow.create(
             record_id=response.record_id,
@@ -496,6 +785,9 @@ class DueTimeApp:
     compute_business_time = _use_case(BUSINESS_TIME)
     get_open_status = _use_case(OPEN_STATUS)
     compute_schedule = _use_case(SCHEDULE)
+    start_clock = _use_case(START_CLOCK)
+    apply_clock_event = _use_case(CLOCK_EVENT)
+    evaluate_sla = _use_case(EVALUATE_SLA)
 
     # CalendarService: read-only, unrecorded, over the current catalog.
     def list_calendars(self, request: pb.ListCalendarsRequest) -> pb.ListCalendarsResponse:

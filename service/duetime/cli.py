@@ -9,6 +9,9 @@ Commands::
     duetime open TIME [CALENDAR] [CALL]
     duetime schedule ENTERED --deadline NAME=DURATION[@after:NAME] ...
                 [--at-close WHEN] [--explain] [CALENDAR] [CALL]
+    duetime clock start TARGET --at TIME [CALENDAR] [CALL]
+    duetime clock apply STATE_JSON_FILE EVENT --at TIME [--target T] [--anchor start] [CALL]
+    duetime sla evaluate POLICY EVENTS_JSON_FILE [CALL]
     duetime record ID --server HOST:PORT
     duetime calendars compile|check|list [--dir DIR]
     duetime calendars list --server HOST:PORT
@@ -33,8 +36,15 @@ Day specs (``--weekend``, ``--hours``) are comma lists of days or day ranges:
 ``mon-fri``, ``sat,sun``, ``mon,wed-fri``; ``--weekend none`` means no weekend.
 ``--hours`` is ``DAYS HH:MM-HH:MM[,HH:MM-HH:MM...]`` and may repeat.
 
+``clock start`` and ``clock apply`` print the clock's state as protobuf JSON
+(the record and versions go to stderr), so the output of one is the
+STATE_JSON_FILE of the next (``-`` reads it from stdin). ``sla evaluate``
+reads a JSON list of ``{"type", "time", "attributes"}`` and prints the
+timeline as a table.
+
 Warnings are printed to stderr as ``warning: ...``. Exit codes: 0 success;
-2 bad input or usage (each problem printed as ``error: FIELD: DESCRIPTION``);
+2 bad input, usage or a clock event the state does not allow (each problem
+printed as ``error: FIELD: DESCRIPTION``);
 1 any other failure (server unreachable, ledger unavailable, unknown record,
 idempotency key reused, calendars that do not load, a failed
 ``calendars check``).
@@ -43,6 +53,7 @@ idempotency key reused, calendars that do not load, a failed
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 from collections.abc import Iterable, Sequence
@@ -59,9 +70,12 @@ from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata pack
 from duetime import bundles
 from duetime.app import (
     BUSINESS_TIME,
+    CLOCK_EVENT,
     DUE_TIME,
+    EVALUATE_SLA,
     OPEN_STATUS,
     SCHEDULE,
+    START_CLOCK,
     RecordedMethod,
     list_calendars,
 )
@@ -86,7 +100,8 @@ NOT_RECORDED = "computed locally, not recorded"
 AT_CLOSE = {"end-of-window": pb.AT_CLOSE_END_OF_WINDOW, "next-open": pb.AT_CLOSE_NEXT_OPEN}
 AFTER = "@after:"
 """Separator of a ``--deadline`` that is chained after another one."""
-_BAD_INPUT = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.OUT_OF_RANGE)
+_BAD_INPUT = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.OUT_OF_RANGE,
+              grpc.StatusCode.FAILED_PRECONDITION)
 
 
 # ---------------------------------------------------------------------------
@@ -226,13 +241,22 @@ def _catalog(directory: str | None) -> Catalog:
     return Catalog.load(root) if root else Catalog.empty()
 
 
+def _needs_catalog(request: Message) -> bool:
+    """Whether computing ``request`` locally needs the calendars directory:
+    it names a bundle, or a policy."""
+    if isinstance(request, pb.EvaluateSlaRequest):
+        return True
+    state = getattr(request, "state", None)
+    return bool((state or request).calendar.bundle)
+
+
 def _run(method: RecordedMethod, request: Message, args: argparse.Namespace) -> Message:
     """The answer to ``request``: from the server with ``--server``, else locally
-    (with the bundles of ``--calendars`` when the request names one)."""
+    (with the bundles and policies of ``--calendars`` when the request names one)."""
     request.idempotency_key = args.key or ""
     if not args.server:
-        named = request.calendar.bundle
-        return method.compute(request, _catalog(args.calendars).bundles if named else None)
+        catalog = _catalog(args.calendars) if _needs_catalog(request) else Catalog.empty()
+        return method.run(request, catalog)
     channel, stub = _stub(args.server)
     with channel:
         return getattr(stub, method.rpc)(request, timeout=RPC_TIMEOUT)
@@ -257,6 +281,29 @@ def steps_table(steps: Sequence[pb.ExplanationStep]) -> list[str]:
     ]
 
 
+def table(rows: Sequence[Sequence[str]]) -> list[str]:
+    """Rows as left-aligned columns two spaces apart; the last column is not
+    padded (it may be long text)."""
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]) - 1)]
+    return ["  ".join([f"{cell:<{w}}" for cell, w in zip(row, widths)] + [row[-1]]).rstrip()
+            for row in rows]
+
+
+def _labelled(fields: list[tuple[str, str]], file=None) -> None:
+    """``fields`` as aligned ``label: value`` lines."""
+    width = max(len(label) for label, _ in fields) + 2
+    for label, value in fields:
+        print(f"{label + ':':<{width}}{value}", file=file)
+
+
+def _record_fields(response: Message) -> list[tuple[str, str]]:
+    return [
+        ("record", response.record_id or f"none, {NOT_RECORDED}"),
+        ("versions", f"calendar {response.calendar_version}, rules {response.rules_version}, "
+                     f"tzdata {response.tzdata_version}"),
+    ]
+
+
 def _show(
     args: argparse.Namespace,
     response: Message,
@@ -273,14 +320,7 @@ def _show(
         if not response.record_id:
             print(NOT_RECORDED, file=sys.stderr)
         return 0
-    fields = fields + [
-        ("record", response.record_id or f"none, {NOT_RECORDED}"),
-        ("versions", f"calendar {response.calendar_version}, rules {response.rules_version}, "
-                     f"tzdata {response.tzdata_version}"),
-    ]
-    width = max(len(label) for label, _ in fields) + 2
-    for label, value in fields:
-        print(f"{label + ':':<{width}}{value}")
+    _labelled(fields + _record_fields(response))
     for title, steps in explanations:
         if steps:
             print(f"{title}:")
@@ -288,8 +328,9 @@ def _show(
     return 0
 
 
-def _set_instant(request: Message, field: str, text: str) -> None:
-    getattr(request, field).FromDatetime(parse_instant(text, field))
+def _set_instant(request: Message, field: str, text: str, name: str | None = None) -> None:
+    """Set Timestamp ``field`` from RFC 3339 ``text``; errors name ``name`` (default ``field``)."""
+    getattr(request, field).FromDatetime(parse_instant(text, name or field))
 
 
 def cmd_due(args: argparse.Namespace) -> int:
@@ -354,6 +395,96 @@ def cmd_schedule(args: argparse.Namespace) -> int:
     fields.append(("next due", f"{response.next_due} at {next_due.due_local}"))
     return _show(args, response, fields,
                  [(f"explanation of {d.name}", d.explanation) for d in response.deadlines])
+
+
+# ---------------------------------------------------------------------------
+# SLA clocks: duetime clock start|apply, duetime sla evaluate
+
+EVENTS = {e.removeprefix("CLOCK_EVENT_TYPE_").lower(): pb.ClockEventType.Value(e)
+          for e in pb.ClockEventType.keys() if not e.endswith("_UNSPECIFIED")}
+ANCHORS = {"event": pb.RETARGET_ANCHOR_EVENT, "start": pb.RETARGET_ANCHOR_START}
+
+
+def _read_json(path: str, field: str):
+    """The JSON value in file ``path`` (``-``: stdin); InvalidArgument on ``field``."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        return json.loads(text)
+    except (OSError, ValueError) as exc:
+        raise InvalidArgument.at(field, f"{path}: cannot read JSON: {exc}") from None
+
+
+def _show_clock(args: argparse.Namespace, response: Message) -> int:
+    """Print a clock answer: the state as JSON on stdout (with ``--json`` the
+    whole response), the record and versions on stderr."""
+    for warning in response.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(json_format.MessageToJson(response if args.json else response.state))
+    _labelled(_record_fields(response), file=sys.stderr)
+    return 0
+
+
+def cmd_clock_start(args: argparse.Namespace) -> int:
+    request = pb.StartClockRequest(target=args.target, calendar=calendar_from_args(args))
+    _set_instant(request, "start_time", args.at)
+    return _show_clock(args, _run(START_CLOCK, request, args))
+
+
+def cmd_clock_apply(args: argparse.Namespace) -> int:
+    data = _read_json(args.state, "STATE_JSON_FILE")
+    if isinstance(data, dict) and "state" in data and "status" not in data:
+        data = data["state"]  # a whole response, as --json prints it
+    try:
+        state = json_format.ParseDict(data, pb.ClockState())
+    except (json_format.ParseError, AttributeError, TypeError) as exc:
+        raise InvalidArgument.at("STATE_JSON_FILE", f"{args.state}: not a ClockState: {exc}") \
+            from None
+    event = pb.ClockEvent(type=EVENTS[args.event], target=args.target or "",
+                          anchor=ANCHORS.get(args.anchor, pb.RETARGET_ANCHOR_UNSPECIFIED))
+    _set_instant(event, "time", args.at)
+    request = pb.ApplyClockEventRequest(state=state, event=event)
+    return _show_clock(args, _run(CLOCK_EVENT, request, args))
+
+
+def _business_events(data) -> list[pb.BusinessEvent]:
+    """BusinessEvents of a JSON list of ``{"type", "time", "attributes"}``."""
+    if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
+        raise InvalidArgument.at("EVENTS_JSON_FILE", 'is not a JSON list of {"type", "time", '
+                                                     '"attributes"} objects')
+    events = []
+    for i, item in enumerate(data):
+        event = pb.BusinessEvent(type=str(item.get("type", "")), attributes={
+            str(k): str(v) for k, v in (item.get("attributes") or {}).items()})
+        _set_instant(event, "time", str(item.get("time", "")), f"events[{i}].time")
+        events.append(event)
+    return events
+
+
+def cmd_sla_evaluate(args: argparse.Namespace) -> int:
+    request = pb.EvaluateSlaRequest(
+        policy=args.policy, events=_business_events(_read_json(args.events, "EVENTS_JSON_FILE")))
+    response = _run(EVALUATE_SLA, request, args)
+    tz, state = response.time_zone, response.state
+    if not args.json:
+        rows = [("#", "event", f"time ({tz})", "action", "tier", "status", "deadline",
+                 "remaining", "reason")] + [
+            (str(i), e.event, _local(e.time, tz), e.action, e.tier, _status(e.status),
+             _local(e.new_deadline_time, tz) if e.HasField("new_deadline_time") else "",
+             fmt_amount(e.remaining.ToMicroseconds()) if e.HasField("remaining") else "",
+             e.reason)
+            for i, e in enumerate(response.timeline, start=1)
+        ]
+        print("\n".join(table(rows)))
+    clock = _status(state.status) + (
+        f", {'met' if state.met else 'breached'}" if state.HasField("met") else "")
+    if state.HasField("breach_time"):
+        clock += f" (missed {_local(state.breach_time, tz)})"
+    return _show(args, response, [("clock", clock), ("tier", response.tier),
+                                  ("policy", response.policy_version)])
+
+
+def _status(value: int) -> str:
+    return pb.ClockStatus.Name(value).removeprefix("CLOCK_STATUS_")
 
 
 def cmd_record(args: argparse.Namespace) -> int:
@@ -446,20 +577,22 @@ def cmd_calendars_list(args: argparse.Namespace) -> int:
          str(len(c.versions)), c.description)
         for c in reply.calendars
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(5)]
-    for row in rows:
-        print("  ".join(f"{cell:<{w}}" for cell, w in zip(row, widths)) + "  " + row[5])
+    print("\n".join(table(rows)))
     return 0
 
 
-def _violations(error: grpc.RpcError) -> list[error_details_pb2.BadRequest.FieldViolation]:
-    """The BadRequest field violations in a failed call's rich status, if any."""
+def _violations(error: grpc.RpcError) -> list[FieldViolation]:
+    """The BadRequest field violations (and PreconditionFailure violations, by
+    subject) in a failed call's rich status, if any."""
     status = rpc_status.from_call(error)
     found = []
     for detail in status.details if status else ():
         bad_request = error_details_pb2.BadRequest()
+        precondition = error_details_pb2.PreconditionFailure()
         if detail.Unpack(bad_request):
-            found += bad_request.field_violations
+            found += [FieldViolation(v.field, v.description) for v in bad_request.field_violations]
+        elif detail.Unpack(precondition):
+            found += [FieldViolation(v.subject, v.description) for v in precondition.violations]
     return found
 
 
@@ -497,12 +630,18 @@ def _calendar_flags() -> argparse.ArgumentParser:
                      help="a date opened although a weekend day or holiday; repeatable")
     cal.add_argument("--holidays-valid-until", metavar="DATE",
                      help="last date the holiday list is complete for; later is OUT_OF_RANGE")
+    _add_call_flags(flags)
+    return flags
+
+
+def _add_call_flags(flags: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The call flags every computing command takes."""
     call = flags.add_argument_group("call")
     call.add_argument("--server", metavar="HOST:PORT", help="compute and record on this server")
     call.add_argument("--key", help="idempotency key (with --server)")
     call.add_argument("--json", action="store_true", help="print the response as JSON")
     call.add_argument("--calendars", metavar="DIR",
-                      help="bundles for --calendar without --server (default "
+                      help="bundles and policies to compute with without --server (default "
                            "$DUETIME_CALENDARS, else ./calendars)")
     return flags
 
@@ -571,6 +710,8 @@ def parser() -> argparse.ArgumentParser:
     _answer_flags(sched)
     sched.set_defaults(run=cmd_schedule)
 
+    _clock_commands(sub, flags)
+
     record = sub.add_parser("record", help="print a stored record as JSON")
     record.add_argument("id")
     record.add_argument("--server", metavar="HOST:PORT", required=True)
@@ -584,6 +725,36 @@ def _seconds(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
     return value
+
+
+def _clock_commands(sub, flags: list[argparse.ArgumentParser]) -> None:
+    """``duetime clock start|apply`` and ``duetime sla evaluate``."""
+    call = [_add_call_flags(argparse.ArgumentParser(add_help=False))]
+    clock = sub.add_parser("clock", help="SLA clocks that pause and resume (state as JSON)")
+    commands = clock.add_subparsers(dest="clock_command", required=True)
+    start = commands.add_parser("start", parents=flags, help="start a clock: print its state")
+    start.add_argument("target", help="e.g. 8bh, 14d, 3bd (not P…)")
+    start.add_argument("--at", required=True, help="RFC 3339 instant the clock starts")
+    start.set_defaults(run=cmd_clock_start)
+    apply = commands.add_parser("apply", parents=call, help="apply an event to a state")
+    apply.add_argument("state", metavar="STATE_JSON_FILE",
+                       help="the state as clock start/apply printed it; - reads stdin")
+    apply.add_argument("event", choices=list(EVENTS))
+    apply.add_argument("--at", required=True, help="RFC 3339 instant of the event")
+    apply.add_argument("--target", help="the new target (retarget only)")
+    apply.add_argument("--anchor", choices=sorted(ANCHORS),
+                       help="retarget counted from the event (default) or the clock's start")
+    apply.set_defaults(run=cmd_clock_apply)
+
+    sla = sub.add_parser("sla", help="contract policies over a ticket's history")
+    sla_commands = sla.add_subparsers(dest="sla_command", required=True)
+    evaluate = sla_commands.add_parser(
+        "evaluate", parents=call, help="replay events under a policy; print the timeline")
+    evaluate.add_argument("policy", metavar="POLICY", help="NAME or NAME@VERSION")
+    evaluate.add_argument("events", metavar="EVENTS_JSON_FILE",
+                          help='a JSON list of {"type", "time", "attributes"}, beginning '
+                               'with a "start" event; - reads stdin')
+    evaluate.set_defaults(run=cmd_sla_evaluate)
 
 
 def _calendars_commands(sub) -> None:

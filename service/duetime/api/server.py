@@ -8,6 +8,8 @@ exception                      gRPC code           extra detail
 =============================  ==================  ===============================
 InvalidArgument / OutOfRange   INVALID_ARGUMENT /  ``google.rpc.BadRequest``, one
 (``DuetimeError``)             OUT_OF_RANGE        FieldViolation per problem
+FailedPrecondition             FAILED_PRECONDITION ``google.rpc.PreconditionFailure``,
+(``DuetimeError``)                                 type CLOCK_STATE, subject the field
 AlreadyExists                  ALREADY_EXISTS      ErrorInfo metadata idempotency_key
 RecordNotFound                 NOT_FOUND           ErrorInfo metadata record_id
 LedgerUnavailable              UNAVAILABLE         (message names no internals)
@@ -45,16 +47,19 @@ from grpc_status import rpc_status
 from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
 from duetime.app import (
     BUSINESS_TIME,
+    CLOCK_EVENT,
     DUE_TIME,
+    EVALUATE_SLA,
     OPEN_STATUS,
     SCHEDULE,
+    START_CLOCK,
     AlreadyExists,
     DueTimeApp,
     RecordedMethod,
     RecordNotFound,
 )
 from duetime.catalog import Catalog, CatalogError, fingerprint
-from duetime.core import DuetimeError
+from duetime.core import DuetimeError, FailedPrecondition
 from duetime.ledger import Ledger, LedgerUnavailable, SqliteLedger, default_db_path
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
@@ -64,6 +69,8 @@ log = logging.getLogger("duetime.server")
 ERROR_DOMAIN = "duetime.dev"
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DueTimeService"].full_name
 CALENDAR_SERVICE_NAME = pb.DESCRIPTOR.services_by_name["CalendarService"].full_name
+PRECONDITION_TYPE = "CLOCK_STATE"
+"""PreconditionFailure violation type of a clock event the state does not allow."""
 GRACE_SECONDS = 5.0
 """How long in-flight calls may run on after SIGINT/SIGTERM."""
 
@@ -78,7 +85,14 @@ def status_of(exc: Exception) -> status_pb2.Status:
     """The ``google.rpc.Status`` (code, message, details) that reports ``exc``."""
     details = []
     metadata: dict[str, str] = {}
-    if isinstance(exc, DuetimeError):
+    if isinstance(exc, FailedPrecondition):
+        code, reason, message = code_pb2.FAILED_PRECONDITION, exc.reason, str(exc)
+        details.append(error_details_pb2.PreconditionFailure(violations=[
+            error_details_pb2.PreconditionFailure.Violation(
+                type=PRECONDITION_TYPE, subject=v.field, description=v.description)
+            for v in exc.violations
+        ]))
+    elif isinstance(exc, DuetimeError):
         code, reason, message = getattr(code_pb2, exc.code), exc.reason, str(exc)
         details.append(error_details_pb2.BadRequest(field_violations=[
             error_details_pb2.BadRequest.FieldViolation(field=v.field, description=v.description)
@@ -134,6 +148,15 @@ class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
 
     def ComputeSchedule(self, request, context):
         return self._recorded(SCHEDULE, request, context)
+
+    def StartClock(self, request, context):
+        return self._recorded(START_CLOCK, request, context)
+
+    def ApplyClockEvent(self, request, context):
+        return self._recorded(CLOCK_EVENT, request, context)
+
+    def EvaluateSla(self, request, context):
+        return self._recorded(EVALUATE_SLA, request, context)
 
     def GetRecord(self, request, context):
         record = _call(context, self.app.get_record, request.record_id)

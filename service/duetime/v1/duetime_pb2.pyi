@@ -28,6 +28,35 @@ class AtClose(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AT_CLOSE_UNSPECIFIED: _ClassVar[AtClose]
     AT_CLOSE_END_OF_WINDOW: _ClassVar[AtClose]
     AT_CLOSE_NEXT_OPEN: _ClassVar[AtClose]
+
+class ClockMeasure(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CLOCK_MEASURE_UNSPECIFIED: _ClassVar[ClockMeasure]
+    CLOCK_MEASURE_ELAPSED: _ClassVar[ClockMeasure]
+    CLOCK_MEASURE_BUSINESS_DAY: _ClassVar[ClockMeasure]
+    CLOCK_MEASURE_BUSINESS_TIME: _ClassVar[ClockMeasure]
+
+class ClockStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CLOCK_STATUS_UNSPECIFIED: _ClassVar[ClockStatus]
+    CLOCK_STATUS_RUNNING: _ClassVar[ClockStatus]
+    CLOCK_STATUS_PAUSED: _ClassVar[ClockStatus]
+    CLOCK_STATUS_STOPPED: _ClassVar[ClockStatus]
+
+class ClockEventType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CLOCK_EVENT_TYPE_UNSPECIFIED: _ClassVar[ClockEventType]
+    CLOCK_EVENT_TYPE_PAUSE: _ClassVar[ClockEventType]
+    CLOCK_EVENT_TYPE_RESUME: _ClassVar[ClockEventType]
+    CLOCK_EVENT_TYPE_RESET: _ClassVar[ClockEventType]
+    CLOCK_EVENT_TYPE_RETARGET: _ClassVar[ClockEventType]
+    CLOCK_EVENT_TYPE_STOP: _ClassVar[ClockEventType]
+
+class RetargetAnchor(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RETARGET_ANCHOR_UNSPECIFIED: _ClassVar[RetargetAnchor]
+    RETARGET_ANCHOR_EVENT: _ClassVar[RetargetAnchor]
+    RETARGET_ANCHOR_START: _ClassVar[RetargetAnchor]
 WEEKDAY_UNSPECIFIED: Weekday
 WEEKDAY_MONDAY: Weekday
 WEEKDAY_TUESDAY: Weekday
@@ -39,6 +68,23 @@ WEEKDAY_SUNDAY: Weekday
 AT_CLOSE_UNSPECIFIED: AtClose
 AT_CLOSE_END_OF_WINDOW: AtClose
 AT_CLOSE_NEXT_OPEN: AtClose
+CLOCK_MEASURE_UNSPECIFIED: ClockMeasure
+CLOCK_MEASURE_ELAPSED: ClockMeasure
+CLOCK_MEASURE_BUSINESS_DAY: ClockMeasure
+CLOCK_MEASURE_BUSINESS_TIME: ClockMeasure
+CLOCK_STATUS_UNSPECIFIED: ClockStatus
+CLOCK_STATUS_RUNNING: ClockStatus
+CLOCK_STATUS_PAUSED: ClockStatus
+CLOCK_STATUS_STOPPED: ClockStatus
+CLOCK_EVENT_TYPE_UNSPECIFIED: ClockEventType
+CLOCK_EVENT_TYPE_PAUSE: ClockEventType
+CLOCK_EVENT_TYPE_RESUME: ClockEventType
+CLOCK_EVENT_TYPE_RESET: ClockEventType
+CLOCK_EVENT_TYPE_RETARGET: ClockEventType
+CLOCK_EVENT_TYPE_STOP: ClockEventType
+RETARGET_ANCHOR_UNSPECIFIED: RetargetAnchor
+RETARGET_ANCHOR_EVENT: RetargetAnchor
+RETARGET_ANCHOR_START: RetargetAnchor
 
 class Calendar(_message.Message):
     __slots__ = ("time_zone", "holidays", "weekend", "working_hours", "date_overrides", "extra_working_days", "holidays_valid_until", "bundle")
@@ -425,3 +471,186 @@ class ListHolidaysResponse(_message.Message):
     calendar_version: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, holidays: _Optional[_Iterable[_Union[Holiday, _Mapping]]] = ..., calendar_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RunningInterval(_message.Message):
+    __slots__ = ("start_time", "end_time")
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
+    start_time: _timestamp_pb2.Timestamp
+    end_time: _timestamp_pb2.Timestamp
+    def __init__(self, start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ClockState(_message.Message):
+    __slots__ = ("target", "measure", "status", "deadline_time", "remaining", "start_time", "last_event_time", "running_since_time", "running_intervals", "breach_time", "met", "recomputations", "calendar", "calendar_version")
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    MEASURE_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
+    REMAINING_FIELD_NUMBER: _ClassVar[int]
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    LAST_EVENT_TIME_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_SINCE_TIME_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_INTERVALS_FIELD_NUMBER: _ClassVar[int]
+    BREACH_TIME_FIELD_NUMBER: _ClassVar[int]
+    MET_FIELD_NUMBER: _ClassVar[int]
+    RECOMPUTATIONS_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    target: str
+    measure: ClockMeasure
+    status: ClockStatus
+    deadline_time: _timestamp_pb2.Timestamp
+    remaining: _duration_pb2.Duration
+    start_time: _timestamp_pb2.Timestamp
+    last_event_time: _timestamp_pb2.Timestamp
+    running_since_time: _timestamp_pb2.Timestamp
+    running_intervals: _containers.RepeatedCompositeFieldContainer[RunningInterval]
+    breach_time: _timestamp_pb2.Timestamp
+    met: bool
+    recomputations: int
+    calendar: Calendar
+    calendar_version: str
+    def __init__(self, target: _Optional[str] = ..., measure: _Optional[_Union[ClockMeasure, str]] = ..., status: _Optional[_Union[ClockStatus, str]] = ..., deadline_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., remaining: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_event_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., running_since_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., running_intervals: _Optional[_Iterable[_Union[RunningInterval, _Mapping]]] = ..., breach_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., met: _Optional[bool] = ..., recomputations: _Optional[int] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., calendar_version: _Optional[str] = ...) -> None: ...
+
+class ClockEvent(_message.Message):
+    __slots__ = ("type", "time", "target", "anchor")
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    ANCHOR_FIELD_NUMBER: _ClassVar[int]
+    type: ClockEventType
+    time: _timestamp_pb2.Timestamp
+    target: str
+    anchor: RetargetAnchor
+    def __init__(self, type: _Optional[_Union[ClockEventType, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., target: _Optional[str] = ..., anchor: _Optional[_Union[RetargetAnchor, str]] = ...) -> None: ...
+
+class StartClockRequest(_message.Message):
+    __slots__ = ("target", "calendar", "start_time", "idempotency_key")
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    target: str
+    calendar: Calendar
+    start_time: _timestamp_pb2.Timestamp
+    idempotency_key: str
+    def __init__(self, target: _Optional[str] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+
+class StartClockResponse(_message.Message):
+    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    RECORD_ID_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    state: ClockState
+    time_zone: str
+    record_id: str
+    calendar_version: str
+    rules_version: str
+    tzdata_version: str
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ApplyClockEventRequest(_message.Message):
+    __slots__ = ("state", "event", "idempotency_key")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    state: ClockState
+    event: ClockEvent
+    idempotency_key: str
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., event: _Optional[_Union[ClockEvent, _Mapping]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+
+class ApplyClockEventResponse(_message.Message):
+    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    RECORD_ID_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    state: ClockState
+    time_zone: str
+    record_id: str
+    calendar_version: str
+    rules_version: str
+    tzdata_version: str
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class BusinessEvent(_message.Message):
+    __slots__ = ("type", "time", "attributes")
+    class AttributesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
+    type: str
+    time: _timestamp_pb2.Timestamp
+    attributes: _containers.ScalarMap[str, str]
+    def __init__(self, type: _Optional[str] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., attributes: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class EvaluateSlaRequest(_message.Message):
+    __slots__ = ("policy", "events", "idempotency_key")
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    policy: str
+    events: _containers.RepeatedCompositeFieldContainer[BusinessEvent]
+    idempotency_key: str
+    def __init__(self, policy: _Optional[str] = ..., events: _Optional[_Iterable[_Union[BusinessEvent, _Mapping]]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+
+class TimelineEntry(_message.Message):
+    __slots__ = ("event", "time", "action", "tier", "status", "old_deadline_time", "new_deadline_time", "remaining", "reason")
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    TIER_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    OLD_DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
+    NEW_DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
+    REMAINING_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    event: str
+    time: _timestamp_pb2.Timestamp
+    action: str
+    tier: str
+    status: ClockStatus
+    old_deadline_time: _timestamp_pb2.Timestamp
+    new_deadline_time: _timestamp_pb2.Timestamp
+    remaining: _duration_pb2.Duration
+    reason: str
+    def __init__(self, event: _Optional[str] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., action: _Optional[str] = ..., tier: _Optional[str] = ..., status: _Optional[_Union[ClockStatus, str]] = ..., old_deadline_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., new_deadline_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., remaining: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class EvaluateSlaResponse(_message.Message):
+    __slots__ = ("state", "tier", "policy_version", "timeline", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TIER_FIELD_NUMBER: _ClassVar[int]
+    POLICY_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TIMELINE_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    RECORD_ID_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    state: ClockState
+    tier: str
+    policy_version: str
+    timeline: _containers.RepeatedCompositeFieldContainer[TimelineEntry]
+    time_zone: str
+    record_id: str
+    calendar_version: str
+    rules_version: str
+    tzdata_version: str
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., tier: _Optional[str] = ..., policy_version: _Optional[str] = ..., timeline: _Optional[_Iterable[_Union[TimelineEntry, _Mapping]]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...

@@ -32,7 +32,9 @@ class DueTimeServiceStub:
     with a google.rpc.BadRequest detail naming the field (e.g.
     "calendar.holidays[1].date"); an idempotency key reused with a different
     request is ALREADY_EXISTS; a ledger that cannot be written is UNAVAILABLE
-    (no answer is ever returned without its record).
+    (no answer is ever returned without its record); an SLA clock event the
+    clock's state does not allow is FAILED_PRECONDITION with a
+    google.rpc.PreconditionFailure detail.
 
     Every computing call (all but GetRecord) records its answer in the ledger
     before returning it, takes an idempotency_key, and answers with record_id,
@@ -70,6 +72,21 @@ class DueTimeServiceStub:
                 request_serializer=duetime_dot_v1_dot_duetime__pb2.GetRecordRequest.SerializeToString,
                 response_deserializer=duetime_dot_v1_dot_duetime__pb2.GetRecordResponse.FromString,
                 _registered_method=True)
+        self.StartClock = channel.unary_unary(
+                '/duetime.v1.DueTimeService/StartClock',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.StartClockRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.StartClockResponse.FromString,
+                _registered_method=True)
+        self.ApplyClockEvent = channel.unary_unary(
+                '/duetime.v1.DueTimeService/ApplyClockEvent',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.ApplyClockEventRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.ApplyClockEventResponse.FromString,
+                _registered_method=True)
+        self.EvaluateSla = channel.unary_unary(
+                '/duetime.v1.DueTimeService/EvaluateSla',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.EvaluateSlaRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.EvaluateSlaResponse.FromString,
+                _registered_method=True)
 
 
 class DueTimeServiceServicer:
@@ -79,7 +96,9 @@ class DueTimeServiceServicer:
     with a google.rpc.BadRequest detail naming the field (e.g.
     "calendar.holidays[1].date"); an idempotency key reused with a different
     request is ALREADY_EXISTS; a ledger that cannot be written is UNAVAILABLE
-    (no answer is ever returned without its record).
+    (no answer is ever returned without its record); an SLA clock event the
+    clock's state does not allow is FAILED_PRECONDITION with a
+    google.rpc.PreconditionFailure detail.
 
     Every computing call (all but GetRecord) records its answer in the ledger
     before returning it, takes an idempotency_key, and answers with record_id,
@@ -127,6 +146,45 @@ class DueTimeServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def StartClock(self, request, context):
+        """StartClock starts an SLA clock (SPEC §7): RUNNING, with deadline_time =
+        start_time + target in the calendar. The answer is the clock's whole
+        state, plain data the caller keeps and hands back to ApplyClockEvent.
+        A target without a clock measure (ISO 8601 "P…", "1bd@16:00") or a
+        negative one is INVALID_ARGUMENT on "target". Recorded.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ApplyClockEvent(self, request, context):
+        """ApplyClockEvent returns the state after one event (SPEC §7, §10): pause,
+        resume, reset, retarget or stop. The same state, event and versions give
+        the same state, byte for byte (deterministic serialization). An event the
+        state does not allow (resume a running clock, pause a paused one, any
+        event on a stopped clock, an event earlier than the clock's last one) is
+        FAILED_PRECONDITION with a google.rpc.PreconditionFailure detail (type
+        "CLOCK_STATE", subject "event") saying why in words. A state that is not
+        one duetime could have returned (an unspecified enum, a missing field, a
+        calendar that no longer resolves to its calendar_version) is
+        INVALID_ARGUMENT naming the field under "state.". Recorded.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EvaluateSla(self, request, context):
+        """EvaluateSla replays a ticket's business events under a contract policy
+        (calendars/policies) from the start and returns the final clock and the
+        timeline of every recomputation with its reason in words. Pure: the same
+        events and policy version give the same answer. Unknown events or tiers
+        are INVALID_ARGUMENT naming "events[i]"; transitions the clock refuses
+        are FAILED_PRECONDITION as in ApplyClockEvent. Recorded.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DueTimeServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -155,6 +213,21 @@ def add_DueTimeServiceServicer_to_server(servicer, server):
                     request_deserializer=duetime_dot_v1_dot_duetime__pb2.GetRecordRequest.FromString,
                     response_serializer=duetime_dot_v1_dot_duetime__pb2.GetRecordResponse.SerializeToString,
             ),
+            'StartClock': grpc.unary_unary_rpc_method_handler(
+                    servicer.StartClock,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.StartClockRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.StartClockResponse.SerializeToString,
+            ),
+            'ApplyClockEvent': grpc.unary_unary_rpc_method_handler(
+                    servicer.ApplyClockEvent,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.ApplyClockEventRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.ApplyClockEventResponse.SerializeToString,
+            ),
+            'EvaluateSla': grpc.unary_unary_rpc_method_handler(
+                    servicer.EvaluateSla,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.EvaluateSlaRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.EvaluateSlaResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'duetime.v1.DueTimeService', rpc_method_handlers)
@@ -170,7 +243,9 @@ class DueTimeService:
     with a google.rpc.BadRequest detail naming the field (e.g.
     "calendar.holidays[1].date"); an idempotency key reused with a different
     request is ALREADY_EXISTS; a ledger that cannot be written is UNAVAILABLE
-    (no answer is ever returned without its record).
+    (no answer is ever returned without its record); an SLA clock event the
+    clock's state does not allow is FAILED_PRECONDITION with a
+    google.rpc.PreconditionFailure detail.
 
     Every computing call (all but GetRecord) records its answer in the ledger
     before returning it, takes an idempotency_key, and answers with record_id,
@@ -302,6 +377,87 @@ class DueTimeService:
             '/duetime.v1.DueTimeService/GetRecord',
             duetime_dot_v1_dot_duetime__pb2.GetRecordRequest.SerializeToString,
             duetime_dot_v1_dot_duetime__pb2.GetRecordResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartClock(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.DueTimeService/StartClock',
+            duetime_dot_v1_dot_duetime__pb2.StartClockRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.StartClockResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ApplyClockEvent(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.DueTimeService/ApplyClockEvent',
+            duetime_dot_v1_dot_duetime__pb2.ApplyClockEventRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.ApplyClockEventResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EvaluateSla(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.DueTimeService/EvaluateSla',
+            duetime_dot_v1_dot_duetime__pb2.EvaluateSlaRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.EvaluateSlaResponse.FromString,
             options,
             channel_credentials,
             insecure,

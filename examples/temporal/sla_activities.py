@@ -1,0 +1,143 @@
+"""Temporal activities that keep an SLA clock with duetime.
+
+Every recomputation of the clock is one activity call, and every call sends
+duetime an idempotency key made by the workflow from its id and the event's
+sequence number (``f"{workflow_id}/{seq}"``), never from the attempt: a retried
+activity sends the same request with the same key and gets the first answer
+back, record id included, even if a calendar changed in between.
+
+Errors come from :mod:`duetime.client` by gRPC status code alone. Those that
+will not go away on a retry (InvalidArgument, OutOfRange, FailedPrecondition,
+AlreadyExists, NotFound) become ``ApplicationError(non_retryable=True)`` whose
+type is the error's class name; the others (Unavailable, DeadlineExceeded) are
+raised as they are, so Temporal retries them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TypeVar
+
+from temporalio import activity
+from temporalio.exceptions import ApplicationError
+
+from duetime.client import Clock, DuetimeClient, DuetimeError
+
+MAX_KEY = 200
+"""Longest idempotency key duetime accepts; longer ones are hashed."""
+
+T = TypeVar("T")
+
+
+@dataclass
+class StartClockInput:
+    key: str
+    """Idempotency key: ``f"{workflow_id}/0"``."""
+    target: str
+    """Target duration text, e.g. ``"8bh"``, ``"14d"``."""
+    calendar: str
+    """A calendar bundle, ``name`` or ``name@version``; pinned in the state."""
+    at: datetime
+    """When the clock starts."""
+
+
+@dataclass
+class ApplyEventInput:
+    key: str
+    """Idempotency key: ``f"{workflow_id}/{seq}"``."""
+    state: bytes
+    """The clock's state as the last activity returned it."""
+    event: str
+    """pause, resume, reset, retarget or stop."""
+    at: datetime
+    """When the event happened (the workflow's time when the signal came)."""
+    target: str = ""
+    """The new target, for retarget."""
+
+
+@dataclass
+class ClockResult:
+    """What the workflow keeps of a duetime answer."""
+
+    state: bytes
+    status: str
+    target: str
+    deadline: datetime | None
+    remaining_us: int | None
+    breached_at: datetime | None
+    met: bool | None
+    recomputations: int
+    record_id: str
+
+
+@dataclass
+class EscalationInput:
+    workflow_id: str
+    deadline: datetime
+    """The deadline that passed."""
+    target: str
+
+
+def idempotency_key(key: str) -> str:
+    """``key`` as duetime takes it: unchanged, or hashed when too long."""
+    return key if len(key) <= MAX_KEY else "sha256:" + hashlib.sha256(key.encode()).hexdigest()
+
+
+def _result(clock: Clock) -> ClockResult:
+    remaining = clock.remaining
+    return ClockResult(
+        state=clock.state,
+        status=clock.status,
+        target=clock.target,
+        deadline=clock.deadline,
+        remaining_us=None if remaining is None else remaining // timedelta(microseconds=1),
+        breached_at=clock.breached_at,
+        met=clock.met,
+        recomputations=clock.recomputations,
+        record_id=clock.recorded.record_id,
+    )
+
+
+def _duetime(call: Callable[[], T]) -> T:
+    """Run a duetime call; an error no retry can fix becomes non-retryable."""
+    try:
+        return call()
+    except DuetimeError as exc:
+        if exc.retryable:
+            raise
+        details = [{"field": v.field, "description": v.description} for v in exc.violations]
+        raise ApplicationError(str(exc), *details, type=type(exc).__name__,
+                               non_retryable=True) from exc
+
+
+class DuetimeActivities:
+    """The activities, over one :class:`DuetimeClient` (register the bound methods)."""
+
+    def __init__(self, client: DuetimeClient):
+        self.client = client
+
+    @activity.defn(name="start_clock")
+    def start_clock(self, request: StartClockInput) -> ClockResult:
+        clock = _duetime(lambda: self.client.start_clock(
+            request.target, request.at, request.calendar,
+            idempotency_key=idempotency_key(request.key)))
+        return _result(clock)
+
+    @activity.defn(name="apply_event")
+    def apply_event(self, request: ApplyEventInput) -> ClockResult:
+        clock = _duetime(lambda: self.client.apply_clock_event(
+            request.state, request.event, request.at, target=request.target,
+            idempotency_key=idempotency_key(request.key)))
+        return _result(clock)
+
+    @activity.defn(name="escalate")
+    def escalate(self, request: EscalationInput) -> str:
+        """Escalate a missed deadline. Here it only logs; page someone, open an
+        incident or notify the customer instead."""
+        message = (f"SLA breached: {request.workflow_id} missed its {request.target} deadline "
+                   f"{request.deadline.isoformat()}")
+        activity.logger.warning(message)
+        return message

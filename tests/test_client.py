@@ -1,0 +1,160 @@
+"""The typed client (duetime.client) against a real server: datetimes in and
+out, answers as dataclasses, errors as classes chosen by status code alone."""
+
+from __future__ import annotations
+
+import socket
+from datetime import date, datetime, timedelta, timezone
+
+import grpc
+import pytest
+from duetime.client import (
+    AlreadyExists,
+    CalendarSpec,
+    DeadlineExceeded,
+    DuetimeClient,
+    DuetimeError,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    OutOfRange,
+    SlaEvent,
+    Unavailable,
+    Violation,
+)
+from server_process import server_fixture  # noqa: F401 - the "server" fixture
+from test_e2e_step4 import SCENARIO
+
+UTC = timezone.utc
+ZAGREB = timezone(timedelta(hours=1))
+FRIDAY = datetime(2026, 11, 27, 16, 0, tzinfo=ZAGREB)
+
+
+@pytest.fixture
+def client(server):
+    with DuetimeClient(server.address, timeout=10) as duetime:
+        yield duetime
+
+
+def test_compute_due_time_takes_and_returns_datetimes(client):
+    zagreb = CalendarSpec(time_zone="Europe/Zagreb", holidays=("2026-12-25", ("2026-12-26", "St")))
+    answer = client.compute_due_time(FRIDAY, "3bd", zagreb, idempotency_key="client-1")
+    assert answer.due == datetime(2026, 12, 2, 15, 0, tzinfo=UTC)
+    assert answer.due_local == "2026-12-02T16:00:00+01:00"
+    assert (answer.recorded.time_zone, len(answer.recorded.record_id)) == ("Europe/Zagreb", 32)
+    assert answer.recorded.versions.calendar.startswith("cal-")
+    assert client.compute_due_time(FRIDAY, "3bd", zagreb, idempotency_key="client-1") == answer
+    hours = CalendarSpec(hours=("mon-fri 09:00-12:00,13:00-17:00",))
+    assert client.compute_due_time(datetime(2026, 11, 27, 11, tzinfo=UTC), "2bh", hours).due \
+        == datetime(2026, 11, 27, 14, tzinfo=UTC)
+    assert client.compute_due_time(FRIDAY, "1bd", "hr-zagreb").recorded.versions.calendar \
+        == "hr-zagreb@f45226394a32"
+
+
+def test_business_time_and_open_status(client):
+    between = client.business_time(datetime(2026, 11, 27, 16, tzinfo=UTC),
+                                   datetime(2026, 11, 30, 10, tzinfo=UTC))
+    assert (between.business_time, between.business_days) == (timedelta(hours=2), 0)
+    status = client.open_status(datetime(2026, 12, 25, 12, tzinfo=ZAGREB), "hr-zagreb")
+    assert (status.open, status.interval, status.business_day, status.local_date) == (
+        False, None, False, date(2026, 12, 25))
+    assert (status.holiday_name, status.next_open) == (
+        "Christmas Day", datetime(2026, 12, 28, 8, tzinfo=UTC))
+    weekend = CalendarSpec(weekend=())
+    assert client.open_status(datetime(2026, 11, 28, 10, tzinfo=UTC), weekend).interval == (
+        datetime(2026, 11, 28, 9, tzinfo=UTC), datetime(2026, 11, 28, 17, tzinfo=UTC))
+
+
+def test_a_clock_is_kept_as_bytes(client):
+    clock = client.start_clock("8bh", datetime(2026, 11, 27, 11, tzinfo=UTC))
+    assert (clock.status, clock.deadline, clock.remaining, clock.met) == (
+        "RUNNING", datetime(2026, 11, 30, 11, tzinfo=UTC), None, None)
+    assert isinstance(clock.state, bytes) and clock.message().target == "8bh"
+    paused = client.apply_clock_event(clock.state, "pause", datetime(2026, 11, 27, 16, tzinfo=UTC))
+    assert (paused.status, paused.deadline, paused.remaining) == (
+        "PAUSED", None, timedelta(hours=3))
+    resumed = client.apply_clock_event(paused.message(), "RESUME",
+                                       datetime(2026, 12, 1, 10, tzinfo=UTC))
+    assert (resumed.deadline, resumed.recomputations) == (datetime(2026, 12, 1, 13, tzinfo=UTC), 2)
+    retargeted = client.apply_clock_event(resumed.state, "retarget",
+                                          datetime(2026, 12, 1, 11, tzinfo=UTC),
+                                          target="4bh", anchor="start")
+    # consumed 5h Friday + 1h Tuesday of the new 4bh: 2 hours late already
+    assert retargeted.deadline == datetime(2026, 12, 1, 9, tzinfo=UTC)
+    stopped = client.apply_clock_event(retargeted.state, "stop",
+                                       datetime(2026, 12, 1, 12, tzinfo=UTC))
+    assert (stopped.status, stopped.met, stopped.breached_at) == (
+        "STOPPED", False, datetime(2026, 12, 1, 9, tzinfo=UTC))
+
+
+def test_evaluate_sla(client):
+    events = [SlaEvent(kind, datetime.fromisoformat(at), attributes)
+              for kind, at, attributes in SCENARIO]
+    result = client.evaluate_sla("support-contract", events)
+    assert (result.tier, result.policy_version, result.clock.met) == (
+        "priority", "support-contract@8b65ed13fadb", True)
+    assert [(e.action, e.new_deadline) for e in result.timeline][2:5] == [
+        ("RETARGET", datetime(2026, 12, 28, 14, tzinfo=UTC)), ("PAUSE", None),
+        ("RESUME", datetime(2026, 12, 29, 11, tzinfo=UTC))]
+    assert result.timeline[3].remaining == timedelta(hours=40)
+    record = client.get_record(result.clock.recorded.record_id)
+    assert record.method == "/duetime.v1.DueTimeService/EvaluateSla"
+
+
+def test_errors_are_classes_by_status_code(client):
+    with pytest.raises(InvalidArgument) as bad:
+        client.compute_due_time(FRIDAY, "1.5bd")
+    assert (bad.value.retryable, bad.value.code, bad.value.reason) == (
+        False, grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT")
+    assert bad.value.violations == (Violation(
+        "duration", "'1.5bd': business days must be whole; use bh for parts of a business day"),)
+    with pytest.raises(OutOfRange) as late:
+        client.compute_due_time(datetime(2035, 12, 30, 9, tzinfo=UTC), "3bd", "hr-zagreb")
+    assert late.value.violations[0].field == "calendar.bundle" and not late.value.retryable
+    clock = client.start_clock("8bh", datetime(2026, 11, 27, 11, tzinfo=UTC))
+    with pytest.raises(FailedPrecondition) as refused:
+        client.apply_clock_event(clock.state, "resume", datetime(2026, 11, 27, 12, tzinfo=UTC))
+    assert refused.value.violations == (
+        Violation("event", "the clock is running; only a paused clock can resume"),)
+    assert refused.value.reason == "CLOCK_EVENT_NOT_ALLOWED" and not refused.value.retryable
+    client.start_clock("8bh", FRIDAY, idempotency_key="client-reused")
+    with pytest.raises(AlreadyExists):
+        client.start_clock("9bh", FRIDAY, idempotency_key="client-reused")
+    with pytest.raises(NotFound):
+        client.get_record("0" * 32)
+
+
+def test_errors_found_before_calling(client):
+    with pytest.raises(InvalidArgument) as naive:
+        client.compute_due_time(datetime(2026, 11, 27, 16), "1h")
+    assert (naive.value.code, naive.value.violations[0].field) == (None, "start")
+    with pytest.raises(InvalidArgument) as unknown:
+        client.apply_clock_event(b"", "snooze", FRIDAY)
+    assert unknown.value.violations == (Violation(
+        "event.type", "'snooze' is not one of pause, resume, reset, retarget, stop"),)
+
+
+def test_unreachable_and_silent_servers_are_retryable():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with DuetimeClient(f"127.0.0.1:{port}", timeout=2) as nobody:
+        with pytest.raises(Unavailable) as down:
+            nobody.compute_due_time(FRIDAY, "1h")
+    assert down.value.retryable and isinstance(down.value, DuetimeError)
+    with socket.socket() as silent:  # accepts connections, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        with DuetimeClient(f"127.0.0.1:{silent.getsockname()[1]}", timeout=0.5) as impatient:
+            with pytest.raises(DeadlineExceeded) as slow:
+                impatient.compute_due_time(FRIDAY, "1h")
+    assert slow.value.retryable
+
+
+def test_a_given_channel_is_used_and_left_open(server):
+    channel = grpc.insecure_channel(server.address)
+    with DuetimeClient(channel=channel) as duetime:
+        assert duetime.timeout == 5.0
+        duetime.compute_due_time(FRIDAY, "1h")
+    grpc.channel_ready_future(channel).result(timeout=5)  # still usable
+    channel.close()
