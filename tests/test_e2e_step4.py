@@ -360,8 +360,8 @@ def test_evaluation_errors(server):
     code, found, _ = failure(lambda: evaluate(server, SCENARIO[:3] + [
         ("customer_reply", "2026-12-16T10:00:00+01:00", {})]))
     assert (code, found) == (FAILED, [(
-        "CLOCK_STATE", "event",
-        "the event is earlier than the clock's last event; events must come in time order")])
+        "CLOCK_STATE", "events[3]",
+        "customer_reply (RESET): the event is earlier than the clock's last event; events must come in time order")])
     request = pb.EvaluateSlaRequest(policy="support-contract",
                                     events=[pb.BusinessEvent(type="start")])
     code, found, _ = failure(lambda: server.stub.EvaluateSla(request, timeout=10))

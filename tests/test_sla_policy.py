@@ -103,3 +103,11 @@ def test_policy_pins_calendar_versions(tmp_path):
     store = PolicyStore.load(root / "policies", bundles)
     pinned = store.resolve(f"support-contract@{compiled.version}")
     assert pinned.tiers["standard"].calendar_ref == f"support-desk-example@{bundles.resolve('support-desk-example').version}"
+
+
+def test_a_refused_transition_names_the_event(policy):
+    with pytest.raises(FailedPrecondition) as e:
+        evaluate(policy, SCENARIO[:3] + [BusinessEvent("customer_reply", t("2026-12-16T10:00:00+01:00"))])
+    (v,) = e.value.violations
+    assert v.field == "events[3]"
+    assert v.description.startswith("customer_reply (RESET): the event is earlier")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field as dc_field
 from typing import Mapping, Sequence
 
 from .calendar import Calendar
-from .clock import Anchor, ClockEvent, ClockState, EventType, Status, apply_event, start_clock
+from .clock import Anchor, ClockEvent, ClockState, EventType, FailedPrecondition, Status, apply_event, start_clock
 from .errors import FieldViolation, InvalidArgument
 from .explain import fmt_amount
 from .zones import format_local
@@ -122,7 +122,11 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent]) -> Evaluation:
                 raise InvalidArgument.at(f"events[{i}].attributes", f"{e.type} retargets the clock: give the new 'tier'")
             tier = policy.tiers[new_tier]
             target = tier.target
-        state = apply_event(state, ClockEvent(action, e.at_us, target, rule.anchor), tier.calendar)
+        try:
+            state = apply_event(state, ClockEvent(action, e.at_us, target, rule.anchor), tier.calendar)
+        except FailedPrecondition as err:
+            raise FailedPrecondition([FieldViolation(f"events[{i}]", f"{e.type} ({action.value}): {v.description}")
+                                      for v in err.violations]) from None
         timeline.append(TimelineEntry(e.type, e.at_us, action.value, tier.name, state.status, old, state.deadline_us,
                                       state.remaining_us, _reason(e.type, action, state, old, tier, rule.anchor)))
     return Evaluation(state, tier.name, tuple(timeline))
