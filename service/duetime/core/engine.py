@@ -21,6 +21,7 @@ from .durations import DAY, Duration, DurationKind, parse_duration
 from .errors import InvalidArgument, OutOfRange
 from .zones import (
     EPOCH_ORDINAL,
+    transitions_between,
     MAX_ORDINAL,
     MIN_ORDINAL,
     check_ordinal,
@@ -315,8 +316,55 @@ def add_business_time_us(start: int, amount: int, cc: CompiledCalendar, field: s
     amount > 0: the earliest T ≥ start with open time in [start, T) = amount
     (work ending exactly at closing is due at closing). amount < 0: the latest
     T ≤ start with open time in [T, start) = |amount|.
+
+    The fast walk takes dates in order. Next to a DST gap one date's intervals
+    can be moved past the next date's (Samoa's skipped 2011-12-30); there the
+    answer is checked against the exact measure and, if the walk's order was
+    wrong, found by bisection on instants instead.
     """
     _require_hours(cc, field)
+    t = _add_business_time_walk(start, amount, cc, field)
+    if cc.zone.key == "UTC" or not (
+        transitions_between(cc.zone, start - 3 * DAY, start + 5 * DAY)
+        or transitions_between(cc.zone, t - 5 * DAY, t + 3 * DAY)
+    ):
+        return t
+    if amount > 0 and between_us(start, t, cc) == amount and t > start and is_open_at(cc, t - 1):
+        return t
+    if amount < 0 and between_us(t, start, cc) == -amount and t < start and is_open_at(cc, t):
+        return t
+    return _add_business_time_bisect(start, amount, cc, t)
+
+
+def _add_business_time_bisect(start: int, amount: int, cc: CompiledCalendar, guess: int) -> int:
+    """SPEC §4 by bisection on instants with the exact measure (rare path)."""
+    span = 8 * DAY
+    if amount > 0:
+        lo, hi = start, max(guess, start) + span
+        while between_us(start, hi, cc) < amount:
+            lo, hi = hi, hi + span
+        while hi - lo > 1:  # smallest T with open time in [start, T) >= amount
+            mid = (lo + hi) // 2
+            if between_us(start, mid, cc) >= amount:
+                hi = mid
+            else:
+                lo = mid
+        return hi
+    lo, hi = min(guess, start) - span, start
+    while between_us(lo, start, cc) < -amount:
+        lo, hi = lo - span, lo
+    while hi - lo > 1:  # largest T with open time in [T, start) >= |amount|
+        mid = (lo + hi) // 2
+        if between_us(mid, start, cc) >= -amount:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field: str) -> int:
+    """The date-ordered walk behind :func:`add_business_time_us`."""
+    o0, _ = local_of(cc.zone, start)
     o0, _ = local_of(cc.zone, start)
     if amount > 0:
         left = amount
