@@ -103,23 +103,25 @@ def test_idempotent_retry_and_conflict(app):
 
 
 def test_lost_race_on_key_replays_winner(app, monkeypatch):
-    """A concurrent call stored the key between this call's lookup and its put."""
+    """A concurrent call stored the key between this call's lookup and its put:
+    the put returns the row holding the key, and the call answers from it."""
     winner = app.compute_due_time(zagreb_request("k"), RECEIVED)
-    real, lookups = app.ledger.get_by_key, []
+    lookups = []
 
-    def get_by_key(key):
-        lookups.append(key)
-        return None if len(lookups) == 1 else real(key)
+    def get_by_key(key, namespace=""):
+        lookups.append((key, namespace))
+        return None
 
     monkeypatch.setattr(app.ledger, "get_by_key", get_by_key)
     assert app.compute_due_time(zagreb_request("k"), RECEIVED) == winner
-    assert lookups == ["k", "k"]
+    assert lookups == [("k", "")]
+    assert len(app.ledger.list_records()[0]) == 1
 
 
 def test_unwritable_ledger_returns_nothing(app, monkeypatch):
-    def fail(row):
+    def fail(rows):
         raise LedgerUnavailable("disk full")
-    monkeypatch.setattr(app.ledger, "put", fail)
+    monkeypatch.setattr(app.ledger, "put_many", fail)
     with pytest.raises(LedgerUnavailable):
         app.compute_due_time(zagreb_request(), RECEIVED)
 
@@ -140,10 +142,14 @@ def _open_request(key: str = "") -> pb.GetOpenStatusRequest:
     return request
 
 
+READ_ONLY = {"GetRecord", "ListRecords", "AnalyzeImpact"}
+"""The DueTimeService calls that only read the ledger (not recorded)."""
+
+
 def test_methods_table_covers_every_computing_rpc():
     service = pb.DESCRIPTOR.services_by_name["DueTimeService"]
     computing = {f"/duetime.v1.DueTimeService/{m.name}" for m in service.methods
-                 if m.name != "GetRecord"}
+                 if m.name not in READ_ONLY}
     assert set(METHODS) == computing == set(_MESSAGES)
     for method in METHODS.values():
         assert method.request_type.DESCRIPTOR.fields_by_name["idempotency_key"]
@@ -173,7 +179,7 @@ def test_same_key_on_another_method_is_already_exists(app):
 
 
 def test_bad_new_request_is_not_recorded(app, monkeypatch):
-    monkeypatch.setattr(app.ledger, "put", lambda row: pytest.fail("recorded a bad request"))
+    monkeypatch.setattr(app.ledger, "put_many", lambda rows: pytest.fail("recorded a bad request"))
     with pytest.raises(InvalidArgument) as caught:
         app.compute_business_time(pb.ComputeBusinessTimeRequest(), RECEIVED)
     assert [v.field for v in caught.value.violations] == ["start_time", "end_time"]

@@ -14,6 +14,15 @@ SLA clocks (SPEC §7) take the same path: :func:`compute_start_clock` and
 :func:`compute_sla_evaluation`, which replays a ticket's events under a
 contract policy of the catalog.
 
+Recording: :meth:`DueTimeApp.call` looks the key up in the caller's namespace,
+computes, and stores the row through a :class:`~duetime.ledger.GroupCommit`
+(concurrent calls share one transaction); a key found already held is
+answered from the holder (replay) or refused (AlreadyExists). The read-only
+ledger calls are :meth:`DueTimeApp.get_record`, :meth:`DueTimeApp.list_records`
+and :meth:`DueTimeApp.analyze_impact` (:mod:`duetime.impact`).
+:meth:`DueTimeApp.close` closes the ledger only once no call is using it;
+a call that reaches the ledger afterwards raises :class:`ShuttingDown`.
+
 A request's calendar is inline or names a bundle (:func:`resolve_calendar`);
 bundles come from the app's :class:`~duetime.catalog.Catalog`, which a reload
 replaces in one assignment and each call reads once. The CalendarService
@@ -28,14 +37,17 @@ Errors raised here:
 - :class:`AlreadyExists`: an idempotency key reused with a different request;
 - :class:`RecordNotFound`: no record has the requested id;
 - ``duetime.ledger.LedgerUnavailable``: the ledger cannot be read or written;
-  no answer is returned then (SPEC §8).
+  no answer is returned then (SPEC §8);
+- :class:`ShuttingDown`: the app was closed while the call ran; nothing was
+  recorded or answered.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
@@ -73,12 +85,22 @@ from duetime.core import (
     schedule,
     start_clock,
 )
+from duetime.core.calendar import MAX_HOLIDAYS
 from duetime.core.clock import measure_of
 from duetime.core.engine import start_us
 from duetime.core.queries import horizon
 from duetime.core.sla import BusinessEvent, evaluate
 from duetime.core.zones import MAX_DATE, MIN_DATE
-from duetime.ledger import DuplicateKey, Ledger, LedgerRow, new_record_id
+from duetime.ledger import (
+    MAX_PAGE_SIZE,
+    GroupCommit,
+    Ledger,
+    LedgerRow,
+    LedgerUnavailable,
+    RecordFilter,
+    encode_page_token,
+    new_record_id,
+)
 from duetime.v1 import duetime_pb2 as pb
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -88,7 +110,28 @@ MAX_IDEMPOTENCY_KEY = 200
 """Longest accepted idempotency key, in characters."""
 MAX_HOLIDAY_RANGE_DAYS = 366 * 20
 """Most days ListHolidays' end_date may lie after its start_date."""
+MAX_TIME_ZONE = 64
+"""Longest accepted time zone name (the longest IANA name has 32 characters)."""
+MAX_BUNDLE_REF = 128
+"""Longest accepted bundle or policy reference (``name@version``)."""
+MAX_DURATION_TEXT = 256
+"""Longest accepted duration or clock target text."""
+MAX_NAME = 200
+"""Longest accepted name of a holiday, override, extra working day or deadline."""
+MAX_DATE_OVERRIDES = MAX_HOLIDAYS
+"""Most date overrides one calendar may give inline (as many as holidays)."""
+MAX_DEADLINES = 100
+"""Most deadlines one ComputeSchedule request may ask for."""
+NAMESPACE_METADATA = "x-duetime-namespace"
+"""gRPC request metadata naming the caller's idempotency namespace."""
+NAMESPACE_FIELD = f"metadata {NAMESPACE_METADATA}"
+"""The field errors about the namespace name."""
+MAX_LIST_BYTES = 3 << 20
+"""A ListRecords page stops growing once its records reach this many bytes."""
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_RECORD_ID = re.compile(r"[0-9a-f]{32}")
+_NAMESPACE = re.compile(r"[A-Za-z0-9._-]{1,64}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 _AT_CLOSE = {
     pb.AT_CLOSE_UNSPECIFIED: AtClose.END_OF_WINDOW,
@@ -98,11 +141,21 @@ _AT_CLOSE = {
 
 
 class AlreadyExists(Exception):
-    """The idempotency key is already recorded for a different request."""
+    """The idempotency key is already recorded (in ``namespace``) for a different request."""
 
-    def __init__(self, key: str):
-        super().__init__(f"idempotency key {key!r} was already used with a different request")
+    def __init__(self, key: str, namespace: str = ""):
+        where = f" in namespace {namespace!r}" if namespace else ""
+        super().__init__(f"idempotency key {key!r} was already used{where} with a different "
+                         "request")
         self.key = key
+        self.namespace = namespace
+
+
+class ShuttingDown(Exception):
+    """The app was closed while the call was running: nothing was recorded or answered."""
+
+    def __init__(self) -> None:
+        super().__init__("the server is shutting down; nothing was recorded or answered, retry")
 
 
 class RecordNotFound(Exception):
@@ -111,6 +164,70 @@ class RecordNotFound(Exception):
     def __init__(self, record_id: str):
         super().__init__(f"no record with id {record_id!r}")
         self.record_id = record_id
+
+
+# ---------------------------------------------------------------------------
+# size and character limits, checked before any text is parsed (or echoed)
+
+
+def too_long(text: str, field: str, limit: int) -> FieldViolation | None:
+    """A violation on ``field`` when ``text`` has more than ``limit``
+    characters (the text itself is not echoed), else None."""
+    if len(text) <= limit:
+        return None
+    return FieldViolation(field, f"is {len(text)} characters long; at most {limit} are allowed")
+
+
+def _check_length(text: str, field: str, limit: int) -> None:
+    if problem := too_long(text, field, limit):
+        raise InvalidArgument([problem])
+
+
+def name_problem(text: str, field: str) -> FieldViolation | None:
+    """A violation when a name is longer than :data:`MAX_NAME` or holds a
+    control character (U+0000–U+001F, U+007F), else None."""
+    if problem := too_long(text, field, MAX_NAME):
+        return problem
+    if found := _CONTROL.search(text):
+        return FieldViolation(field, f"contains the control character U+{ord(found.group()):04X} "
+                                     f"at position {found.start() + 1}; names are plain text")
+    return None
+
+
+def _calendar_text_problems(cal: pb.Calendar, field: str = "calendar") -> list[FieldViolation]:
+    """What is too long or too many in a request calendar, or a name holding a
+    control character: checked before the calendar is parsed."""
+    problems = [too_long(cal.time_zone, f"{field}.time_zone", MAX_TIME_ZONE),
+                too_long(cal.bundle, f"{field}.bundle", MAX_BUNDLE_REF)]
+    if len(cal.date_overrides) > MAX_DATE_OVERRIDES:
+        problems.append(FieldViolation(f"{field}.date_overrides", f"{len(cal.date_overrides)} "
+                                       f"dates given; at most {MAX_DATE_OVERRIDES} are allowed"))
+    for name, items in (("holidays", cal.holidays), ("date_overrides", cal.date_overrides),
+                        ("extra_working_days", cal.extra_working_days)):
+        if len(items) <= MAX_HOLIDAYS:
+            problems += [name_problem(item.name, f"{field}.{name}[{i}].name")
+                         for i, item in enumerate(items)]
+    return [p for p in problems if p is not None]
+
+
+def check_namespace(namespace: str) -> str:
+    """``namespace`` if it is "" (the default) or 1–64 characters of
+    ``A-Z a-z 0-9 . _ -``; else InvalidArgument on :data:`NAMESPACE_FIELD`."""
+    if namespace and not _NAMESPACE.fullmatch(namespace):
+        shown = repr(namespace) if len(namespace) <= 80 else f"{len(namespace)} characters"
+        raise InvalidArgument.at(NAMESPACE_FIELD, f"{shown} is not a namespace: 1 to 64 "
+                                                  "characters of A-Z a-z 0-9 . _ -")
+    return namespace
+
+
+def _check_key(key: str) -> None:
+    """An idempotency key: at most :data:`MAX_IDEMPOTENCY_KEY` characters, not
+    only whitespace, no NUL (a store cannot hold one)."""
+    _check_length(key, "idempotency_key", MAX_IDEMPOTENCY_KEY)
+    if key and not key.strip():
+        raise InvalidArgument.at("idempotency_key", "is only whitespace; give a key, or none")
+    if "\x00" in key:
+        raise InvalidArgument.at("idempotency_key", "contains a NUL character")
 
 
 # ---------------------------------------------------------------------------
@@ -189,6 +306,8 @@ def resolve_calendar(cal: pb.Calendar, bundles: BundleStore | None = None) -> Re
     naming each part set beside the bundle, BundleNotFound (an InvalidArgument
     on ``calendar.bundle``), or the errors of :func:`calendar_from_proto`.
     """
+    if problems := _calendar_text_problems(cal):
+        raise InvalidArgument(problems)
     if not cal.bundle:
         inline = calendar_from_proto(cal)
         return ResolvedCalendar(inline, inline.version)
@@ -311,6 +430,7 @@ def compute(
     OutOfRange (SPEC §1–§5, the holiday horizon, a bundle's year range).
     """
     (start,) = _instants(request, "start")
+    _check_length(request.duration, "duration", MAX_DURATION_TEXT)
     cal = resolve_calendar(request.calendar, bundles)
     with cal.answering():
         answer = due_answer(
@@ -365,11 +485,26 @@ def compute_open_status(
     )
 
 
+def _check_deadlines(deadlines: Sequence[pb.DeadlineSpec]) -> None:
+    """At most :data:`MAX_DEADLINES`, each with short texts and plain names."""
+    if len(deadlines) > MAX_DEADLINES:
+        raise InvalidArgument.at("deadlines", f"has {len(deadlines)} deadlines; at most "
+                                              f"{MAX_DEADLINES} are allowed")
+    problems = []
+    for i, d in enumerate(deadlines):
+        problems += [name_problem(d.name, f"deadlines[{i}].name"),
+                     name_problem(d.after, f"deadlines[{i}].after"),
+                     too_long(d.duration, f"deadlines[{i}].duration", MAX_DURATION_TEXT)]
+    if problems := [p for p in problems if p is not None]:
+        raise InvalidArgument(problems)
+
+
 def compute_schedule(
     request: pb.ComputeScheduleRequest, bundles: BundleStore | None = None
 ) -> pb.ComputeScheduleResponse:
     """Every deadline's due time from ``request.entered_time``, unrecorded."""
     (entered,) = _instants(request, "entered_time")
+    _check_deadlines(request.deadlines)
     cal = resolve_calendar(request.calendar, bundles)
     with cal.answering():
         answer = schedule(
@@ -492,6 +627,8 @@ def clock_state_from_proto(
                  for f in ("start_time", "end_time") if not iv.HasField(f)]
     if state.recomputations < 0:
         problems.append(FieldViolation("state.recomputations", "must not be negative"))
+    if long_target := too_long(state.target, "state.target", MAX_DURATION_TEXT):
+        problems.append(long_target)
     if problems:
         raise InvalidArgument(problems)
     target_measure = measure_of(parse_duration(state.target, "state.target"), "state.target")
@@ -553,6 +690,7 @@ def compute_start_clock(
     (missing ``start_time``, a target without a measure, a bad calendar) or
     OutOfRange."""
     (start,) = _instants(request, "start_time")
+    _check_length(request.target, "target", MAX_DURATION_TEXT)
     cal = resolve_calendar(request.calendar, bundles)
     with cal.answering():
         at = start_us(start, cal.calendar, "start_time")
@@ -565,6 +703,7 @@ def compute_start_clock(
 def _clock_event(event: pb.ClockEvent, calendar: Calendar) -> ClockEvent:
     """The core event of ``request.event``; InvalidArgument naming ``event.*``."""
     kind = _enum_value(_EVENT_TYPES, event.type, "event.type", pb.ClockEventType)
+    _check_length(event.target, "event.target", MAX_DURATION_TEXT)
     anchor = _enum_value(_ANCHORS, event.anchor, "event.anchor", pb.RetargetAnchor)
     if kind is not EventType.RETARGET:
         extra = [name for name in ("target", "anchor") if getattr(event, name)]
@@ -620,6 +759,7 @@ def compute_sla_evaluation(
     catalog = catalog or Catalog.empty()
     if not request.policy:
         raise InvalidArgument.at("policy", "is required: a policy name, or name@version")
+    _check_length(request.policy, "policy", MAX_BUNDLE_REF)
     policy = catalog.policies.resolve(request.policy, field="policy")
     tiers = {name: ResolvedCalendar(tier.calendar, tier.calendar_ref,
                                     catalog.bundles.resolve(tier.calendar_ref))
@@ -726,35 +866,98 @@ def _use_case(method: RecordedMethod) -> Callable:
 
 class DueTimeApp:
     """The recorded use cases over one ledger, answering from :attr:`catalog`.
-    Safe to share across threads."""
+    Safe to share across threads.
 
-    def __init__(self, ledger: Ledger, catalog: Catalog | None = None):
+    ``on_ledger_unavailable``: called with the error whenever a ledger call
+    raises LedgerUnavailable (the server's health check listens).
+    """
+
+    def __init__(self, ledger: Ledger, catalog: Catalog | None = None,
+                 on_ledger_unavailable: Callable[[LedgerUnavailable], None] | None = None):
         self.ledger = ledger
         self.catalog = catalog or Catalog.empty()
         """The bundles and policies answered from. A reload replaces it whole,
         in one assignment; every call reads it once, at its start."""
+        self.on_ledger_unavailable = on_ledger_unavailable
+        self._commit = GroupCommit(ledger)
+        self._gate = threading.Condition()
+        self._using = 0  # ledger calls in progress
+        self._running = 0  # recorded calls in progress
+        self._closed = False
 
-    def call(self, method: RecordedMethod, request: Message, received_at: datetime) -> Message:
+    # --- the ledger, shared with close() -------------------------------------
+    @contextmanager
+    def _ledger_use(self) -> Iterator[Ledger]:
+        """The ledger for one short use; raises ShuttingDown once :meth:`close`
+        began, and reports LedgerUnavailable to ``on_ledger_unavailable``."""
+        with self._gate:
+            if self._closed:
+                raise ShuttingDown()
+            self._using += 1
+        try:
+            yield self.ledger
+        except LedgerUnavailable as exc:
+            if self.on_ledger_unavailable is not None:
+                self.on_ledger_unavailable(exc)
+            raise
+        finally:
+            with self._gate:
+                self._using -= 1
+                self._gate.notify_all()
+
+    def probe_ledger(self) -> None:
+        """One durable probe write (:meth:`Ledger.ping_write`). Raises
+        LedgerUnavailable or ShuttingDown."""
+        with self._ledger_use() as ledger:
+            ledger.ping_write()
+
+    def close(self, timeout: float = 5.0) -> int:
+        """Refuse further ledger use, wait (up to ``timeout`` s) for the ledger
+        calls in progress, then close the ledger. A recorded call still
+        computing gets ShuttingDown when it reaches the ledger. Returns how
+        many recorded calls were still running."""
+        with self._gate:
+            self._closed = True
+            self._gate.wait_for(lambda: self._using == 0, timeout)
+            running = self._running
+        self.ledger.close()
+        return running
+
+    # --- recorded calls ------------------------------------------------------
+    def call(self, method: RecordedMethod, request: Message, received_at: datetime,
+             namespace: str = "") -> Message:
         """Compute ``request`` with ``method.compute``, record, then return the
         answer (SPEC §8).
 
-        ``received_at`` is the aware instant the call arrived. With a non-empty
-        ``idempotency_key``: a request equal (byte for byte, canonically
-        serialized) to the one first recorded under that key returns the first
-        response, record id included, without computing or recording again; a
-        different request (another method's included) raises AlreadyExists.
-        Raises also InvalidArgument, OutOfRange and LedgerUnavailable.
+        ``received_at`` is the aware instant the call arrived; ``namespace``
+        the caller's (see :func:`check_namespace`), which scopes the key. With
+        a non-empty ``idempotency_key``: a request equal (byte for byte,
+        canonically serialized) to the one first recorded under that key in
+        that namespace returns the first response, record id included,
+        without computing or recording again; a different request (another
+        method's included) raises AlreadyExists. Raises also InvalidArgument,
+        OutOfRange, LedgerUnavailable and ShuttingDown.
         """
+        with self._gate:
+            self._running += 1
+        try:
+            return self._call(method, request, received_at, namespace)
+        finally:
+            with self._gate:
+                self._running -= 1
+
+    def _call(self, method: RecordedMethod, request: Message, received_at: datetime,
+              namespace: str) -> Message:
         catalog = self.catalog
         key = request.idempotency_key
-        if len(key) > MAX_IDEMPOTENCY_KEY:
-            raise InvalidArgument.at(
-                "idempotency_key", f"is {len(key)} characters long; at most "
-                f"{MAX_IDEMPOTENCY_KEY} are allowed"
-            )
+        _check_key(key)
+        check_namespace(namespace)
         request_bytes = request.SerializeToString(deterministic=True)
-        if key and (prior := self.ledger.get_by_key(key)):
-            return self._replay(method, prior, request_bytes)
+        if key:
+            with self._ledger_use() as ledger:
+                prior = ledger.get_by_key(key, namespace)
+            if prior is not None:
+                return self._replay(method, prior, request_bytes)
         response = method.run(request, catalog)
         response.record_id = new_record_id()
         row = LedgerRow.create(
@@ -767,17 +970,18 @@ class DueTimeApp:
             calendar_version=response.calendar_version,
             rules_version=response.rules_version,
             tzdata_version=response.tzdata_version,
+            namespace=namespace,
         )
-        try:
-            self.ledger.put(row)
-        except DuplicateKey:  # a concurrent call with the same key won the race
-            return self._replay(method, self.ledger.get_by_key(key), request_bytes)
+        with self._ledger_use():
+            stored = self._commit.put(row)
+        if stored.record_id != row.record_id:  # a concurrent call with the key won the race
+            return self._replay(method, stored, request_bytes)
         return response
 
     @staticmethod
     def _replay(method: RecordedMethod, prior: LedgerRow, request_bytes: bytes) -> Message:
         if prior.method != method.name or prior.request != request_bytes:
-            raise AlreadyExists(prior.idempotency_key)
+            raise AlreadyExists(prior.idempotency_key, prior.namespace)
         return method.response_type.FromString(prior.response)
 
     # The use cases by name, each the recorded path of one method.
@@ -799,28 +1003,109 @@ class DueTimeApp:
     def list_holidays(self, request: pb.ListHolidaysRequest) -> pb.ListHolidaysResponse:
         return list_holidays(request, self.catalog.bundles)
 
+    # --- reading the ledger: unrecorded ---------------------------------------
     def get_record(self, record_id: str) -> pb.Record:
-        """The stored record with this id. Raises InvalidArgument (empty id),
-        RecordNotFound, LedgerUnavailable."""
+        """The stored record with this id. Raises InvalidArgument (empty, or not
+        32 lower-case hex digits), RecordNotFound, LedgerUnavailable."""
         if not record_id:
             raise InvalidArgument.at("record_id", "is required")
-        row = self.ledger.get(record_id)
+        if not _RECORD_ID.fullmatch(record_id):
+            shown = repr(record_id) if len(record_id) <= 64 else f"{len(record_id)} characters"
+            raise InvalidArgument.at("record_id", f"{shown} is not a record id (32 lower-case "
+                                                  "hex digits, as returned in record_id)")
+        with self._ledger_use() as ledger:
+            row = ledger.get(record_id)
         if row is None:
             raise RecordNotFound(record_id)
-        request_type, response_type = _MESSAGES[row.method]
-        record = pb.Record(
-            record_id=row.record_id,
-            method=row.method,
-            idempotency_key=row.idempotency_key,
-            calendar_version=row.calendar_version,
-            rules_version=row.rules_version,
-            tzdata_version=row.tzdata_version,
-            request=_packed(request_type, row.request),
-            response=_packed(response_type, row.response),
-            content_sha256=row.content_sha256,
-        )
-        record.receive_time.FromMicroseconds(row.receive_time_us)
-        return record
+        return record_of(row)
+
+    def list_records(self, request: pb.ListRecordsRequest) -> pb.ListRecordsResponse:
+        """One page of records (see ListRecordsRequest). Raises InvalidArgument
+        (a bad time range, page_size or page_token), LedgerUnavailable."""
+        flt = record_filter(request)
+        if request.page_size < 0:
+            raise InvalidArgument.at("page_size", f"{request.page_size} is negative; give 0 (the "
+                                                  f"default, 100) up to {MAX_PAGE_SIZE}")
+        try:
+            rows, token = self._page(flt, request.page_size, request.page_token)
+        except ValueError as exc:
+            raise InvalidArgument.at("page_token", str(exc)) from None
+        page, size = pb.ListRecordsResponse(), 0
+        for i, row in enumerate(rows):
+            if i and size + len(row.request) + len(row.response) > MAX_LIST_BYTES:
+                last = rows[i - 1]
+                token = encode_page_token(flt, (last.receive_time_us, last.record_id))
+                break
+            size += len(row.request) + len(row.response)
+            page.records.append(record_of(row))
+        page.next_page_token = token
+        return page
+
+    def records(self, flt: RecordFilter, batch_size: int = MAX_PAGE_SIZE) -> Iterator[LedgerRow]:
+        """Every row ``flt`` selects, in listing order, read a page at a time
+        (the ledger is held only while a page is read)."""
+        token = ""
+        while True:
+            rows, token = self._page(flt, batch_size, token)
+            yield from rows
+            if not token:
+                return
+
+    def _page(self, flt: RecordFilter, size: int, token: str) -> tuple[list[LedgerRow], str]:
+        """One page of :meth:`Ledger.list_records` (ValueError for a bad token)."""
+        with self._ledger_use() as ledger:
+            return ledger.list_records(
+                since_us=flt.since_us, until_us=flt.until_us, key_prefix=flt.key_prefix,
+                namespace=flt.namespace, page_size=size, page_token=token)
+
+    def analyze_impact(self, request: pb.AnalyzeImpactRequest) -> pb.AnalyzeImpactResponse:
+        """What a newer calendar version (or the server's tz database) would
+        change in the recorded answers; see :func:`duetime.impact.analyze`."""
+        from duetime.impact import analyze  # it builds on this module
+
+        return analyze(request, self.records, self.catalog)
+
+
+def record_filter(request: pb.ListRecordsRequest | pb.AnalyzeImpactRequest) -> RecordFilter:
+    """The ledger filter of a request's ``start_time``, ``end_time``,
+    ``namespace`` (when set) and ``key_prefix`` (if it has one). Raises
+    InvalidArgument for an end before the start or a bad namespace."""
+    since = _to_us(timestamp_to_datetime(request.start_time, "start_time")) \
+        if request.HasField("start_time") else None
+    until = _to_us(timestamp_to_datetime(request.end_time, "end_time")) \
+        if request.HasField("end_time") else None
+    if since is not None and until is not None and until < since:
+        raise InvalidArgument.at("end_time", f"{request.end_time.ToJsonString()} is before "
+                                             f"start_time {request.start_time.ToJsonString()}")
+    key_prefix = getattr(request, "key_prefix", "")
+    _check_length(key_prefix, "key_prefix", MAX_IDEMPOTENCY_KEY)
+    namespace = request.namespace if request.HasField("namespace") else None
+    if namespace:
+        try:
+            check_namespace(namespace)
+        except InvalidArgument:
+            raise InvalidArgument.at("namespace", "is not a namespace: 1 to 64 characters of "
+                                                  "A-Z a-z 0-9 . _ -") from None
+    return RecordFilter(since, until, key_prefix, namespace)
+
+
+def record_of(row: LedgerRow) -> pb.Record:
+    """The Record message of a stored row (request and response packed as Any)."""
+    request_type, response_type = _MESSAGES[row.method]
+    record = pb.Record(
+        record_id=row.record_id,
+        method=row.method,
+        idempotency_key=row.idempotency_key,
+        calendar_version=row.calendar_version,
+        rules_version=row.rules_version,
+        tzdata_version=row.tzdata_version,
+        request=_packed(request_type, row.request),
+        response=_packed(response_type, row.response),
+        content_sha256=row.content_sha256,
+        namespace=row.namespace,
+    )
+    record.receive_time.FromMicroseconds(row.receive_time_us)
+    return record
 
 
 # ---------------------------------------------------------------------------
@@ -878,6 +1163,7 @@ def get_calendar(request: pb.GetCalendarRequest, bundles: BundleStore) -> pb.Get
     Raises InvalidArgument / BundleNotFound on ``name``."""
     if not request.name:
         raise InvalidArgument.at("name", "is required: a bundle name, or name@version")
+    _check_length(request.name, "name", MAX_BUNDLE_REF)
     bundle = bundles.resolve(request.name, field="name")
     source = bundle.content.get("source") or {}
     return pb.GetCalendarResponse(

@@ -2,7 +2,7 @@
 
 Commands::
 
-    duetime serve [--host 127.0.0.1] [--port 50051] [--db PATH]
+    duetime serve [--host 127.0.0.1] [--port 50051] [--db PATH_OR_URL]
                   [--calendars DIR] [--watch SECONDS]
     duetime due START DURATION [--at-close WHEN] [--explain] [CALENDAR] [CALL]
     duetime between START END [--explain] [CALENDAR] [CALL]
@@ -13,6 +13,12 @@ Commands::
     duetime clock apply STATE_JSON_FILE EVENT --at TIME [--target T] [--anchor start] [CALL]
     duetime sla evaluate POLICY EVENTS_JSON_FILE [CALL]
     duetime record ID --server HOST:PORT
+    duetime records export [--since TIME] [--until TIME] [--key-prefix P]
+                [--namespace NS] [--server HOST:PORT | --db PATH_OR_URL] [--output FILE]
+    duetime records verify [--db PATH_OR_URL]
+    duetime records impact [--calendar NAME@NEW] [--tzdata] [--since TIME] [--until TIME]
+                [--namespace NS] [--limit N] [--server HOST:PORT | --db PATH_OR_URL
+                [--calendars DIR]] [--json]
     duetime calendars compile|check|list [--dir DIR]
     duetime calendars list --server HOST:PORT
     duetime calendars diff NAME@VERSION NAME@VERSION [--dir DIR]
@@ -23,12 +29,14 @@ Commands::
               [--override DATE=HH:MM-HH:MM[,HH:MM-HH:MM][=NAME] ...]
               [--override DATE=closed[=NAME] ...] [--extra-day DATE[=NAME] ...]
               [--holidays-valid-until DATE]
-    CALL:     [--server HOST:PORT] [--key KEY] [--json] [--calendars DIR]
+    CALL:     [--server HOST:PORT] [--key KEY] [--namespace NS] [--json] [--calendars DIR]
 
 Without ``--server`` a command computes locally (the same use-case code as the
 service, without the ledger) and says that nothing was recorded; with it, the
 server computes and records, and the record id is printed. Instants are
-RFC 3339 with an offset (seconds optional): ``2026-11-27T16:00+01:00``.
+RFC 3339 with an offset (seconds optional, at most 6 fractional digits):
+``2026-11-27T16:00+01:00``, checked by :func:`check_instant_text`. A negative
+duration is a positional argument like any other (``duetime due TIME -1bd``).
 Bundles named by ``--calendar`` come from the server, or locally from
 ``--calendars DIR`` (default ``$DUETIME_CALENDARS``, else ``./calendars``).
 
@@ -42,12 +50,22 @@ STATE_JSON_FILE of the next (``-`` reads it from stdin). ``sla evaluate``
 reads a JSON list of ``{"type", "time", "attributes"}`` and prints the
 timeline as a table.
 
+The ledger commands read the server's records (``--server``, through
+ListRecords and AnalyzeImpact) or the store itself (``--db``: a SQLite path or
+a ``postgresql://`` URL, default ``$DUETIME_DB``, else the default SQLite
+path). ``records export`` writes JSON Lines, one Record a line in the
+protobuf JSON mapping; ``records verify`` checks every row (it parses, its
+hashes match) and exits 1 naming each bad record; ``records impact`` lists
+the due times a newer bundle version (or the tz database) would move,
+changing nothing.
+
 Warnings are printed to stderr as ``warning: ...``. Exit codes: 0 success;
 2 bad input, usage or a clock event the state does not allow (each problem
 printed as ``error: FIELD: DESCRIPTION``);
 1 any other failure (server unreachable, ledger unavailable, unknown record,
 idempotency key reused, calendars that do not load, a failed
-``calendars check``).
+``calendars check`` or ``records verify``, an address already in use).
+Output cut short by a closed pipe (``| head``) ends quietly with 141.
 """
 
 from __future__ import annotations
@@ -55,8 +73,10 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
+import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import timezone
 from pathlib import Path
 
@@ -73,11 +93,16 @@ from duetime.app import (
     CLOCK_EVENT,
     DUE_TIME,
     EVALUATE_SLA,
+    NAMESPACE_METADATA,
     OPEN_STATUS,
     SCHEDULE,
     START_CLOCK,
+    DueTimeApp,
     RecordedMethod,
+    check_namespace,
     list_calendars,
+    record_filter,
+    record_of,
 )
 from duetime.bundles.policy import check_policies, compile_policies
 from duetime.catalog import Catalog, CatalogError, default_dir, policies_dir
@@ -89,7 +114,7 @@ from duetime.core import (
     get_zone,
     parse_instant,
 )
-from duetime.ledger import LedgerUnavailable
+from duetime.ledger import MAX_PAGE_SIZE, Ledger, LedgerUnavailable, default_db_path, open_ledger
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
 
@@ -102,6 +127,52 @@ AFTER = "@after:"
 """Separator of a ``--deadline`` that is chained after another one."""
 _BAD_INPUT = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.OUT_OF_RANGE,
               grpc.StatusCode.FAILED_PRECONDITION)
+ADMIN_TIMEOUT = 300.0
+"""Seconds a ``records`` call to the server may take (an analysis reads the ledger)."""
+_ADMIN_CHANNEL = [("grpc.max_receive_message_length", 64 << 20)]
+_PIPE_CLOSED = 141
+"""Exit code when the reader of stdout went away (128 + SIGPIPE, as the shell shows)."""
+
+# ---------------------------------------------------------------------------
+# instants, strictly RFC 3339 (the core's parser is more lenient)
+
+_DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_LOCAL_TIME = r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+_NO_OFFSET = re.compile(_LOCAL_TIME)
+_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:[Zz]|[+-]\d{2}:\d{2})")
+_LONG_FRACTION = re.compile(_LOCAL_TIME + r"(?:[Zz]|[+-]\d{2}:\d{2})")
+_EXAMPLE = "2026-11-27T16:00:00+01:00"
+
+
+def check_instant_text(text: str, field: str) -> None:
+    """Refuse what is not an RFC 3339 instant (``YYYY-MM-DDTHH:MM[:SS[.f]]``
+    with 1–6 fractional digits, then ``Z`` or ``±HH:MM``; seconds optional for
+    convenience) with an InvalidArgument on ``field`` saying what is wrong —
+    before :func:`duetime.core.parse_instant`, which also reads other ISO 8601
+    forms (basic format, week dates, comma fractions, 7+ digits truncated)."""
+    s = text.strip()
+    if _RFC3339.fullmatch(s):
+        return
+    if _DATE_ONLY.fullmatch(s):
+        why = (f"{text!r} is a date, not an instant; write a full RFC 3339 instant such as "
+               f"{s}T00:00:00Z or {s}T00:00:00+01:00")
+    elif _NO_OFFSET.fullmatch(s):
+        why = (f"{text!r} has no UTC offset; write e.g. {s}Z or {s}+01:00 (it is never read "
+               "as UTC or as local time)")
+    elif _LONG_FRACTION.fullmatch(s):
+        why = (f"{text!r} has more than 6 fractional digits; duetime counts whole "
+               "microseconds")
+    else:
+        why = (f"{text!r} is not an RFC 3339 instant such as {_EXAMPLE} (date, T, hours and "
+               "minutes, optional seconds and fraction, then Z or an offset ±HH:MM)")
+    raise InvalidArgument.at(field, why)
+
+
+def instant(text: str, field: str):
+    """The aware UTC datetime of RFC 3339 ``text`` (see :func:`check_instant_text`)."""
+    check_instant_text(text, field)
+    return parse_instant(text, field)
+
 
 
 # ---------------------------------------------------------------------------
@@ -181,9 +252,11 @@ def calendar_from_args(args: argparse.Namespace) -> pb.Calendar:
     """The Calendar that a command's calendar flags describe (see :func:`_calendar_flags`).
 
     ``--calendar`` names a bundle, to which ``--holiday`` adds holidays; any
-    other calendar flag beside it is an InvalidArgument naming the flag.
+    other calendar flag beside it is an InvalidArgument naming the flag, and
+    so is an empty name or version (``--calendar ""``, ``name@``).
     """
-    if args.calendar:
+    if args.calendar is not None:
+        check_bundle_ref(args.calendar, "--calendar")
         beside = [f"--{name.replace('_', '-')}" for name in INLINE_FLAGS
                   if getattr(args, name) not in (None, [])]
         if beside:
@@ -208,6 +281,17 @@ def calendar_from_args(args: argparse.Namespace) -> pb.Calendar:
     if args.hours:
         calendar.working_hours.CopyFrom(parse_hours(args.hours))
     return calendar
+
+
+def check_bundle_ref(ref: str, flag: str) -> None:
+    """``NAME`` or ``NAME@VERSION``, neither part empty; else InvalidArgument on ``flag``."""
+    name, at, version = ref.partition("@")
+    if not name.strip():
+        raise InvalidArgument.at(flag, f"{ref!r} names no bundle; give NAME or NAME@VERSION "
+                                       "(duetime calendars list shows them)")
+    if at and not version:
+        raise InvalidArgument.at(flag, f"{ref!r}: empty version after '@'; write {name} for its "
+                                       f"newest version, or {name}@VERSION")
 
 
 def parse_deadline(spec: str) -> pb.DeadlineSpec:
@@ -259,7 +343,20 @@ def _run(method: RecordedMethod, request: Message, args: argparse.Namespace) -> 
         return method.run(request, catalog)
     channel, stub = _stub(args.server)
     with channel:
-        return getattr(stub, method.rpc)(request, timeout=RPC_TIMEOUT)
+        return getattr(stub, method.rpc)(request, timeout=RPC_TIMEOUT,
+                                         metadata=_namespace_metadata(args))
+
+
+def _namespace_metadata(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The call metadata of ``--namespace`` (checked here, so the error names the flag)."""
+    namespace = getattr(args, "namespace", None)
+    if not namespace:
+        return ()
+    try:
+        check_namespace(namespace)
+    except InvalidArgument as exc:
+        raise InvalidArgument.at("--namespace", exc.violations[0].description) from None
+    return ((NAMESPACE_METADATA, namespace),)
 
 
 def _local(ts, zone_name: str) -> str:
@@ -329,8 +426,9 @@ def _show(
 
 
 def _set_instant(request: Message, field: str, text: str, name: str | None = None) -> None:
-    """Set Timestamp ``field`` from RFC 3339 ``text``; errors name ``name`` (default ``field``)."""
-    getattr(request, field).FromDatetime(parse_instant(text, name or field))
+    """Set Timestamp ``field`` from RFC 3339 ``text`` (:func:`instant`); errors
+    name ``name`` (default ``field``)."""
+    getattr(request, field).FromDatetime(instant(text, name or field))
 
 
 def cmd_due(args: argparse.Namespace) -> int:
@@ -501,13 +599,158 @@ def cmd_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     calendars = Path(args.calendars) if args.calendars else default_dir()
     try:
-        serve(args.host, args.port, args.db, calendars, args.watch)
+        dropped = serve(args.host, args.port, args.db, calendars, args.watch)
     except CatalogError as exc:
         print(f"error: cannot load the calendars in {calendars}: {exc}", file=sys.stderr)
         return 1
     except (LedgerUnavailable, RuntimeError) as exc:  # cannot open the ledger or bind
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    if dropped:  # their threads still compute; do not wait for them to exit
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# duetime records ...: the ledger
+
+
+def _existing_ledger(db: str | None) -> Ledger:
+    """The ledger ``--db`` names (default ``$DUETIME_DB``, else the default
+    SQLite file) for reading: a SQLite file that does not exist is an error
+    here, not a new empty ledger. Raises LedgerUnavailable."""
+    target = db or os.environ.get("DUETIME_DB") or str(default_db_path())
+    if not target.startswith(("postgresql://", "postgres://")) and not Path(target).is_file():
+        raise LedgerUnavailable(f"no ledger at {target} (give --db PATH or a postgresql:// "
+                                "URL, or set DUETIME_DB)")
+    return open_ledger(target)
+
+
+def _one_source(args: argparse.Namespace) -> None:
+    if args.server and args.db:
+        raise InvalidArgument.at("--db", "give --server (ask a server) or --db (read the store), "
+                                         "not both")
+
+
+def _selected(request: Message, args: argparse.Namespace) -> Message:
+    """``request`` with the record selection of ``--since``, ``--until`` and
+    ``--namespace`` set."""
+    if args.since:
+        request.start_time.FromDatetime(instant(args.since, "--since"))
+    if args.until:
+        request.end_time.FromDatetime(instant(args.until, "--until"))
+    if args.namespace is not None:
+        request.namespace = args.namespace
+    return request
+
+
+def _record_lines(args: argparse.Namespace) -> Iterator[pb.Record]:
+    """The records ``records export`` selects: from the server (ListRecords,
+    page by page) or from the store."""
+    _one_source(args)
+    request = _selected(pb.ListRecordsRequest(key_prefix=args.key_prefix or "",
+                                              page_size=MAX_PAGE_SIZE), args)
+    if args.server:
+        channel = grpc.insecure_channel(args.server, options=_ADMIN_CHANNEL)
+        with channel:
+            stub = pb_grpc.DueTimeServiceStub(channel)
+            while True:
+                page = stub.ListRecords(request, timeout=ADMIN_TIMEOUT)
+                yield from page.records
+                if not page.next_page_token:
+                    return
+                request.page_token = page.next_page_token
+    app = DueTimeApp(_existing_ledger(args.db))
+    try:
+        for row in app.records(record_filter(request)):
+            yield record_of(row)
+    finally:
+        app.close()
+
+
+def cmd_records_export(args: argparse.Namespace) -> int:
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    count = 0
+    try:
+        for record in _record_lines(args):
+            out.write(json_format.MessageToJson(record, indent=None) + "\n")
+            count += 1
+    finally:
+        if args.output:
+            out.close()
+    print(f"exported {count} record(s)" + (f" to {args.output}" if args.output else ""),
+          file=sys.stderr)
+    return 0
+
+
+def cmd_records_verify(args: argparse.Namespace) -> int:
+    ledger = _existing_ledger(args.db)
+    try:
+        problems = ledger.verify()
+        count = sum(1 for _ in ledger.iter_records(batch_size=MAX_PAGE_SIZE))
+        where = getattr(ledger, "label", None) or str(getattr(ledger, "path", args.db))
+    finally:
+        ledger.close()
+    return _problems_report(problems, f"records verify failed: {{}} problem(s) in {where}",
+                            f"ok: {count} record(s) in {where}; every row parses and its "
+                            "hashes match")
+
+
+def _problems_report(problems: Sequence[str], failed: str, ok: str) -> int:
+    """Print each problem (``problem: …``) and ``error: `` + ``failed``
+    (``{}``: how many) on stderr, exit code 1; or print ``ok``, exit code 0."""
+    for problem in problems:
+        print(f"problem: {problem}")
+    if problems:
+        print("error: " + failed.format(len(problems)), file=sys.stderr)
+        return 1
+    print(ok)
+    return 0
+
+
+def cmd_records_impact(args: argparse.Namespace) -> int:
+    _one_source(args)
+    if args.calendar is not None:
+        check_bundle_ref(args.calendar, "--calendar")
+    request = _selected(pb.AnalyzeImpactRequest(calendar=args.calendar or "",
+                                                tzdata=args.tzdata, limit=args.limit or 0), args)
+    if args.server:
+        channel = grpc.insecure_channel(args.server, options=_ADMIN_CHANNEL)
+        with channel:
+            reply = pb_grpc.DueTimeServiceStub(channel).AnalyzeImpact(request,
+                                                                      timeout=ADMIN_TIMEOUT)
+    else:
+        app = DueTimeApp(_existing_ledger(args.db), _catalog(args.calendars))
+        try:
+            reply = app.analyze_impact(request)
+        finally:
+            app.close()
+    if args.json:
+        print(json_format.MessageToJson(reply))
+        return 0
+    rows = [("RECORD", "METHOD", "DUE", "OLD", "NEW", "WHY")]
+    for change in reply.changes:
+        method = change.method.rsplit("/", 1)[-1]
+        if change.error:
+            rows.append((change.record_id, method, "", "", "fails", change.error))
+        for due in change.due_times:
+            rows.append((change.record_id, method, due.name, due.old_due_local,
+                         due.new_due_local, "; ".join(due.reasons)))
+    if len(rows) > 1:
+        print("\n".join(table(rows)))
+    for skipped in reply.not_replayed:
+        print(f"{skipped.record_id}  {skipped.reason}")
+    what = " and ".join(filter(None, [reply.calendar_version and f"under {reply.calendar_version}",
+                                      args.tzdata and f"with tzdata {reply.tzdata_version}"]))
+    print(f"{reply.records_examined} record(s) examined, {reply.records_replayed} replayed "
+          f"{what}: {len(reply.changes)} would change, {len(reply.not_replayed)} not replayed; "
+          "no record was changed")
+    if reply.truncated:
+        print(f"warning: stopped at --limit {request.limit or 1000}; more records are concerned "
+              "(narrow --since/--until or raise --limit)", file=sys.stderr)
     return 0
 
 
@@ -541,15 +784,9 @@ def check_problems(root: Path) -> list[str]:
 
 
 def cmd_calendars_check(args: argparse.Namespace) -> int:
-    problems = check_problems(Path(args.dir))
-    for problem in problems:
-        print(f"problem: {problem}")
-    if problems:
-        print(f"error: calendars check failed: {len(problems)} problem(s) in {args.dir}",
-              file=sys.stderr)
-        return 1
-    print(f"ok: every source in {args.dir} matches its newest compiled version")
-    return 0
+    return _problems_report(check_problems(Path(args.dir)),
+                            f"calendars check failed: {{}} problem(s) in {args.dir}",
+                            f"ok: every source in {args.dir} matches its newest compiled version")
 
 
 def cmd_calendars_diff(args: argparse.Namespace) -> int:
@@ -606,6 +843,17 @@ def _report(violations) -> int:
 # the parser
 
 
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser that reads ``-1bd``, ``-1.5h``, ``-P1M`` as values,
+    not options: no duetime option starts with a dash and a digit or ``P``,
+    so a negative duration can stand where any positional (or option value)
+    does. (argparse only does so for plain negative numbers by itself.)"""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-(?:\d|\.\d|P)")
+
+
 def _calendar_flags() -> argparse.ArgumentParser:
     """The calendar and call flags every computing command takes."""
     flags = argparse.ArgumentParser(add_help=False)
@@ -638,7 +886,10 @@ def _add_call_flags(flags: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The call flags every computing command takes."""
     call = flags.add_argument_group("call")
     call.add_argument("--server", metavar="HOST:PORT", help="compute and record on this server")
-    call.add_argument("--key", help="idempotency key (with --server)")
+    call.add_argument("--key", help="idempotency key (with --server; at most 200 characters)")
+    call.add_argument("--namespace", metavar="NS",
+                      help="idempotency namespace sent as x-duetime-namespace metadata (with "
+                           "--server; 1-64 characters of A-Z a-z 0-9 . _ -)")
     call.add_argument("--json", action="store_true", help="print the response as JSON")
     call.add_argument("--calendars", metavar="DIR",
                       help="bundles and policies to compute with without --server (default "
@@ -667,14 +918,17 @@ NAME=DURATION{AFTER}OTHER, counted from the due time of the deadline OTHER
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of the ``duetime`` command."""
-    top = argparse.ArgumentParser(prog="duetime", description="Business-calendar due times.")
+    top = Parser(prog="duetime", description="Business-calendar due times.")
     sub = top.add_subparsers(dest="command", required=True)
     flags = [_calendar_flags()]
 
     serve = sub.add_parser("serve", help="run the gRPC service")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=50051, help="0 picks a free port")
-    serve.add_argument("--db", help="SQLite ledger path (default: user data dir)")
+    serve.add_argument("--port", type=_port, default=50051,
+                       help="TCP port, 0..65535 (default 50051; 0 picks a free port)")
+    serve.add_argument("--db", metavar="PATH_OR_URL",
+                       help="the ledger: a SQLite file path or a postgresql:// URL (default "
+                            "$DUETIME_DB, else ~/.local/share/duetime/ledger.db)")
     serve.add_argument("--calendars", metavar="DIR",
                        help="calendar bundles and policies to serve (default $DUETIME_CALENDARS, "
                             "else ./calendars if it exists, else none); SIGHUP reloads them")
@@ -685,7 +939,8 @@ def parser() -> argparse.ArgumentParser:
 
     due = sub.add_parser("due", parents=flags, help="compute START + DURATION")
     due.add_argument("start", help="RFC 3339 instant with offset, e.g. 2026-11-27T16:00+01:00")
-    due.add_argument("duration", help="e.g. 3bd, 8bh, 90m, P1M, 1bd@16:00")
+    due.add_argument("duration", help="e.g. 3bd, 8bh, 90m, P1M, 1bd@16:00; a negative one "
+                                      "(-1bd, -2h) counts backwards and may be written as is")
     _answer_flags(due)
     due.set_defaults(run=cmd_due)
 
@@ -716,8 +971,69 @@ def parser() -> argparse.ArgumentParser:
     record.add_argument("id")
     record.add_argument("--server", metavar="HOST:PORT", required=True)
     record.set_defaults(run=cmd_record)
+    _records_commands(sub)
     _calendars_commands(sub)
     return top
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a TCP port (0..65535; 0 picks a free one)")
+    return value
+
+
+def _records_commands(sub) -> None:
+    """``duetime records export|verify|impact``."""
+    group = sub.add_parser("records", help="export, verify and analyze the ledger's records")
+    commands = group.add_subparsers(dest="records_command", required=True)
+    store = argparse.ArgumentParser(add_help=False)
+    store.add_argument("--db", metavar="PATH_OR_URL",
+                       help="read the store directly: a SQLite path or a postgresql:// URL "
+                            "(default $DUETIME_DB, else ~/.local/share/duetime/ledger.db)")
+    select = argparse.ArgumentParser(add_help=False)
+    select.add_argument("--since", metavar="TIME", help="records received at or after TIME "
+                                                        "(RFC 3339)")
+    select.add_argument("--until", metavar="TIME", help="records received before TIME (RFC 3339)")
+    select.add_argument("--namespace", metavar="NS",
+                        help="only this namespace (\"\" is the default one; default: all)")
+    select.add_argument("--server", metavar="HOST:PORT",
+                        help="ask this server instead of reading the store (--db)")
+
+    export = commands.add_parser(
+        "export", parents=[store, select], help="write records as JSON Lines",
+        description="Write the selected records as JSON Lines: one Record a line, in the "
+                    "protobuf JSON mapping, in the order they were received.")
+    export.add_argument("--key-prefix", metavar="P", help="only keys starting with P")
+    export.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default stdout)")
+    export.set_defaults(run=cmd_records_export)
+
+    verify = commands.add_parser(
+        "verify", parents=[store], help="check every stored row",
+        description="Check the store: every row parses, its request hash and content hash "
+                    "match; exit 1 naming each bad record.")
+    verify.set_defaults(run=cmd_records_verify)
+
+    impact = commands.add_parser(
+        "impact", parents=[store, select], help="which due times a calendar change would move",
+        description="Replay the recorded answers that used an older version of a calendar "
+                    "bundle under NAME@NEW (and with --tzdata those computed with another tz "
+                    "database) and list every due time that would move, old, new and why. "
+                    "Nothing is recorded or changed.")
+    impact.add_argument("--calendar", metavar="NAME@NEW",
+                        help="the new bundle version (NAME alone: its newest)")
+    impact.add_argument("--tzdata", action="store_true",
+                        help="also replay records computed with another tz database version")
+    impact.add_argument("--limit", type=int, metavar="N",
+                        help="consider at most N records (default 1000, at most 10000)")
+    impact.add_argument("--calendars", metavar="DIR",
+                        help="bundles to replay with, without --server (default "
+                             "$DUETIME_CALENDARS, else ./calendars)")
+    impact.add_argument("--json", action="store_true", help="print the response as JSON")
+    impact.set_defaults(run=cmd_records_impact)
 
 
 def _seconds(text: str) -> float:
@@ -787,10 +1103,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (see module docstring)."""
     args = parser().parse_args(argv)
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return code
     except DuetimeError as exc:
         return _report(exc.violations)
-    except (CatalogError, bundles.SourceError) as exc:
+    except (CatalogError, bundles.SourceError, LedgerUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except grpc.RpcError as exc:
@@ -798,3 +1116,15 @@ def main(argv: list[str] | None = None) -> int:
             return _report(violations)
         print(f"error: {exc.code().name}: {exc.details()}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # e.g. | head: the reader has gone; end quietly
+        _silence_stdout()
+        return _PIPE_CLOSED
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so flushing it at exit raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (tests)
+        pass

@@ -43,6 +43,8 @@ from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
 
 DEFAULT_TARGET = "127.0.0.1:50051"
+NAMESPACE_METADATA = "x-duetime-namespace"
+"""The call metadata naming the caller's idempotency namespace."""
 DEFAULT_TIMEOUT = 5.0
 """Seconds each call may take (its gRPC deadline) unless the client says otherwise."""
 
@@ -371,12 +373,17 @@ class DuetimeClient:
 
     ``target`` is ``host:port``; ``channel`` (optional) an existing channel to
     use instead (not closed by :meth:`close`); ``timeout`` the seconds every
-    call may take.
+    call may take; ``namespace`` (optional) the idempotency namespace every
+    call is made in (sent as ``x-duetime-namespace`` metadata; 1–64
+    characters of ``A-Z a-z 0-9 . _ -``), so this caller's keys never collide
+    with another team's.
     """
 
     def __init__(self, target: str = DEFAULT_TARGET, timeout: float = DEFAULT_TIMEOUT,
-                 channel: grpc.Channel | None = None):
+                 channel: grpc.Channel | None = None, *, namespace: str | None = None):
         self.timeout = timeout
+        self.namespace = namespace or ""
+        self._metadata = ((NAMESPACE_METADATA, namespace),) if namespace else ()
         self._owned = channel is None
         self._channel = channel or grpc.insecure_channel(target)
         self._stub = pb_grpc.DueTimeServiceStub(self._channel)
@@ -393,7 +400,8 @@ class DuetimeClient:
 
     def _call(self, rpc: str, request):
         try:
-            return getattr(self._stub, rpc)(request, timeout=self.timeout)
+            return getattr(self._stub, rpc)(request, timeout=self.timeout,
+                                            metadata=self._metadata)
         except grpc.RpcError as exc:
             raise error_of(exc) from exc
 

@@ -40,7 +40,7 @@ from duetime.core.sla import START_EVENT, Policy, Rule, Tier
 
 from .compiler import CheckProblem, Compiled, check_compiled, publish, read_compiled, read_versions, version_of
 from .source import SourceError, _NAME
-from .store import BundleNotFound, BundleStore
+from .store import BundleNotFound, BundleStore, split_ref
 
 _STATUSES = ("RUNNING", "PAUSED")
 _ACTIONS = {e.value for e in EventType}
@@ -151,7 +151,7 @@ class PolicyStore:
 
     def resolve(self, ref: str, field: str = "policy") -> Policy:
         """``name`` (newest) or ``name@version`` → core Policy (InvalidArgument naming ``field``)."""
-        name, _, version = ref.partition("@")
+        name, version = split_ref(ref, field)
         versions = self._contents.get(name)
         if not versions:
             raise InvalidArgument.at(field, f"no policy named {name!r} (known: {', '.join(self.names()) or 'none'})")

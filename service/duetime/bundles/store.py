@@ -42,6 +42,17 @@ class Bundle:
         return f"{self.name}@{self.version}"
 
 
+def split_ref(ref: str, field: str) -> tuple[str, str]:
+    """``(name, version)`` of a reference ``name`` or ``name@version``
+    (version ``""`` when none is given). Raises InvalidArgument on ``field``
+    for ``name@`` (an empty version after ``@``)."""
+    name, at, version = ref.partition("@")
+    if at and not version:
+        raise InvalidArgument.at(field, f"{ref!r}: empty version after '@'; write {name!r} for its "
+                                        f"newest version, or {name}@VERSION")
+    return name, version
+
+
 def calendar_of(content: dict) -> Calendar:
     """The core Calendar of a compiled content (validated again)."""
     c = content["calendar"]
@@ -102,8 +113,9 @@ class BundleStore:
 
     def resolve(self, ref: str, field: str = "calendar_ref") -> Bundle:
         """``name`` (newest version) or ``name@version`` → Bundle.
-        Raises BundleNotFound (an InvalidArgument naming ``field``)."""
-        name, _, version = ref.partition("@")
+        Raises BundleNotFound (an InvalidArgument naming ``field``), also for
+        ``name@`` (see :func:`split_ref`)."""
+        name, version = split_ref(ref, field)
         if name not in self._by_name:
             known = ", ".join(self.names()) or "none are loaded"
             raise BundleNotFound.at(field, f"no calendar bundle named {name!r} (known: {known})")

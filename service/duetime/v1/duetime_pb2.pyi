@@ -379,7 +379,7 @@ class GetRecordResponse(_message.Message):
     def __init__(self, record: _Optional[_Union[Record, _Mapping]] = ...) -> None: ...
 
 class Record(_message.Message):
-    __slots__ = ("record_id", "method", "receive_time", "idempotency_key", "calendar_version", "rules_version", "tzdata_version", "request", "response", "content_sha256")
+    __slots__ = ("record_id", "method", "receive_time", "idempotency_key", "calendar_version", "rules_version", "tzdata_version", "request", "response", "content_sha256", "namespace")
     RECORD_ID_FIELD_NUMBER: _ClassVar[int]
     METHOD_FIELD_NUMBER: _ClassVar[int]
     RECEIVE_TIME_FIELD_NUMBER: _ClassVar[int]
@@ -390,6 +390,7 @@ class Record(_message.Message):
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_FIELD_NUMBER: _ClassVar[int]
     CONTENT_SHA256_FIELD_NUMBER: _ClassVar[int]
+    NAMESPACE_FIELD_NUMBER: _ClassVar[int]
     record_id: str
     method: str
     receive_time: _timestamp_pb2.Timestamp
@@ -400,7 +401,114 @@ class Record(_message.Message):
     request: _any_pb2.Any
     response: _any_pb2.Any
     content_sha256: str
-    def __init__(self, record_id: _Optional[str] = ..., method: _Optional[str] = ..., receive_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., request: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., response: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., content_sha256: _Optional[str] = ...) -> None: ...
+    namespace: str
+    def __init__(self, record_id: _Optional[str] = ..., method: _Optional[str] = ..., receive_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., request: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., response: _Optional[_Union[_any_pb2.Any, _Mapping]] = ..., content_sha256: _Optional[str] = ..., namespace: _Optional[str] = ...) -> None: ...
+
+class ListRecordsRequest(_message.Message):
+    __slots__ = ("start_time", "end_time", "key_prefix", "namespace", "page_size", "page_token")
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
+    KEY_PREFIX_FIELD_NUMBER: _ClassVar[int]
+    NAMESPACE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    start_time: _timestamp_pb2.Timestamp
+    end_time: _timestamp_pb2.Timestamp
+    key_prefix: str
+    namespace: str
+    page_size: int
+    page_token: str
+    def __init__(self, start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., key_prefix: _Optional[str] = ..., namespace: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListRecordsResponse(_message.Message):
+    __slots__ = ("records", "next_page_token")
+    RECORDS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    records: _containers.RepeatedCompositeFieldContainer[Record]
+    next_page_token: str
+    def __init__(self, records: _Optional[_Iterable[_Union[Record, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class AnalyzeImpactRequest(_message.Message):
+    __slots__ = ("calendar", "tzdata", "limit", "start_time", "end_time", "namespace")
+    CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    TZDATA_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
+    NAMESPACE_FIELD_NUMBER: _ClassVar[int]
+    calendar: str
+    tzdata: bool
+    limit: int
+    start_time: _timestamp_pb2.Timestamp
+    end_time: _timestamp_pb2.Timestamp
+    namespace: str
+    def __init__(self, calendar: _Optional[str] = ..., tzdata: _Optional[bool] = ..., limit: _Optional[int] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., namespace: _Optional[str] = ...) -> None: ...
+
+class AnalyzeImpactResponse(_message.Message):
+    __slots__ = ("calendar_version", "tzdata_version", "records_examined", "records_replayed", "changes", "not_replayed", "truncated")
+    CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RECORDS_EXAMINED_FIELD_NUMBER: _ClassVar[int]
+    RECORDS_REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    CHANGES_FIELD_NUMBER: _ClassVar[int]
+    NOT_REPLAYED_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    calendar_version: str
+    tzdata_version: str
+    records_examined: int
+    records_replayed: int
+    changes: _containers.RepeatedCompositeFieldContainer[ImpactedRecord]
+    not_replayed: _containers.RepeatedCompositeFieldContainer[SkippedRecord]
+    truncated: bool
+    def __init__(self, calendar_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., records_examined: _Optional[int] = ..., records_replayed: _Optional[int] = ..., changes: _Optional[_Iterable[_Union[ImpactedRecord, _Mapping]]] = ..., not_replayed: _Optional[_Iterable[_Union[SkippedRecord, _Mapping]]] = ..., truncated: _Optional[bool] = ...) -> None: ...
+
+class ImpactedRecord(_message.Message):
+    __slots__ = ("record_id", "method", "idempotency_key", "namespace", "old_calendar_version", "new_calendar_version", "old_tzdata_version", "due_times", "error")
+    RECORD_ID_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    NAMESPACE_FIELD_NUMBER: _ClassVar[int]
+    OLD_CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    NEW_CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    OLD_TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    DUE_TIMES_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    record_id: str
+    method: str
+    idempotency_key: str
+    namespace: str
+    old_calendar_version: str
+    new_calendar_version: str
+    old_tzdata_version: str
+    due_times: _containers.RepeatedCompositeFieldContainer[DueTimeChange]
+    error: str
+    def __init__(self, record_id: _Optional[str] = ..., method: _Optional[str] = ..., idempotency_key: _Optional[str] = ..., namespace: _Optional[str] = ..., old_calendar_version: _Optional[str] = ..., new_calendar_version: _Optional[str] = ..., old_tzdata_version: _Optional[str] = ..., due_times: _Optional[_Iterable[_Union[DueTimeChange, _Mapping]]] = ..., error: _Optional[str] = ...) -> None: ...
+
+class DueTimeChange(_message.Message):
+    __slots__ = ("name", "old_due_time", "new_due_time", "old_due_local", "new_due_local", "reasons")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    OLD_DUE_TIME_FIELD_NUMBER: _ClassVar[int]
+    NEW_DUE_TIME_FIELD_NUMBER: _ClassVar[int]
+    OLD_DUE_LOCAL_FIELD_NUMBER: _ClassVar[int]
+    NEW_DUE_LOCAL_FIELD_NUMBER: _ClassVar[int]
+    REASONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    old_due_time: _timestamp_pb2.Timestamp
+    new_due_time: _timestamp_pb2.Timestamp
+    old_due_local: str
+    new_due_local: str
+    reasons: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., old_due_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., new_due_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., old_due_local: _Optional[str] = ..., new_due_local: _Optional[str] = ..., reasons: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SkippedRecord(_message.Message):
+    __slots__ = ("record_id", "method", "reason")
+    RECORD_ID_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    record_id: str
+    method: str
+    reason: str
+    def __init__(self, record_id: _Optional[str] = ..., method: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class ListCalendarsRequest(_message.Message):
     __slots__ = ()

@@ -36,9 +36,24 @@ class DueTimeServiceStub:
     clock's state does not allow is FAILED_PRECONDITION with a
     google.rpc.PreconditionFailure detail.
 
-    Every computing call (all but GetRecord) records its answer in the ledger
-    before returning it, takes an idempotency_key, and answers with record_id,
+    Every computing call (all but GetRecord, ListRecords and AnalyzeImpact,
+    which only read the ledger) records its answer in the ledger before
+    returning it, takes an idempotency_key, and answers with record_id,
     time_zone, calendar_version, rules_version, tzdata_version and warnings.
+
+    Idempotency namespaces: a caller may send the gRPC request metadata
+    "x-duetime-namespace" (1 to 64 characters of A-Z a-z 0-9 . _ -) with a
+    computing call; its idempotency_key is then scoped to that namespace, so two
+    teams using the same key never collide. Without it the namespace is ""
+    (the default one). A bad value is INVALID_ARGUMENT on the field "metadata
+    x-duetime-namespace". The record shows the namespace.
+
+    Input size limits (INVALID_ARGUMENT naming the field): idempotency_key at
+    most 200 characters and not only whitespace; calendar.time_zone at most 64;
+    calendar.bundle at most 128; durations and targets at most 256; names of
+    holidays, date overrides, extra working days and deadlines at most 200, with
+    no control characters; at most 10000 holidays, 10000 date_overrides and
+    10000 extra_working_days; at most 100 deadlines; record_id is 32 hex digits.
     """
 
     def __init__(self, channel):
@@ -72,6 +87,16 @@ class DueTimeServiceStub:
                 request_serializer=duetime_dot_v1_dot_duetime__pb2.GetRecordRequest.SerializeToString,
                 response_deserializer=duetime_dot_v1_dot_duetime__pb2.GetRecordResponse.FromString,
                 _registered_method=True)
+        self.ListRecords = channel.unary_unary(
+                '/duetime.v1.DueTimeService/ListRecords',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.ListRecordsRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.ListRecordsResponse.FromString,
+                _registered_method=True)
+        self.AnalyzeImpact = channel.unary_unary(
+                '/duetime.v1.DueTimeService/AnalyzeImpact',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.AnalyzeImpactRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.AnalyzeImpactResponse.FromString,
+                _registered_method=True)
         self.StartClock = channel.unary_unary(
                 '/duetime.v1.DueTimeService/StartClock',
                 request_serializer=duetime_dot_v1_dot_duetime__pb2.StartClockRequest.SerializeToString,
@@ -100,9 +125,24 @@ class DueTimeServiceServicer:
     clock's state does not allow is FAILED_PRECONDITION with a
     google.rpc.PreconditionFailure detail.
 
-    Every computing call (all but GetRecord) records its answer in the ledger
-    before returning it, takes an idempotency_key, and answers with record_id,
+    Every computing call (all but GetRecord, ListRecords and AnalyzeImpact,
+    which only read the ledger) records its answer in the ledger before
+    returning it, takes an idempotency_key, and answers with record_id,
     time_zone, calendar_version, rules_version, tzdata_version and warnings.
+
+    Idempotency namespaces: a caller may send the gRPC request metadata
+    "x-duetime-namespace" (1 to 64 characters of A-Z a-z 0-9 . _ -) with a
+    computing call; its idempotency_key is then scoped to that namespace, so two
+    teams using the same key never collide. Without it the namespace is ""
+    (the default one). A bad value is INVALID_ARGUMENT on the field "metadata
+    x-duetime-namespace". The record shows the namespace.
+
+    Input size limits (INVALID_ARGUMENT naming the field): idempotency_key at
+    most 200 characters and not only whitespace; calendar.time_zone at most 64;
+    calendar.bundle at most 128; durations and targets at most 256; names of
+    holidays, date overrides, extra working days and deadlines at most 200, with
+    no control characters; at most 10000 holidays, 10000 date_overrides and
+    10000 extra_working_days; at most 100 deadlines; record_id is 32 hex digits.
     """
 
     def ComputeDueTime(self, request, context):
@@ -140,7 +180,32 @@ class DueTimeServiceServicer:
 
     def GetRecord(self, request, context):
         """GetRecord reads back one recorded answer by its record id.
-        NOT_FOUND when no record has that id.
+        NOT_FOUND when no record has that id; INVALID_ARGUMENT when record_id is
+        not 32 hex digits.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListRecords(self, request, context):
+        """ListRecords lists recorded answers in the order they were received
+        (receive_time, then record_id), filtered by receive time, idempotency key
+        prefix and namespace, one page at a time (AIP-158). Read-only, not
+        recorded; the x-duetime-namespace metadata does not filter (the
+        `namespace` field does).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AnalyzeImpact(self, request, context):
+        """AnalyzeImpact answers "what would move?" before a change: it replays
+        recorded answers that used an older version of a calendar bundle under a
+        newer one (and, with tzdata, answers computed with another tz database
+        under the server's), and lists every due time that would change, old,
+        new and why. It changes no record and records nothing. ComputeDueTime and
+        ComputeSchedule answers are replayed; the others are listed as not
+        replayed, with the reason.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -213,6 +278,16 @@ def add_DueTimeServiceServicer_to_server(servicer, server):
                     request_deserializer=duetime_dot_v1_dot_duetime__pb2.GetRecordRequest.FromString,
                     response_serializer=duetime_dot_v1_dot_duetime__pb2.GetRecordResponse.SerializeToString,
             ),
+            'ListRecords': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListRecords,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.ListRecordsRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.ListRecordsResponse.SerializeToString,
+            ),
+            'AnalyzeImpact': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnalyzeImpact,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.AnalyzeImpactRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.AnalyzeImpactResponse.SerializeToString,
+            ),
             'StartClock': grpc.unary_unary_rpc_method_handler(
                     servicer.StartClock,
                     request_deserializer=duetime_dot_v1_dot_duetime__pb2.StartClockRequest.FromString,
@@ -247,9 +322,24 @@ class DueTimeService:
     clock's state does not allow is FAILED_PRECONDITION with a
     google.rpc.PreconditionFailure detail.
 
-    Every computing call (all but GetRecord) records its answer in the ledger
-    before returning it, takes an idempotency_key, and answers with record_id,
+    Every computing call (all but GetRecord, ListRecords and AnalyzeImpact,
+    which only read the ledger) records its answer in the ledger before
+    returning it, takes an idempotency_key, and answers with record_id,
     time_zone, calendar_version, rules_version, tzdata_version and warnings.
+
+    Idempotency namespaces: a caller may send the gRPC request metadata
+    "x-duetime-namespace" (1 to 64 characters of A-Z a-z 0-9 . _ -) with a
+    computing call; its idempotency_key is then scoped to that namespace, so two
+    teams using the same key never collide. Without it the namespace is ""
+    (the default one). A bad value is INVALID_ARGUMENT on the field "metadata
+    x-duetime-namespace". The record shows the namespace.
+
+    Input size limits (INVALID_ARGUMENT naming the field): idempotency_key at
+    most 200 characters and not only whitespace; calendar.time_zone at most 64;
+    calendar.bundle at most 128; durations and targets at most 256; names of
+    holidays, date overrides, extra working days and deadlines at most 200, with
+    no control characters; at most 10000 holidays, 10000 date_overrides and
+    10000 extra_working_days; at most 100 deadlines; record_id is 32 hex digits.
     """
 
     @staticmethod
@@ -377,6 +467,60 @@ class DueTimeService:
             '/duetime.v1.DueTimeService/GetRecord',
             duetime_dot_v1_dot_duetime__pb2.GetRecordRequest.SerializeToString,
             duetime_dot_v1_dot_duetime__pb2.GetRecordResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListRecords(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.DueTimeService/ListRecords',
+            duetime_dot_v1_dot_duetime__pb2.ListRecordsRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.ListRecordsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyzeImpact(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.DueTimeService/AnalyzeImpact',
+            duetime_dot_v1_dot_duetime__pb2.AnalyzeImpactRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.AnalyzeImpactResponse.FromString,
             options,
             channel_credentials,
             insecure,

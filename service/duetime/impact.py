@@ -1,0 +1,202 @@
+"""Impact analysis: what a calendar change would move, before it is made.
+
+:func:`analyze` reads recorded answers and replays the ones a change concerns,
+without recording anything and without changing any record:
+
+- a new version of a calendar bundle (``name@NEW``): every record whose
+  ``calendar_version`` names an *older* loaded version of ``name`` (the
+  bundle's versions are ordered oldest first) — ``name@old`` alone or
+  ``name@old+cal-…`` with extra inline holidays — is replayed with its
+  request's bundle pinned to ``name@NEW`` (extra holidays kept);
+- the tz database (``tzdata``): every record computed with another tzdata
+  version than this process's is replayed in its own calendar version (a
+  bundle named without a version is pinned to the one the record used).
+
+ComputeDueTime and ComputeSchedule answers are replayed and compared due time
+by due time; records of the other methods are listed as not replayed, with
+the reason. Why a due time moved is said with the lines of
+:func:`duetime.bundles.diff_versions` that concern the local dates from the
+start to the later of the old and new due times (lines about the whole week,
+such as the weekend or working hours, always concern it), the tz database
+change, or "calendar changed" when no listed difference falls in that range.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from datetime import date, timezone
+
+from google.protobuf.message import Message
+
+from duetime import tzdb
+from duetime.app import DUE_TIME, METHODS, SCHEDULE, record_filter
+from duetime.bundles import Bundle, diff_versions
+from duetime.catalog import Catalog
+from duetime.core import DuetimeError, InvalidArgument, get_zone
+from duetime.ledger import LedgerRow, RecordFilter
+from duetime.v1 import duetime_pb2 as pb
+
+DEFAULT_LIMIT = 1000
+"""Records considered when the request gives no limit."""
+MAX_LIMIT = 10_000
+"""Most records one analysis considers."""
+MAX_ERROR_TEXT = 300
+"""A failed replay's error is cut to this many characters."""
+
+_REPLAYED = (DUE_TIME.name, SCHEDULE.name)
+_NOT_REPLAYED = {
+    "ComputeBusinessTime": "it has no due time",
+    "GetOpenStatus": "it has no due time",
+    "StartClock": "a clock keeps the calendar version pinned in its state",
+    "ApplyClockEvent": "a clock keeps the calendar version pinned in its state",
+    "EvaluateSla": "a policy pins the calendar versions of its tiers",
+}
+_DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+_CHANGE_WORDS = {"+": "added in", "-": "removed in", "~": "in"}
+
+
+def analyze(
+    request: pb.AnalyzeImpactRequest,
+    records: Callable[[RecordFilter], Iterator[LedgerRow]],
+    catalog: Catalog,
+) -> pb.AnalyzeImpactResponse:
+    """Replay the records ``request`` concerns (see the module docstring).
+
+    ``records(filter)`` yields the ledger's rows in listing order. Raises
+    InvalidArgument: neither ``calendar`` nor ``tzdata``, an unknown bundle
+    or version on ``calendar``, a negative or too large ``limit``, a bad time
+    range or namespace.
+    """
+    if not request.calendar and not request.tzdata:
+        raise InvalidArgument.at("calendar", "is required unless tzdata is true: the new bundle "
+                                             "version, e.g. hr-zagreb@f45226394a32")
+    if not 0 <= request.limit <= MAX_LIMIT:
+        raise InvalidArgument.at("limit", f"{request.limit} is not in 0..{MAX_LIMIT} "
+                                          f"(0: {DEFAULT_LIMIT})")
+    new = catalog.bundles.resolve(request.calendar, field="calendar") if request.calendar else None
+    older = _older_versions(catalog, new)
+    tzdata = tzdb.tzdata_version()
+    flt = record_filter(request)
+    limit = request.limit or DEFAULT_LIMIT
+    answer = pb.AnalyzeImpactResponse(calendar_version=new.ref if new else "",
+                                      tzdata_version=tzdata)
+    considered = 0
+    for row in records(flt):
+        answer.records_examined += 1
+        old_version = next((v for v in _versions_of(row.calendar_version, new.name)
+                            if v in older), None) if new else None
+        tz_changed = request.tzdata and row.tzdata_version != tzdata
+        if old_version is None and not tz_changed:
+            continue
+        if considered == limit:
+            answer.truncated = True
+            break
+        considered += 1
+        rpc = row.method.rsplit("/", 1)[-1]
+        if row.method not in _REPLAYED:
+            why = _NOT_REPLAYED.get(rpc, "this duetime does not know the method")
+            answer.not_replayed.append(pb.SkippedRecord(
+                record_id=row.record_id, method=row.method, reason=f"not replayed ({rpc}): {why}"))
+            continue
+        answer.records_replayed += 1
+        old_bundle = (catalog.bundles.resolve(f"{new.name}@{old_version}")
+                      if old_version else None)
+        changed = _replay(row, new if old_bundle else None, old_bundle, catalog, tzdata)
+        if changed is not None:
+            answer.changes.append(changed)
+    return answer
+
+
+def _older_versions(catalog: Catalog, new: Bundle | None) -> set[str]:
+    """The loaded versions of ``new``'s bundle listed before it."""
+    if new is None:
+        return set()
+    versions = [b.version for b in catalog.bundles.versions(new.name)]
+    return set(versions[:versions.index(new.version)])
+
+
+def _versions_of(calendar_version: str, name: str) -> list[str]:
+    """The versions of bundle ``name`` a record's calendar_version names:
+    ``name@v``, ``name@v+cal-…``, or several of them joined by ``,``."""
+    found = []
+    for part in calendar_version.split(","):
+        ref = part.split("+", 1)[0]
+        bundle, at, version = ref.partition("@")
+        if at and bundle == name:
+            found.append(version)
+    return found
+
+
+def _replay(row: LedgerRow, new: Bundle | None, old: Bundle | None, catalog: Catalog,
+            tzdata: str) -> pb.ImpactedRecord | None:
+    """The ImpactedRecord of one ComputeDueTime or ComputeSchedule record, or
+    None when no due time moves. ``new``/``old``: the bundle versions of a
+    calendar change (None: only the tz database changed)."""
+    method = METHODS[row.method]
+    request = method.request_type.FromString(row.request)
+    recorded = method.response_type.FromString(row.response)
+    if new is not None:
+        request.calendar.bundle = new.ref
+    elif request.calendar.bundle:  # pin a bare name to the version the record used
+        request.calendar.bundle = row.calendar_version.split("+", 1)[0]
+    impact = pb.ImpactedRecord(
+        record_id=row.record_id, method=row.method, idempotency_key=row.idempotency_key,
+        namespace=row.namespace, old_calendar_version=row.calendar_version,
+        old_tzdata_version=row.tzdata_version)
+    try:
+        replayed = method.run(request, catalog)
+    except DuetimeError as exc:
+        text = f"{exc.code}: {exc}"
+        impact.error = text if len(text) <= MAX_ERROR_TEXT else text[:MAX_ERROR_TEXT - 1] + "…"
+        return impact
+    impact.new_calendar_version = replayed.calendar_version
+    if row.method == DUE_TIME.name:
+        start, pairs = request.start, [("due", recorded.due, recorded.due_local,
+                                        replayed.due, replayed.due_local)]
+    else:
+        start = request.entered_time
+        pairs = [(a.name, a.due_time, a.due_local, b.due_time, b.due_local)
+                 for a, b in zip(recorded.deadlines, replayed.deadlines, strict=True)]
+    zones = {recorded.time_zone, replayed.time_zone}
+    for name, old_due, old_local, new_due, new_local in pairs:
+        if old_due == new_due:
+            continue
+        first, last = _local_dates(zones, start, old_due, new_due)
+        reasons = _reasons(old, new, first, last)
+        if row.tzdata_version != tzdata:
+            reasons.append(f"tz database {row.tzdata_version} → {tzdata}")
+        if not reasons:
+            reasons.append(f"calendar changed ({row.calendar_version} → "
+                           f"{replayed.calendar_version})")
+        impact.due_times.append(pb.DueTimeChange(
+            name=name, old_due_time=old_due, new_due_time=new_due, old_due_local=old_local,
+            new_due_local=new_local, reasons=reasons))
+    return impact if impact.due_times else None
+
+
+def _local_dates(zones: set[str], *instants: Message) -> tuple[date, date]:
+    """The first and last local date of ``instants`` (Timestamps) in any of ``zones``."""
+    days = [ts.ToDatetime(tzinfo=timezone.utc).astimezone(get_zone(zone)).date()
+            for ts in instants for zone in zones]
+    return min(days), max(days)
+
+
+def _reasons(old: Bundle | None, new: Bundle | None, first: date, last: date) -> list[str]:
+    """The differences from ``old`` to ``new`` that concern the local dates
+    ``first``..``last``, in words."""
+    if old is None or new is None:
+        return []
+    reasons = []
+    for line in diff_versions(old.content, new.content):
+        if line == "no differences" or line.startswith("holidays package:"):
+            continue
+        dated = _DATE.search(line)
+        if dated and not first <= date.fromisoformat(dated.group(1)) <= last:
+            continue
+        sign, _, rest = line.partition(" ")
+        if sign in _CHANGE_WORDS:
+            reasons.append(f"{rest} {_CHANGE_WORDS[sign]} {new.ref}")
+        else:
+            reasons.append(f"{line} in {new.ref}")
+    return reasons
