@@ -125,7 +125,7 @@ class SlaWorkflow:
         self._inbox.append(_Signal("awaiting_third_party", workflow.now()))
 
     @workflow.signal
-    def tier_changed(self, target: str) -> None:
+    def tier_changed(self, target: str = "") -> None:
         self._inbox.append(_Signal("tier_changed", workflow.now(), target))
 
     @workflow.signal
@@ -170,6 +170,9 @@ class SlaWorkflow:
     async def _handle(self, signal: _Signal) -> None:
         event = ACTIONS[signal.name].get(self._clock.status)
         if event is None:  # e.g. awaiting a third party while already paused
+            return
+        if event == "retarget" and not signal.target:
+            workflow.logger.warning("tier_changed without a target (send --input '\"48bh\"'): ignored")
             return
         self._cancel_timer()
         seq = self._seq + 1

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 
 import grpc
+from google.protobuf.message import DecodeError
 from google.protobuf import timestamp_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
@@ -224,7 +225,7 @@ class Clock:
 
     def message(self) -> pb.ClockState:
         """The state as a ``duetime.v1.ClockState`` message."""
-        return pb.ClockState.FromString(self.state)
+        return _state_message(self.state)
 
 
 @dataclass(frozen=True)
@@ -462,7 +463,7 @@ class DuetimeClient:
         ``retarget`` with ``target`` and optionally ``anchor="start"``, or
         ``stop``) at ``at``. An event the state does not allow raises
         FailedPrecondition."""
-        message = pb.ClockState.FromString(state) if isinstance(state, bytes) else state
+        message = _state_message(state)
         request = pb.ApplyClockEventRequest(
             state=message,
             event=pb.ClockEvent(
@@ -497,3 +498,15 @@ class DuetimeClient:
     def get_record(self, record_id: str) -> pb.Record:
         """The stored record of an answer (request and response as ``Any``)."""
         return self._call("GetRecord", pb.GetRecordRequest(record_id=record_id)).record
+
+
+def _state_message(state: bytes | pb.ClockState) -> pb.ClockState:
+    """A ClockState from its bytes; bytes that do not parse are InvalidArgument."""
+    if not isinstance(state, bytes):
+        return state
+    try:
+        return pb.ClockState.FromString(state)
+    except DecodeError:
+        raise InvalidArgument("state: the clock state bytes do not parse as a duetime.v1.ClockState",
+                              reason="INVALID_ARGUMENT",
+                              violations=[Violation("state", "not a serialized duetime.v1.ClockState")]) from None

@@ -139,11 +139,14 @@ def _reason(event: str, action: EventType, s: ClockState, old: int | None, tier:
         return f"{event}: clock paused with {fmt_amount(s.remaining_us)} left in its measure{late}; deadline cleared"
     if action is EventType.RESUME:
         return f"{event}: clock resumed with the time that was left; due {_when(s.deadline_us, cal)}"
+    missed = f"; the missed deadline {_when(s.breached_us, cal)} stays recorded" if (
+        s.breached_us is not None and old is not None and s.last_event_us > old) else ""
     if action is EventType.RESET:
-        return f"{event}: clock reset to {s.target}; due {_when(s.deadline_us, cal)} (was {_when(old, cal)})"
+        return f"{event}: clock reset to {s.target}; due {_when(s.deadline_us, cal)} (was {_when(old, cal)}){missed}"
     if action is EventType.RETARGET:
         how = "counted from the event" if anchor is Anchor.EVENT else "counted from the clock's start, less what was used"
         where = f"due {_when(s.deadline_us, cal)}" if s.status is Status.RUNNING else f"{fmt_amount(s.remaining_us)} left"
-        return f"{event}: tier {tier.name}, target {tier.target} {how}; {where}"
+        return f"{event}: tier {tier.name}, target {tier.target} {how}; {where}{missed}"
     verdict = "met" if s.met else "breached"
-    return f"{event}: clock stopped, SLA {verdict}"
+    earlier = f" (an earlier deadline, {_when(s.breached_us, cal)}, was missed)" if s.met and s.breached_us is not None else ""
+    return f"{event}: clock stopped, SLA {verdict}{earlier}"
