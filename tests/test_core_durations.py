@@ -95,3 +95,11 @@ def test_range_limits(text):
 
 def test_bd_limit_itself_is_allowed():
     assert parse_duration("100000bd").days == 100_000
+
+
+def test_long_numbers_by_their_significant_digits():
+    assert parse_duration("1." + "0" * 61 + "bh").micros == H
+    with pytest.raises(InvalidArgument, match="not a whole number of microseconds"):
+        parse_duration("0." + "0" * 9 + "8" * 40 + "bh")
+    with pytest.raises(OutOfRange, match="too large"):
+        parse_duration("9" * 31 + "h")

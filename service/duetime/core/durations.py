@@ -116,8 +116,11 @@ _ISO = re.compile(
 def _scaled(number: str, unit_us: int, field: str, text: str, pos: int) -> int:
     """Exact ``number × unit_us`` as an integer; error if not whole."""
     whole, _, frac = number.partition(".")
-    if len(whole) + len(frac) > _MAX_DIGITS:
-        raise OutOfRange.at(field, f"the number at position {pos + 1} of {text!r} is too long to be in range")
+    whole, frac = whole.lstrip("0") or "0", frac.rstrip("0")
+    if len(whole) > _MAX_DIGITS:
+        raise OutOfRange.at(field, f"the number at position {pos + 1} of {text!r} is too large to be in range")
+    if len(frac) > _MAX_DIGITS:  # more significant decimals than any unit has microseconds for
+        raise InvalidArgument.at(field, f"{number!r} at position {pos + 1} of {text!r} is not a whole number of microseconds")
     scale = 10 ** len(frac)
     value = (int(whole) * scale + int(frac or "0")) * unit_us
     if value % scale:
