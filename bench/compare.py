@@ -599,16 +599,129 @@ def profile_lines(row: Row, key: str, starts: list[Start], budget: float = 0.4, 
 # gRPC section — HOOK for the lead
 
 
-def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
-    """HOOK (gRPC section, to be written): the same inputs through the running
-    service (ComputeDueTime / ComputeBusinessTime over loopback), latency per
-    call and ratios to the in-process core. Return the lines to print.
+GRPC_CONCURRENCY = 16
+"""Client threads in flight for the floor and ComputeDueTime (same for both)."""
+GRPC_BATCH_CONCURRENCY = 4
+"""Batches of 1,000 items in flight."""
+GRPC_SECONDS = 8.0
+"""Length of one closed-loop measurement (after 1 s of warm-up)."""
+STREAM_ITEMS = 100_000
 
-    Until it is written it measures nothing and says so.
-    """
+
+def _rss_kb(pid: int) -> dict[str, int]:
+    out = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key = line.split(":")[0]
+        if key in ("VmRSS", "VmHWM"):
+            out[key] = int(line.split()[1])
+    return out
+
+
+def _start_server(tmp: Path, log) -> tuple[subprocess.Popen, str]:
+    """``duetime serve --port 0`` on 127.0.0.1 with a fresh durable SQLite ledger in ``tmp``."""
+    import re
+    import threading
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "duetime", "serve", "--port", "0", "--db", str(tmp / "ledger.db"),
+         "--calendars", str(REPO / "calendars")],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    found: list[str] = []
+    ready = threading.Event()
+
+    def drain():
+        for line in proc.stderr:
+            if not found and (m := re.search(r"duetime listening on (127\.0\.0\.1:\d+)", line)):
+                found.append(m.group(1))
+                ready.set()
+        ready.set()
+
+    threading.Thread(target=drain, daemon=True).start()
+    if not ready.wait(60) or not found:
+        proc.kill()
+        raise RuntimeError("the duetime server did not start")
+    return proc, found[0]
+
+
+def _load(address: str, mode: str, *extra: str) -> dict:
+    import json
+
+    out = subprocess.run([sys.executable, str(Path(__file__).with_name("grpc_load.py")), address, mode, *extra],
+                         capture_output=True, text=True, check=False, timeout=900)
+    if out.returncode:
+        raise RuntimeError(f"grpc_load {mode} failed: {out.stderr.strip()[-2000:]}")
+    return json.loads(out.stdout)
+
+
+def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
+    """The gRPC section: a real ``duetime serve`` on 127.0.0.1 (durable SQLite
+    ledger in a temporary directory) under a closed-loop load from a separate
+    client process (``grpc_load.py``), every measurement in this run, with the
+    same client for all: (a) the empty-RPC floor, the server's own health
+    Check; (b) ComputeDueTime (Zagreb 3bd, no idempotency key: every answer
+    recorded before it is sent), same concurrency as (a); (c)
+    BatchComputeDueTimes of 1,000 items; (d) one StreamComputeDueTimes of
+    100,000 items, with the server's RSS before and after. Returns the lines."""
     if not args.grpc:
         return ["gRPC section: not run (pass --grpc)"]
-    return ["gRPC section: --grpc given, but the section is not written yet (hook grpc_section in bench/compare.py)"]
+    import tempfile
+
+    seconds = 2.0 if args.quick else GRPC_SECONDS
+    conc = str(GRPC_CONCURRENCY)
+    lines = ["gRPC section: duetime serve on 127.0.0.1 (SQLite ledger, WAL, synchronous=FULL: an answer is sent",
+             f"only after its record is committed), closed loop from a separate client process, {seconds:g} s per",
+             "measurement after 1 s of warm-up, all in this run"]
+    with tempfile.TemporaryDirectory(prefix="duetime-bench-") as tmp:
+        proc, address = _start_server(Path(tmp), log)
+        try:
+            log(f"gRPC: server {address} (pid {proc.pid}); floor …")
+            floor = _load(address, "health", "--seconds", str(seconds), "--concurrency", conc)
+            log("gRPC: ComputeDueTime …")
+            due = _load(address, "due", "--seconds", str(seconds), "--concurrency", conc)
+            log("gRPC: BatchComputeDueTimes …")
+            batch = _load(address, "batch", "--seconds", str(seconds), "--concurrency",
+                          str(GRPC_BATCH_CONCURRENCY), "--batch-size", "1000")
+            log("gRPC: StreamComputeDueTimes …")
+            items = 20_000 if args.quick else STREAM_ITEMS
+            # a first short stream warms the server (imports, caches, allocator), then RSS is read
+            _load(address, "stream", "--items", "2000", "--message-items", "1000")
+            before = _rss_kb(proc.pid)
+            stream = _load(address, "stream", "--items", str(items), "--message-items", "1000")
+            after = _rss_kb(proc.pid)
+            records = (Path(tmp) / "ledger.db").stat().st_size
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    ratio = due["calls_per_s"] / floor["calls_per_s"]
+    growth = (after["VmRSS"] - before["VmRSS"]) / 1024
+
+    def row(name, r, extra=""):
+        return (f"  {name:<44} {r['calls_per_s']:>9,.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}"
+                f"  {r['calls']:>7,} {r['errors']:>6}{extra}")
+
+    lines += [f"  {'call':<44} {'calls/s':>9} {'p50 ms':>8} {'p99 ms':>8}  {'calls':>7} {'errors':>6}",
+              row(f"(a) empty-RPC floor: Health/Check, {conc} in flight", floor),
+              row(f"(b) ComputeDueTime (recorded), {conc} in flight", due),
+              row(f"(c) BatchComputeDueTimes ×1000, {GRPC_BATCH_CONCURRENCY} in flight", batch,
+                  f"  = {batch['items_per_s']:,.0f} due times/s"),
+              f"  (d) StreamComputeDueTimes, one stream of {stream['items']:,} items (messages of 1,000): "
+              f"{stream['seconds']:.1f} s = {stream['items_per_s']:,.0f} due times/s, {stream['errors']} errors",
+              f"      server RSS before {before['VmRSS'] / 1024:.1f} MB, after {after['VmRSS'] / 1024:.1f} MB "
+              f"(growth {growth:+.1f} MB; peak {after['VmHWM'] / 1024:.1f} MB); ledger file {records / 2**20:.0f} MB",
+              "  Goals (gRPC)",
+              f"  {'PASS' if ratio >= 0.80 else 'FAIL'}  ComputeDueTime ≥ 80% of the empty-RPC floor, same concurrency"
+              f"{'':<14} {ratio * 100:.0f}% ({due['calls_per_s']:,.0f} / {floor['calls_per_s']:,.0f} calls/s)",
+              f"  {'PASS' if batch['items_per_s'] >= 30_000 else 'FAIL'}  BatchComputeDueTimes ≥ 30,000 due times/s end to end"
+              f"{'':<21} {batch['items_per_s']:,.0f}/s",
+              f"  {'PASS' if growth < 20 else 'FAIL'}  stream memory flat (RSS growth < 20 MB over {stream['items']:,} items)"
+              f"{'':<14} {growth:+.1f} MB"]
+    for name, r in (("floor", floor), ("ComputeDueTime", due), ("batch", batch)):
+        if r["errors"]:
+            lines.append(f"  note: {name} had {r['errors']} errors, first: {r['first_error']}")
+    return lines
 
 
 # ---------------------------------------------------------------------------
@@ -705,7 +818,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--target-ms", type=float, default=4.0, help="minimum length of one timed repeat, ms (default 4)")
     p.add_argument("--quick", action="store_true", help="3 repeats of ≥1 ms: a smoke run, not for results/")
     p.add_argument("--no-profile", action="store_true", help="skip the profile of failing goals")
-    p.add_argument("--grpc", action="store_true", help="also run the gRPC section (not written yet)")
+    p.add_argument("--grpc", action="store_true", help="also run the gRPC section (a local duetime server under load)")
     args = p.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # progress on stderr stays in order with the report
     if args.quick:

@@ -35,6 +35,7 @@ done
 
 mkdir -p "$here/results"
 suffix=""
+for a in "$@"; do if [ "$a" = --grpc ]; then suffix="-grpc"; fi; done  # nor replaces a library-only run
 for a in "$@"; do if [ "$a" = --quick ]; then suffix="-quick"; fi; done  # a smoke run never replaces a real one
 out="$here/results/$(date +%Y-%m-%d)-$(uname -n)$suffix.txt"
 BENCH_OPENBLAS_UNSET="$was" env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \

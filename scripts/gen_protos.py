@@ -13,6 +13,11 @@ proto/duetime/v1/duetime.proto`` from the repository root, producing
 compares byte for byte, so the result depends on the installed grpcio-tools
 version (the generated files name it).
 
+``proto/google/rpc/status.proto`` is googleapis' file, vendored unchanged so
+that protoc and ``buf lint`` (which ignores ``proto/google``) resolve the
+import offline; no stub is generated for it: the generated code imports
+``google.rpc.status_pb2`` from the googleapis-common-protos package.
+
 Exit codes: 0 success / up to date, 1 stale stubs (``--check``), 2 protoc error.
 """
 
@@ -46,7 +51,7 @@ def generate(out_dir: Path) -> None:
     args = [
         "grpc_tools.protoc",
         f"-I{PROTO_ROOT}",
-        f"-I{bundled}",
+        f"-I{bundled}",  # google/protobuf/*
         f"--python_out={out_dir}",
         f"--pyi_out={out_dir}",
         f"--grpc_python_out={out_dir}",

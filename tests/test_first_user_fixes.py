@@ -313,3 +313,26 @@ def test_sigterm_with_busy_calls_drops_them_cleanly_and_exits_promptly(start_ser
         assert list(restarted.stub.ListRecords(pb.ListRecordsRequest(), timeout=10).records) == []
     finally:
         restarted.kill()
+
+
+def test_clock_state_counters_and_interval_lists_are_bounded():
+    from duetime import app as appmod
+    from duetime.v1 import duetime_pb2 as pb2
+
+    state = pb2.ClockState(target="8bh", measure=pb2.CLOCK_MEASURE_BUSINESS_TIME,
+                           status=pb2.CLOCK_STATUS_RUNNING, recomputations=2**63 - 1)
+    state.start_time.FromJsonString("2026-11-27T11:00:00Z")
+    state.last_event_time.FromJsonString("2026-11-27T11:00:00Z")
+    state.running_since_time.FromJsonString("2026-11-27T11:00:00Z")
+    state.deadline_time.FromJsonString("2026-11-30T11:00:00Z")
+    for _ in range(appmod.MAX_RUNNING_INTERVALS + 1):
+        iv = state.running_intervals.add()
+        iv.start_time.FromJsonString("2026-11-27T09:00:00Z")
+        iv.end_time.FromJsonString("2026-11-27T10:00:00Z")
+    import pytest
+    from duetime.core import InvalidArgument
+
+    with pytest.raises(InvalidArgument) as e:
+        appmod.clock_state_from_proto(state)
+    fields = {v.field for v in e.value.violations}
+    assert {"state.recomputations", "state.running_intervals"} <= fields

@@ -22,8 +22,11 @@ ledger calls are :meth:`DueTimeApp.get_record`, :meth:`DueTimeApp.list_records`
 and :meth:`DueTimeApp.analyze_impact` (:mod:`duetime.impact`).
 :meth:`DueTimeApp.close` closes the ledger only once no call is using it;
 a call that reaches the ledger afterwards raises :class:`ShuttingDown`.
+:meth:`DueTimeApp.call_many` answers a batch the same way, item by item, and
+records all its new answers in one transaction.
 
 A request's calendar is inline or names a bundle (:func:`resolve_calendar`);
+inline calendars are kept built in a bounded LRU (:data:`CALENDAR_CACHE`);
 bundles come from the app's :class:`~duetime.catalog.Catalog`, which a reload
 replaces in one assignment and each call reads once. The CalendarService
 calls (:func:`list_calendars`, :func:`get_calendar`, :func:`list_holidays`)
@@ -45,8 +48,10 @@ Errors raised here:
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -106,7 +111,15 @@ from duetime.v1 import duetime_pb2 as pb
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _SERVICE = pb.DESCRIPTOR.services_by_name["DueTimeService"]
 
+MAX_BATCH_ITEMS = 10_000
+"""Most requests one BatchComputeDueTimes call (or one stream message) may hold."""
+STREAM_CHUNK = 1_000
+"""Most items of a stream answered (and committed) together."""
 MAX_IDEMPOTENCY_KEY = 200
+#: A clock state's recomputation counter stays far below int64's end.
+MAX_RECOMPUTATIONS = 2**62
+#: Running intervals a clock state may carry (one per pause/resume cycle).
+MAX_RUNNING_INTERVALS = 10_000
 """Longest accepted idempotency key, in characters."""
 MAX_HOLIDAY_RANGE_DAYS = 366 * 20
 """Most days ListHolidays' end_date may lie after its start_date."""
@@ -309,7 +322,10 @@ def resolve_calendar(cal: pb.Calendar, bundles: BundleStore | None = None) -> Re
     if problems := _calendar_text_problems(cal):
         raise InvalidArgument(problems)
     if not cal.bundle:
-        inline = calendar_from_proto(cal)
+        key = cal.SerializeToString(deterministic=True)
+        inline = CALENDAR_CACHE.get(key)
+        if inline is None:
+            inline = CALENDAR_CACHE.put(key, calendar_from_proto(cal))
         return ResolvedCalendar(inline, inline.version)
     beside = [fd.name for fd, _ in cal.ListFields() if fd.name not in ("bundle", "holidays")]
     if beside:
@@ -325,6 +341,84 @@ def resolve_calendar(cal: pb.Calendar, bundles: BundleStore | None = None) -> Re
     holidays = (*bundle.calendar.holidays, *(h for h in extra.holidays if h.date not in listed))
     combined = dataclasses.replace(bundle.calendar, holidays=tuple(sorted(holidays)))
     return ResolvedCalendar(combined, f"{bundle.ref}+{combined.version}", bundle)
+
+
+DEFAULT_CALENDAR_CACHE = 1024
+"""Inline calendars kept built (``duetime serve --calendar-cache``, env
+``DUETIME_CALENDAR_CACHE``)."""
+
+
+class CalendarCache:
+    """A bounded LRU of built inline calendars, keyed by the Calendar message's
+    deterministic serialization, so a calendar sent again (the usual case: a
+    workflow engine sends the same few calendars) is validated and compiled
+    once. Only calendars that built without error are kept. Thread-safe.
+    ``maxsize`` 0 keeps nothing."""
+
+    def __init__(self, maxsize: int = DEFAULT_CALENDAR_CACHE):
+        self._lock = threading.Lock()
+        self._items: OrderedDict[bytes, Calendar] = OrderedDict()
+        self.maxsize = maxsize
+
+    @property
+    def maxsize(self) -> int:
+        return self._maxsize
+
+    @maxsize.setter
+    def maxsize(self, value: int) -> None:
+        if value < 0:
+            raise ValueError(f"calendar cache size {value} is negative")
+        with self._lock:
+            self._maxsize = value
+            while len(self._items) > value:
+                self._items.popitem(last=False)
+
+    def get(self, key: bytes) -> Calendar | None:
+        """The calendar built for ``key`` (now the most recently used), or None."""
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: bytes, calendar: Calendar) -> Calendar:
+        """Keep ``calendar`` under ``key``, dropping the least recently used
+        beyond :attr:`maxsize`; returns ``calendar``. Its compiled form is
+        built here, outside the lock, so a cached calendar is ready to use."""
+        calendar.compiled  # noqa: B018 - compile once, before sharing
+        with self._lock:
+            if self._maxsize:
+                self._items[key] = calendar
+                self._items.move_to_end(key)
+                while len(self._items) > self._maxsize:
+                    self._items.popitem(last=False)
+        return calendar
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._items)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+def _cache_size_from_env() -> int:
+    text = os.environ.get("DUETIME_CALENDAR_CACHE", "")
+    try:
+        return max(0, int(text)) if text.strip() else DEFAULT_CALENDAR_CACHE
+    except ValueError:
+        return DEFAULT_CALENDAR_CACHE
+
+
+CALENDAR_CACHE = CalendarCache(_cache_size_from_env())
+"""The process's cache of built inline calendars (:func:`resolve_calendar`);
+``duetime serve --calendar-cache N`` sets its :attr:`~CalendarCache.maxsize`."""
+
+
+def calendar_cache_size() -> int:
+    """How many inline calendars the process holds built now (for tests)."""
+    return len(CALENDAR_CACHE)
 
 
 def timestamp_to_datetime(ts: timestamp_pb2.Timestamp, field: str) -> datetime:
@@ -625,8 +719,11 @@ def clock_state_from_proto(
     problems += [FieldViolation(f"state.running_intervals[{i}].{f}", "is required (an instant)")
                  for i, iv in enumerate(state.running_intervals)
                  for f in ("start_time", "end_time") if not iv.HasField(f)]
-    if state.recomputations < 0:
-        problems.append(FieldViolation("state.recomputations", "must not be negative"))
+    if not 0 <= state.recomputations < MAX_RECOMPUTATIONS:
+        problems.append(FieldViolation("state.recomputations", f"must be 0 .. {MAX_RECOMPUTATIONS - 1}"))
+    if len(state.running_intervals) > MAX_RUNNING_INTERVALS:
+        problems.append(FieldViolation("state.running_intervals",
+                                       f"{len(state.running_intervals)} intervals; at most {MAX_RUNNING_INTERVALS}"))
     if long_target := too_long(state.target, "state.target", MAX_DURATION_TEXT):
         problems.append(long_target)
     if problems:
@@ -977,6 +1074,80 @@ class DueTimeApp:
         if stored.record_id != row.record_id:  # a concurrent call with the key won the race
             return self._replay(method, stored, request_bytes)
         return response
+
+    def call_many(self, method: RecordedMethod, requests: Sequence[Message],
+                  received_at: datetime, namespace: str = "") -> list[Message | Exception]:
+        """Answer each of ``requests`` as :meth:`call` would answer it alone,
+        recording every new answer in ONE ledger transaction (one
+        :meth:`~duetime.ledger.Ledger.put_many`) before returning any.
+
+        Returns, per request and in order, its response or its own error
+        (InvalidArgument, OutOfRange, AlreadyExists, or any unexpected
+        exception, which the server reports as INTERNAL). An item's
+        idempotency key works as for a single call, also against an earlier
+        item of the same batch. Raises (for the whole batch: nothing is
+        answered) InvalidArgument on a bad ``namespace``, LedgerUnavailable
+        and ShuttingDown. At most :data:`MAX_BATCH_ITEMS` requests (the
+        callers check, naming their field).
+        """
+        check_namespace(namespace)
+        with self._gate:
+            self._running += 1
+        try:
+            return self._call_many(method, requests, received_at, namespace)
+        finally:
+            with self._gate:
+                self._running -= 1
+
+    def _call_many(self, method: RecordedMethod, requests: Sequence[Message],
+                   received_at: datetime, namespace: str) -> list[Message | Exception]:
+        catalog = self.catalog
+        receive_us = _to_us(received_at)
+        results: list[Message | Exception | None] = [None] * len(requests)
+        pending: list[tuple[int, LedgerRow, bytes, Message]] = []
+        for i, request in enumerate(requests):
+            try:
+                key = request.idempotency_key
+                _check_key(key)
+                request_bytes = request.SerializeToString(deterministic=True)
+                if key:
+                    with self._ledger_use() as ledger:
+                        prior = ledger.get_by_key(key, namespace)
+                    if prior is not None:
+                        results[i] = self._replay(method, prior, request_bytes)
+                        continue
+                response = method.run(request, catalog)
+                response.record_id = new_record_id()
+                row = LedgerRow.create(
+                    record_id=response.record_id,
+                    method=method.name,
+                    receive_time_us=receive_us,
+                    idempotency_key=key,
+                    request=request_bytes,
+                    response=response.SerializeToString(deterministic=True),
+                    calendar_version=response.calendar_version,
+                    rules_version=response.rules_version,
+                    tzdata_version=response.tzdata_version,
+                    namespace=namespace,
+                )
+            except (LedgerUnavailable, ShuttingDown):
+                raise
+            except Exception as exc:  # noqa: BLE001 - the item's own error
+                results[i] = exc
+                continue
+            pending.append((i, row, request_bytes, response))
+        if pending:
+            with self._ledger_use() as ledger:
+                stored = ledger.put_many([row for _, row, _, _ in pending])
+            for (i, row, request_bytes, response), kept in zip(pending, stored, strict=True):
+                if kept.record_id == row.record_id:
+                    results[i] = response
+                    continue
+                try:  # the key is held by an earlier item of this batch, or a concurrent call
+                    results[i] = self._replay(method, kept, request_bytes)
+                except AlreadyExists as exc:
+                    results[i] = exc
+        return results  # type: ignore[return-value]
 
     @staticmethod
     def _replay(method: RecordedMethod, prior: LedgerRow, request_bytes: bytes) -> Message:

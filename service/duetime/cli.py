@@ -2,7 +2,7 @@
 
 Commands::
 
-    duetime serve [--host 127.0.0.1] [--port 50051] [--db PATH_OR_URL]
+    duetime serve [--host 127.0.0.1] [--port 50051] [--db PATH_OR_URL] [--calendar-cache N]
                   [--calendars DIR] [--watch SECONDS]
     duetime due START DURATION [--at-close WHEN] [--explain] [CALENDAR] [CALL]
     duetime between START END [--explain] [CALENDAR] [CALL]
@@ -599,7 +599,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     calendars = Path(args.calendars) if args.calendars else default_dir()
     try:
-        dropped = serve(args.host, args.port, args.db, calendars, args.watch)
+        dropped = serve(args.host, args.port, args.db, calendars, args.watch,
+                        calendar_cache=args.calendar_cache)
     except CatalogError as exc:
         print(f"error: cannot load the calendars in {calendars}: {exc}", file=sys.stderr)
         return 1
@@ -935,6 +936,9 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--watch", type=_seconds, metavar="SECONDS",
                        help="also reload the calendars when a compiled versions.txt changes, "
                             "checking every SECONDS (default: only on SIGHUP)")
+    serve.add_argument("--calendar-cache", type=_cache_size, metavar="N", default=None,
+                       help="inline calendars kept built, least recently used dropped first "
+                            "(default $DUETIME_CALENDAR_CACHE, else 1024; 0 keeps none)")
     serve.set_defaults(run=cmd_serve)
 
     due = sub.add_parser("due", parents=flags, help="compute START + DURATION")
@@ -1034,6 +1038,16 @@ def _records_commands(sub) -> None:
                              "$DUETIME_CALENDARS, else ./calendars)")
     impact.add_argument("--json", action="store_true", help="print the response as JSON")
     impact.set_defaults(run=cmd_records_impact)
+
+
+def _cache_size(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a cache size (a whole number ≥ 0)")
+    return value
 
 
 def _seconds(text: str) -> float:

@@ -43,7 +43,8 @@ import time
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import astuple, dataclass, fields, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from pathlib import Path
 
 SCHEMA_VERSION = 2
@@ -131,7 +132,12 @@ class LedgerRow:
             request, response, calendar_version, rules_version, tzdata_version, "",
             namespace,
         )
-        return replace(row, content_sha256=row.digest())
+        return cls(*row.values()[:10], row.digest(), namespace)
+
+    def values(self) -> tuple:
+        """The fields in order (what ``dataclasses.astuple`` gives, without its
+        deep copies: every field is an immutable str, int or bytes)."""
+        return _ROW_VALUES(self)
 
     def digest(self) -> str:
         """Hex SHA-256 of the row's content, deterministic across versions.
@@ -147,7 +153,7 @@ class LedgerRow:
         ``content_sha256`` for an intact row.
         """
         h = hashlib.sha256()
-        values = astuple(self)[:10] + ((self.namespace,) if self.namespace else ())
+        values = self.values()[:10] + ((self.namespace,) if self.namespace else ())
         for value in values:
             data = value if isinstance(value, bytes) else str(value).encode()
             h.update(len(data).to_bytes(8, "big"))
@@ -157,6 +163,7 @@ class LedgerRow:
 
 COLUMNS = tuple(f.name for f in fields(LedgerRow))
 """Column names, in :class:`LedgerRow` field order (rows are built positionally)."""
+_ROW_VALUES = attrgetter(*COLUMNS)
 
 _TEXT_FIELDS = ("record_id", "method", "idempotency_key", "calendar_version",
                 "rules_version", "tzdata_version", "namespace")
@@ -719,7 +726,7 @@ class SqliteLedger(Ledger):
         def work() -> list[LedgerRow]:
             inserted, by_id, by_key = set(), {}, {}
             for row in rows:
-                if conn.execute(_SQLITE_INSERT, astuple(row)).rowcount == 1:
+                if conn.execute(_SQLITE_INSERT, row.values()).rowcount == 1:
                     inserted.add(row.record_id)
             for row in rows:
                 if row.record_id in inserted:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import astuple
 from typing import TypeVar
 
 from duetime.ledger import (
@@ -275,7 +274,7 @@ class PostgresLedger(Ledger):
 
         def insert(conn: psycopg.Connection, chunk: Sequence[LedgerRow]) -> set[str]:
             sql = _INSERT_HEAD + ", ".join([_ROW_VALUES] * len(chunk)) + _INSERT_TAIL
-            params = [value for row in chunk for value in astuple(row)]
+            params = [value for row in chunk for value in row.values()]
             return {r[0] for r in conn.execute(sql, params).fetchall()}
 
         def work(conn: psycopg.Connection) -> list[LedgerRow]:

@@ -77,6 +77,9 @@ from duetime.app import (
     NAMESPACE_FIELD,
     NAMESPACE_METADATA,
     OPEN_STATUS,
+    CALENDAR_CACHE,
+    MAX_BATCH_ITEMS,
+    STREAM_CHUNK,
     SCHEDULE,
     START_CLOCK,
     AlreadyExists,
@@ -103,6 +106,8 @@ GRACE_SECONDS = 5.0
 MAX_WORKERS = 8
 """Threads answering calls (a PostgreSQL ledger gets one connection more, for
 the health probe)."""
+MAX_REQUEST_BYTES = 64 << 20
+"""Largest request message accepted (a batch of 10,000 items with inline calendars)."""
 MAX_DESCRIPTION = 300
 """Longest violation description in a status, in characters."""
 MAX_FIELD = 200
@@ -235,6 +240,19 @@ def _call(context: grpc.ServicerContext, use_case, *args):
     context.abort_with_status(rpc_status.to_status(status))
 
 
+def _check_items(items) -> None:
+    if len(items) > MAX_BATCH_ITEMS:
+        raise InvalidArgument.at("items", f"has {len(items)} items; at most {MAX_BATCH_ITEMS} "
+                                          "are allowed in one message")
+
+
+def item_result(result) -> pb.BatchItemResult:
+    """A batch item's result: its response, or its error as a Status."""
+    if isinstance(result, Exception):
+        return pb.BatchItemResult(error=status_of(result))
+    return pb.BatchItemResult(response=result)
+
+
 class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
     """``duetime.v1.DueTimeService`` over a :class:`DueTimeApp`."""
 
@@ -249,6 +267,31 @@ class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
 
     def ComputeDueTime(self, request, context):
         return self._recorded(DUE_TIME, request, context)
+
+    def BatchComputeDueTimes(self, request, context):
+        received_at = datetime.now(timezone.utc)
+
+        def run():
+            _check_items(request.items)
+            results = self.app.call_many(DUE_TIME, request.items, received_at,
+                                         namespace_of(context))
+            return pb.BatchComputeDueTimesResponse(results=[item_result(r) for r in results])
+
+        return _call(context, run)
+
+    def StreamComputeDueTimes(self, request_iterator, context):
+        """Answer each request message in chunks of :data:`STREAM_CHUNK`
+        items, each chunk committed before it is sent; one message is held
+        at a time, so memory does not grow with the stream."""
+        namespace = _call(context, namespace_of, context)
+        for message in request_iterator:
+            items = message.items
+            _call(context, _check_items, items)
+            for first in range(0, len(items), STREAM_CHUNK):
+                chunk = items[first:first + STREAM_CHUNK]
+                results = _call(context, self.app.call_many, DUE_TIME, chunk,
+                                datetime.now(timezone.utc), namespace)
+                yield pb.StreamComputeDueTimesResponse(results=[item_result(r) for r in results])
 
     def ComputeBusinessTime(self, request, context):
         return self._recorded(BUSINESS_TIME, request, context)
@@ -441,7 +484,8 @@ def start_server(
     process listens there: the port is not shared, ``grpc.so_reuseport`` is 0).
     """
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=MAX_WORKERS),
-                         options=[("grpc.so_reuseport", 0)])
+                         options=[("grpc.so_reuseport", 0),
+                                  ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)])
     app = DueTimeApp(ledger, catalog)
     pb_grpc.add_DueTimeServiceServicer_to_server(DueTimeServicer(app), server)
     pb_grpc.add_CalendarServiceServicer_to_server(CalendarServicer(app), server)
@@ -477,6 +521,7 @@ def serve(
     db: str | Path | None = None,
     calendars: Path | None = None,
     watch: float | None = None,
+    calendar_cache: int | None = None,
 ) -> int:
     """Serve until SIGINT or SIGTERM, then shut down cleanly and return the
     number of calls dropped because they still ran after the grace period
@@ -489,7 +534,9 @@ def serve(
     :func:`duetime.ledger.open_ledger`); logs ``duetime listening on
     HOST:PORT`` with the bound port. SIGHUP reloads the calendars; with
     ``watch`` (seconds) they are also reloaded when a compiled
-    ``versions.txt`` changes. Must run in the main thread (signals).
+    ``versions.txt`` changes. ``calendar_cache``: how many inline calendars
+    to keep built (None: ``$DUETIME_CALENDAR_CACHE``, else 1024). Must run in
+    the main thread (signals).
     Raises CatalogError, LedgerUnavailable or RuntimeError if it cannot start.
     """
     if calendars:
@@ -499,6 +546,9 @@ def serve(
         catalog = Catalog.empty()
         log.info("no calendars directory (--calendars, $DUETIME_CALENDARS, ./calendars): "
                  "no bundles are served")
+    if calendar_cache is not None:
+        CALENDAR_CACHE.maxsize = calendar_cache
+    log.info("calendar cache: up to %d inline calendars", CALENDAR_CACHE.maxsize)
     ledger = open_ledger(db, max_connections=MAX_WORKERS + 1)
     log.info("ledger: %s", describe_ledger(ledger))
     try:

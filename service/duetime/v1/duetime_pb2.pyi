@@ -3,6 +3,7 @@ import datetime
 from google.protobuf import any_pb2 as _any_pb2
 from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.rpc import status_pb2 as _status_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -215,6 +216,38 @@ class ComputeDueTimeResponse(_message.Message):
     warnings: _containers.RepeatedScalarFieldContainer[str]
     explanation: _containers.RepeatedCompositeFieldContainer[ExplanationStep]
     def __init__(self, due: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., due_local: _Optional[str] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., explanation: _Optional[_Iterable[_Union[ExplanationStep, _Mapping]]] = ...) -> None: ...
+
+class BatchComputeDueTimesRequest(_message.Message):
+    __slots__ = ("items",)
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[ComputeDueTimeRequest]
+    def __init__(self, items: _Optional[_Iterable[_Union[ComputeDueTimeRequest, _Mapping]]] = ...) -> None: ...
+
+class BatchComputeDueTimesResponse(_message.Message):
+    __slots__ = ("results",)
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[BatchItemResult]
+    def __init__(self, results: _Optional[_Iterable[_Union[BatchItemResult, _Mapping]]] = ...) -> None: ...
+
+class BatchItemResult(_message.Message):
+    __slots__ = ("response", "error")
+    RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    response: ComputeDueTimeResponse
+    error: _status_pb2.Status
+    def __init__(self, response: _Optional[_Union[ComputeDueTimeResponse, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
+
+class StreamComputeDueTimesRequest(_message.Message):
+    __slots__ = ("items",)
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[ComputeDueTimeRequest]
+    def __init__(self, items: _Optional[_Iterable[_Union[ComputeDueTimeRequest, _Mapping]]] = ...) -> None: ...
+
+class StreamComputeDueTimesResponse(_message.Message):
+    __slots__ = ("results",)
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[BatchItemResult]
+    def __init__(self, results: _Optional[_Iterable[_Union[BatchItemResult, _Mapping]]] = ...) -> None: ...
 
 class ComputeBusinessTimeRequest(_message.Message):
     __slots__ = ("start_time", "end_time", "calendar", "explain", "idempotency_key")

@@ -67,6 +67,16 @@ class DueTimeServiceStub:
                 request_serializer=duetime_dot_v1_dot_duetime__pb2.ComputeDueTimeRequest.SerializeToString,
                 response_deserializer=duetime_dot_v1_dot_duetime__pb2.ComputeDueTimeResponse.FromString,
                 _registered_method=True)
+        self.BatchComputeDueTimes = channel.unary_unary(
+                '/duetime.v1.DueTimeService/BatchComputeDueTimes',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.BatchComputeDueTimesRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.BatchComputeDueTimesResponse.FromString,
+                _registered_method=True)
+        self.StreamComputeDueTimes = channel.stream_stream(
+                '/duetime.v1.DueTimeService/StreamComputeDueTimes',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.StreamComputeDueTimesRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.StreamComputeDueTimesResponse.FromString,
+                _registered_method=True)
         self.ComputeBusinessTime = channel.unary_unary(
                 '/duetime.v1.DueTimeService/ComputeBusinessTime',
                 request_serializer=duetime_dot_v1_dot_duetime__pb2.ComputeBusinessTimeRequest.SerializeToString,
@@ -148,6 +158,43 @@ class DueTimeServiceServicer:
     def ComputeDueTime(self, request, context):
         """ComputeDueTime returns start + duration under the calendar (SPEC §2–§5) and
         records the answer in the ledger before returning it (SPEC §8).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def BatchComputeDueTimes(self, request, context):
+        """BatchComputeDueTimes answers up to 10000 ComputeDueTime requests in one
+        call, in order: each item gets its own response or its own error, exactly
+        as ComputeDueTime would have answered it alone (an item's idempotency_key
+        works as for a single call; an item's error names fields of that item,
+        e.g. "duration"). Every answered item is recorded, all of a call's items
+        in one ledger transaction, before the call returns. More than 10000 items
+        is INVALID_ARGUMENT on "items"; a ledger that cannot be written is
+        UNAVAILABLE for the whole call (nothing answered).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StreamComputeDueTimes(self, request_iterator, context):
+        """StreamComputeDueTimes is BatchComputeDueTimes for sweeps of any length.
+
+        Bidirectional streaming: the client streams its requests (so a sweep
+        never has to fit in one message, nor in the client's memory: it can
+        produce items lazily), and the server streams the answers back in the
+        same order while it reads on. A server-streaming call would need the
+        whole sweep in its one request message. Each request message carries up
+        to 10000 items; the server answers them in chunks of at most 1000 items,
+        each chunk recorded in one ledger transaction and sent only after its
+        commit. It holds at most one request message and one chunk of answers
+        at a time, and gRPC flow control holds back a client that sends faster
+        than the server answers: the server's memory does not grow with the
+        stream's length. Answers arrive as StreamComputeDueTimesResponse
+        messages whose results, concatenated, correspond one to one, in order,
+        to the items sent. A request message with more than 10000 items, or a
+        ledger that cannot be written, ends the stream with that error; the
+        answers already received stay recorded.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -258,6 +305,16 @@ def add_DueTimeServiceServicer_to_server(servicer, server):
                     request_deserializer=duetime_dot_v1_dot_duetime__pb2.ComputeDueTimeRequest.FromString,
                     response_serializer=duetime_dot_v1_dot_duetime__pb2.ComputeDueTimeResponse.SerializeToString,
             ),
+            'BatchComputeDueTimes': grpc.unary_unary_rpc_method_handler(
+                    servicer.BatchComputeDueTimes,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.BatchComputeDueTimesRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.BatchComputeDueTimesResponse.SerializeToString,
+            ),
+            'StreamComputeDueTimes': grpc.stream_stream_rpc_method_handler(
+                    servicer.StreamComputeDueTimes,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.StreamComputeDueTimesRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.StreamComputeDueTimesResponse.SerializeToString,
+            ),
             'ComputeBusinessTime': grpc.unary_unary_rpc_method_handler(
                     servicer.ComputeBusinessTime,
                     request_deserializer=duetime_dot_v1_dot_duetime__pb2.ComputeBusinessTimeRequest.FromString,
@@ -359,6 +416,60 @@ class DueTimeService:
             '/duetime.v1.DueTimeService/ComputeDueTime',
             duetime_dot_v1_dot_duetime__pb2.ComputeDueTimeRequest.SerializeToString,
             duetime_dot_v1_dot_duetime__pb2.ComputeDueTimeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BatchComputeDueTimes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.DueTimeService/BatchComputeDueTimes',
+            duetime_dot_v1_dot_duetime__pb2.BatchComputeDueTimesRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.BatchComputeDueTimesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StreamComputeDueTimes(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/duetime.v1.DueTimeService/StreamComputeDueTimes',
+            duetime_dot_v1_dot_duetime__pb2.StreamComputeDueTimesRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.StreamComputeDueTimesResponse.FromString,
             options,
             channel_credentials,
             insecure,
