@@ -1021,6 +1021,17 @@ class DueTimeApp:
         return running
 
     # --- recorded calls ------------------------------------------------------
+    @contextmanager
+    def _computing(self):
+        """Count a recorded call as running (see :meth:`close`) while it lasts."""
+        with self._gate:
+            self._running += 1
+        try:
+            yield
+        finally:
+            with self._gate:
+                self._running -= 1
+
     def call(self, method: RecordedMethod, request: Message, received_at: datetime,
              namespace: str = "") -> Message:
         """Compute ``request`` with ``method.compute``, record, then return the
@@ -1035,13 +1046,8 @@ class DueTimeApp:
         method's included) raises AlreadyExists. Raises also InvalidArgument,
         OutOfRange, LedgerUnavailable and ShuttingDown.
         """
-        with self._gate:
-            self._running += 1
-        try:
+        with self._computing():
             return self._call(method, request, received_at, namespace)
-        finally:
-            with self._gate:
-                self._running -= 1
 
     def _call(self, method: RecordedMethod, request: Message, received_at: datetime,
               namespace: str) -> Message:
@@ -1091,13 +1097,8 @@ class DueTimeApp:
         callers check, naming their field).
         """
         check_namespace(namespace)
-        with self._gate:
-            self._running += 1
-        try:
+        with self._computing():
             return self._call_many(method, requests, received_at, namespace)
-        finally:
-            with self._gate:
-                self._running -= 1
 
     def _call_many(self, method: RecordedMethod, requests: Sequence[Message],
                    received_at: datetime, namespace: str) -> list[Message | Exception]:
