@@ -596,7 +596,7 @@ def profile_lines(row: Row, key: str, starts: list[Start], budget: float = 0.4, 
 
 
 # ---------------------------------------------------------------------------
-# gRPC section — HOOK for the lead
+# gRPC section: the empty-RPC floor, ComputeDueTime, batch and stream
 
 
 GRPC_CONCURRENCY = 16

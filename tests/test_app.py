@@ -133,7 +133,7 @@ def test_get_record_errors(app):
         app.get_record("")
 
 
-# ---- step 2: every computing call goes through the one recorded path ----------------
+# ---- every computing call goes through the one recorded path ----------------
 
 
 def _open_request(key: str = "") -> pb.GetOpenStatusRequest:

@@ -23,7 +23,7 @@ from duetime.client import (
     Violation,
 )
 from server_process import server_fixture  # noqa: F401 - the "server" fixture
-from test_e2e_step4 import SCENARIO
+from test_e2e_clocks import SCENARIO
 
 UTC = timezone.utc
 ZAGREB = timezone(timedelta(hours=1))

@@ -1,4 +1,4 @@
-"""Step-2 features of the core: overrides, extra days, overnight, relative
+"""Calendar features of the core: overrides, extra days, overnight, relative
 deadlines, boundary policy, holiday horizon, explanations, open status and
 schedules. Exact values throughout."""
 

@@ -26,7 +26,7 @@ from server_process import (  # noqa: F401 - fixtures
     zagreb_request,
 )
 from test_cli import duetime
-from test_cli_step2 import run
+from test_cli_queries import run
 from test_e2e import assert_answers_zagreb, failure
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT

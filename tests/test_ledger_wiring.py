@@ -32,10 +32,10 @@ from server_process import (  # noqa: F401 - fixtures
     start_server_fixture,
     zagreb_request,
 )
-from test_cli_step2 import run
+from test_cli_queries import run
 from test_e2e import failure
-from test_e2e_step2 import ts
-from test_e2e_step3 import V1, add_company_day, copy_calendars
+from test_e2e_queries import ts
+from test_e2e_bundles import V1, add_company_day, copy_calendars
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 UNAVAILABLE = grpc.StatusCode.UNAVAILABLE

@@ -1,4 +1,4 @@
-"""The step-2 commands of the ``duetime`` command line: ``between``, ``open``,
+"""The query commands of the ``duetime`` command line: ``between``, ``open``,
 ``schedule``, ``--explain``, ``--at-close`` and the new calendar flags.
 
 Local mode runs :func:`duetime.cli.main` in-process (the same code path as

@@ -1,4 +1,4 @@
-"""End to end, step 2: the SPEC §3–§5 examples, business time, open status,
+"""End to end: the SPEC §3–§5 examples, business time, open status,
 schedules, explanations, at_close, the holiday horizon, warnings, records and
 idempotency of the new RPCs, and a table of bad inputs — all over gRPC against
 one real ``python -m duetime serve`` subprocess. Exact values throughout."""

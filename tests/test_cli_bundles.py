@@ -1,4 +1,4 @@
-"""The step-3 command line: ``duetime calendars compile|check|diff|list`` and
+"""The calendar-bundle command line: ``duetime calendars compile|check|diff|list`` and
 ``--calendar NAME[@VERSION]`` on the computing commands, locally (in-process,
 on copies of ``calendars/``) and, once, the installed command against a real
 server."""
@@ -11,8 +11,8 @@ import pytest
 from duetime.catalog import ENV_DIR
 from server_process import CALENDARS, server_fixture  # noqa: F401 - the "server" fixture
 from test_cli import duetime
-from test_cli_step2 import run
-from test_e2e_step3 import COMPANY_DAY, NEW_DUE, OLD_DUE, V1, copy_calendars
+from test_cli_queries import run
+from test_e2e_bundles import COMPANY_DAY, NEW_DUE, OLD_DUE, V1, copy_calendars
 
 SHIPPED = {
     "ae-dubai": "dce05903b874", "always-open": "eea4aa4a1542", "au-nsw": "9f7069933424",

@@ -1,4 +1,4 @@
-"""Step 6: the calendar cache, BatchComputeDueTimes and StreamComputeDueTimes."""
+"""The calendar cache, BatchComputeDueTimes and StreamComputeDueTimes."""
 
 from __future__ import annotations
 

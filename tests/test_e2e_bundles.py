@@ -1,4 +1,4 @@
-"""End to end, step 3: calendar bundles over gRPC — pinned and newest versions,
+"""End to end: calendar bundles over gRPC — pinned and newest versions,
 records naming them, extra inline holidays, a bundle's year range, the
 CalendarService, and reloads (SIGHUP under load, a broken set refused,
 ``--watch``) — against real ``python -m duetime serve`` subprocesses, each on

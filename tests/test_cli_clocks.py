@@ -1,4 +1,4 @@
-"""The step-4 command line: ``duetime clock start|apply`` and ``duetime sla
+"""The SLA clock command line: ``duetime clock start|apply`` and ``duetime sla
 evaluate``, locally (in-process) and against a real server."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import sys
 from duetime.core import RULES_VERSION
 from duetime.tzdb import tzdata_version
 from server_process import CALENDARS, server_fixture  # noqa: F401 - the "server" fixture
-from test_cli_step2 import run
-from test_e2e_step4 import SCENARIO
+from test_cli_queries import run
+from test_e2e_clocks import SCENARIO
 
 TIMELINE = [
     "#  event                 time (Europe/Zagreb)       action    tier      status   "

@@ -1,4 +1,4 @@
-"""End to end, step 4: SLA clocks and contract policies over gRPC, against a
+"""End to end: SLA clocks and contract policies over gRPC, against a
 real ``python -m duetime serve`` subprocess. Exact values throughout: the
 SPEC §7 example, a pause after the deadline, every refused transition with
 its PreconditionFailure, byte-identical replays, records, pinned bundles, and
@@ -18,8 +18,8 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from google.rpc.error_details_pb2 import BadRequest, ErrorInfo, PreconditionFailure
 from grpc_status import rpc_status
 from server_process import server_fixture  # noqa: F401 - the "server" fixture
-from test_e2e_step2 import ts
-from test_e2e_step2 import utc as text
+from test_e2e_queries import ts
+from test_e2e_queries import utc as text
 
 INVALID, OUT_OF_RANGE = grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.OUT_OF_RANGE
 FAILED = grpc.StatusCode.FAILED_PRECONDITION
