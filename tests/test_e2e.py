@@ -98,7 +98,6 @@ def _records(db_path) -> int:
         return conn.execute("SELECT count(*) FROM records").fetchone()[0]
 
 
-@pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="needs Linux prlimit")
 def test_ledger_write_failure_is_unavailable_and_unrecorded(start_server):
     """RLIMIT_FSIZE = 0 on the server process makes every file write fail with
     EFBIG (as root too, unlike a read-only file); the server must answer

@@ -25,18 +25,7 @@ import oracle as O
 from oracle import DAY, HOUR, MINUTE, SECOND, from_us, to_us
 
 
-def _import_core():
-    try:
-        import duetime.core as core
-    except ModuleNotFoundError as e:  # the package itself not installed yet
-        if e.name in ("duetime", "duetime.core"):
-            return None
-        raise
-    return core
-
-
-core = _import_core()
-needs_core = pytest.mark.skipif(core is None, reason="duetime.core not installed")
+import duetime.core as core  # noqa: E402  (a missing package is a failure, never a skip)
 
 UTC = timezone.utc
 ZONES = [
@@ -457,7 +446,6 @@ def compare_due(spec, ocal, start_dt, text):
 # ---------------------------------------------------------------------------
 
 
-@needs_core
 @given(st.data())
 def test_add_business_time_equals_oracle(data):
     spec, ocal, start = data.draw(cases())
@@ -466,7 +454,6 @@ def test_add_business_time_equals_oracle(data):
     compare_due(spec, ocal, start_dt, text)
 
 
-@needs_core
 @given(st.data())
 def test_add_business_days_equals_oracle(data):
     spec, ocal, start = data.draw(cases(allow_no_hours=True))
@@ -476,7 +463,6 @@ def test_add_business_days_equals_oracle(data):
     compare_due(spec, ocal, start_dt, text)
 
 
-@needs_core
 @given(st.data())
 def test_business_time_between_equals_oracle(data):
     spec, ocal, a = data.draw(cases(allow_no_hours=True))
@@ -497,7 +483,6 @@ def test_business_time_between_equals_oracle(data):
     assert got == want, f"core {got} µs != oracle {want} µs (diff {got - want})"
 
 
-@needs_core
 @given(st.data())
 def test_between_inverts_add_business_time(data):
     """SPEC §4: always business_time_between(s, s + Nbh) == N hours (both signs)."""
@@ -517,7 +502,6 @@ def test_between_inverts_add_business_time(data):
     assert O.between(ocal, start, to_us(due)) == us
 
 
-@needs_core
 @given(st.data())
 def test_bd_between_equals_oracle(data):
     spec, ocal, a = data.draw(cases(allow_no_hours=True))
@@ -540,7 +524,6 @@ def test_bd_between_equals_oracle(data):
     assert got == want, f"core {got} != oracle {want}"
 
 
-@needs_core
 @given(st.data())
 def test_bd_between_is_inverse_of_add(data):
     """§3: bd_between(a, b) is the largest N >= 0 with a + Nbd <= b (b >= a), or
@@ -566,7 +549,6 @@ def test_bd_between_is_inverse_of_add(data):
             assert m == n  # no two business days share an instant: the exact inverse
 
 
-@needs_core
 @given(st.data())
 def test_elapsed_units_are_plain_utc_arithmetic(data):
     spec, ocal, start = data.draw(cases(allow_no_hours=True))
@@ -578,7 +560,6 @@ def test_elapsed_units_are_plain_utc_arithmetic(data):
     assert_same_instant(got, start + us, ocal.zone, f"{start_dt.isoformat()} + {text}")
 
 
-@needs_core
 @given(st.data())
 def test_resolve_local_equals_oracle(data):
     zone_key = data.draw(zones)
@@ -592,7 +573,6 @@ def test_resolve_local_equals_oracle(data):
     assert_same_instant(got, want, zone_key, f"resolve {wall} in {zone_key}")
 
 
-@needs_core
 @given(st.data())
 def test_business_time_on_a_week_without_hours_is_an_error(data):
     """§10: bh/bm arithmetic on a calendar whose week has no working hours is an error."""
@@ -647,7 +627,6 @@ SPEC_CASES = [
 ]
 
 
-@needs_core
 @pytest.mark.parametrize("spec,start,text,expected", SPEC_CASES)
 def test_spec_examples_through_core(spec, start, text, expected):
     got = core.compute_due(datetime.fromisoformat(start), text, core_calendar(spec))
@@ -655,7 +634,6 @@ def test_spec_examples_through_core(spec, start, text, expected):
     assert got.utcoffset() == timedelta(0)
 
 
-@needs_core
 def test_spec_examples_between_through_core():
     cal = core_calendar(dict())
     sat, thu = datetime(2000, 1, 1, 12, tzinfo=UTC), datetime(1999, 12, 30, 12, tzinfo=UTC)
@@ -679,7 +657,6 @@ def test_spec_examples_between_through_core():
 # ---------------------------------------------------------------------------
 
 
-@needs_core
 @given(st.data())
 def test_around_a_skipped_date_equals_oracle(data):
     spec, ocal, start = data.draw(cases(skipped=True))
@@ -707,7 +684,6 @@ APIA_SKIP = dict(
 )
 
 
-@needs_core
 @pytest.mark.parametrize(
     "start,text,expected",
     [
@@ -758,7 +734,6 @@ def iso_durations(draw):
     return text
 
 
-@needs_core
 @given(st.data())
 def test_iso_durations_equal_oracle(data):
     spec, ocal, start = data.draw(cases(allow_no_hours=True))
@@ -784,7 +759,6 @@ def test_iso_durations_equal_oracle(data):
 EDGES = [to_us(datetime(1900, 1, 1, tzinfo=UTC)), to_us(datetime(2200, 1, 1, tzinfo=UTC))]
 
 
-@needs_core
 @given(st.data())
 def test_range_edges_agree(data):
     zone_key = data.draw(zones)
@@ -808,7 +782,6 @@ def test_range_edges_agree(data):
 # ---------------------------------------------------------------------------
 
 
-@needs_core
 def test_limits_and_naive_instants():
     cal = core_calendar(dict())
     s = datetime(2026, 11, 27, 16, tzinfo=UTC)

@@ -961,6 +961,27 @@ def _use_case(method: RecordedMethod) -> Callable:
     return use_case
 
 
+def _recorded_answer(method: RecordedMethod, request: Message, catalog, request_bytes: bytes,
+            receive_us: int, namespace: str) -> tuple[Message, LedgerRow]:
+    """Compute ``request``'s answer with a fresh record id, and the ledger row
+    that records it (``request_bytes``: its canonical serialization)."""
+    response = method.run(request, catalog)
+    response.record_id = new_record_id()
+    row = LedgerRow.create(
+        record_id=response.record_id,
+        method=method.name,
+        receive_time_us=receive_us,
+        idempotency_key=request.idempotency_key,
+        request=request_bytes,
+        response=response.SerializeToString(deterministic=True),
+        calendar_version=response.calendar_version,
+        rules_version=response.rules_version,
+        tzdata_version=response.tzdata_version,
+        namespace=namespace,
+    )
+    return response, row
+
+
 class DueTimeApp:
     """The recorded use cases over one ledger, answering from :attr:`catalog`.
     Safe to share across threads.
@@ -1061,20 +1082,7 @@ class DueTimeApp:
                 prior = ledger.get_by_key(key, namespace)
             if prior is not None:
                 return self._replay(method, prior, request_bytes)
-        response = method.run(request, catalog)
-        response.record_id = new_record_id()
-        row = LedgerRow.create(
-            record_id=response.record_id,
-            method=method.name,
-            receive_time_us=_to_us(received_at),
-            idempotency_key=key,
-            request=request_bytes,
-            response=response.SerializeToString(deterministic=True),
-            calendar_version=response.calendar_version,
-            rules_version=response.rules_version,
-            tzdata_version=response.tzdata_version,
-            namespace=namespace,
-        )
+        response, row = _recorded_answer(method, request, catalog, request_bytes, _to_us(received_at), namespace)
         with self._ledger_use():
             stored = self._commit.put(row)
         if stored.record_id != row.record_id:  # a concurrent call with the key won the race
@@ -1117,20 +1125,7 @@ class DueTimeApp:
                     if prior is not None:
                         results[i] = self._replay(method, prior, request_bytes)
                         continue
-                response = method.run(request, catalog)
-                response.record_id = new_record_id()
-                row = LedgerRow.create(
-                    record_id=response.record_id,
-                    method=method.name,
-                    receive_time_us=receive_us,
-                    idempotency_key=key,
-                    request=request_bytes,
-                    response=response.SerializeToString(deterministic=True),
-                    calendar_version=response.calendar_version,
-                    rules_version=response.rules_version,
-                    tzdata_version=response.tzdata_version,
-                    namespace=namespace,
-                )
+                response, row = _recorded_answer(method, request, catalog, request_bytes, receive_us, namespace)
             except (LedgerUnavailable, ShuttingDown):
                 raise
             except Exception as exc:  # noqa: BLE001 - the item's own error

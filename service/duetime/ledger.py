@@ -598,7 +598,28 @@ def _statements(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
 
 
-class SqliteLedger(Ledger):
+class SqlLedger(Ledger):
+    """The reads shared by the SQL stores: the same statements (:data:`GET_BY_ID`,
+    :data:`GET_BY_KEY`, :func:`page_query`) run through the store's ``_fetch``."""
+
+    @abstractmethod
+    def _fetch(self, sql: str, params: Sequence = ()) -> list[tuple]:
+        """Rows of one read-only statement (``?`` placeholders)."""
+
+    def get(self, record_id: str) -> LedgerRow | None:
+        rows = self._fetch(GET_BY_ID, (record_id,))
+        return LedgerRow(*rows[0]) if rows else None
+
+    def get_by_key(self, idempotency_key: str, namespace: str = "") -> LedgerRow | None:
+        rows = self._fetch(GET_BY_KEY, (namespace, idempotency_key))
+        return LedgerRow(*rows[0]) if rows else None
+
+    def _page(self, flt: RecordFilter, after: Position | None, limit: int) -> list[LedgerRow]:
+        sql, params = page_query(flt, after, limit)
+        return [LedgerRow(*r) for r in self._fetch(sql, params)]
+
+
+class SqliteLedger(SqlLedger):
     """Durable ledger in one SQLite file (WAL journal, ``synchronous=FULL``).
 
     ``path`` is created with its parent directories if missing, and migrated
@@ -743,17 +764,6 @@ class SqliteLedger(Ledger):
     def ping_write(self) -> None:
         self._write(lambda: self._conn.execute(_SQLITE_PROBE, (time.time_ns() // 1000,)))
 
-    def get(self, record_id: str) -> LedgerRow | None:
-        rows = self._fetch(GET_BY_ID, (record_id,))
-        return LedgerRow(*rows[0]) if rows else None
-
-    def get_by_key(self, idempotency_key: str, namespace: str = "") -> LedgerRow | None:
-        rows = self._fetch(GET_BY_KEY, (namespace, idempotency_key))
-        return LedgerRow(*rows[0]) if rows else None
-
-    def _page(self, flt: RecordFilter, after: Position | None, limit: int) -> list[LedgerRow]:
-        sql, params = page_query(flt, after, limit)
-        return [LedgerRow(*r) for r in self._fetch(sql, params)]
 
     def _verify_store(self) -> list[str]:
         result = [r[0] for r in self._fetch("PRAGMA quick_check")]

@@ -32,17 +32,12 @@ from typing import TypeVar
 
 from duetime.ledger import (
     COLUMNS,
-    GET_BY_ID,
-    GET_BY_KEY,
     SCHEMA_VERSION,
     SELECT_ROWS,
-    Ledger,
     LedgerRow,
     LedgerUnavailable,
-    Position,
-    RecordFilter,
+    SqlLedger,
     check_rows,
-    page_query,
     resolve_batch,
 )
 
@@ -188,7 +183,7 @@ class _Pool:
             conn.close()
 
 
-class PostgresLedger(Ledger):
+class PostgresLedger(SqlLedger):
     """Durable ledger in a PostgreSQL database (``dsn``: a libpq URL).
 
     Opening connects, migrates to :data:`SCHEMA_VERSION` (see the module
@@ -306,17 +301,6 @@ class PostgresLedger(Ledger):
         self._run(lambda conn: conn.execute(_PROBE, (time.time_ns() // 1000,)))
 
     # --- reads ----------------------------------------------------------------
-    def get(self, record_id: str) -> LedgerRow | None:
-        rows = self._fetch(GET_BY_ID, (record_id,))
-        return LedgerRow(*rows[0]) if rows else None
-
-    def get_by_key(self, idempotency_key: str, namespace: str = "") -> LedgerRow | None:
-        rows = self._fetch(GET_BY_KEY, (namespace, idempotency_key))
-        return LedgerRow(*rows[0]) if rows else None
-
-    def _page(self, flt: RecordFilter, after: Position | None, limit: int) -> list[LedgerRow]:
-        sql, params = page_query(flt, after, limit)
-        return [LedgerRow(*r) for r in self._fetch(sql, params)]
 
     def close(self) -> None:
         self._pool.close()
