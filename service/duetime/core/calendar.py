@@ -23,9 +23,11 @@ from zoneinfo import ZoneInfo
 from .durations import DAY, SECOND
 from .errors import FieldViolation, InvalidArgument, OutOfRange
 from .zones import (
+    BLOCK_BITS,
     EPOCH_ORDINAL,
     MAX_ORDINAL,
     MIN_ORDINAL,
+    UTC_BLOCKS,
     get_zone,
     local_us_of,
     offset_us,
@@ -431,6 +433,22 @@ class CompiledCalendar:
         for i in range(7):
             self._pb[i + 1] = self._pb[i] + self.business[i]
             self._pn[i + 1] = self._pn[i] + self.nominal[i]
+        # the template's business days around a date, indexed by ``o % 7``:
+        # _after[o % 7][r] = how many days after ``o`` its (r+1)-th template
+        # business day falls (1..7); _before likewise backwards
+        self._after: list[list[int]] = [[] for _ in range(7)]
+        self._before: list[list[int]] = [[] for _ in range(7)]
+        # _reach_after[o % 7][d - 1] = template open time of the d dates after ``o``
+        # (d = 1..7); _reach_before likewise of the d dates before it
+        self._reach_after: list[list[int]] = [[] for _ in range(7)]
+        self._reach_before: list[list[int]] = [[] for _ in range(7)]
+        for m in range(7):
+            w = (m - _MONDAY) % 7
+            self._after[m] = [d for d in range(1, 8) if self.business[(w + d) % 7]]
+            self._before[m] = [d for d in range(1, 8) if self.business[(w - d) % 7]]
+            for d in range(1, 8):
+                self._reach_after[m].append(sum(self.nominal[(w + i) % 7] for i in range(1, d + 1)))
+                self._reach_before[m].append(sum(self.nominal[(w - i) % 7] for i in range(1, d + 1)))
 
         self.holiday_names = {h.date.toordinal(): h.name for h in cal.holidays}
         self.override_of = {o.date.toordinal(): o for o in cal.date_overrides}
@@ -457,15 +475,37 @@ class CompiledCalendar:
             self._exc_pb.append(self._exc_pb[-1] + bus - self.business[w])
             self._exc_pn.append(self._exc_pn[-1] + _measure(merge(spans)) - self.nominal[w])
         #: True when every exception closes a template business day (holidays,
-        #: closed overrides): counting business days is then a fixed point.
+        #: closed overrides); :meth:`closures` then counts them.
         self.only_closures = all(self._exc_status[o][0] == 0 and self.business[(o - _MONDAY) % 7] for o in self.exc)
+        # The running totals B(y) (business days) and N(y) (nominal open time)
+        # of all dates before y — template plus exceptions, from the anchor
+        # Monday — next to each exception e: just before it, B(e) / N(e), and
+        # just after it, B(e + 1) / N(e + 1). Both totals only grow, so one
+        # bisection of these finds between which two exceptions an amount runs
+        # out, and the weekly template does the rest (see nth_after).
+        wb, wn, pb, pn = self.week_business, self.week_nominal, self._pb, self._pn
+        at = [divmod(o - _MONDAY, 7) for o in self.exc]
+        past = [divmod(o + 1 - _MONDAY, 7) for o in self.exc]
+        self._b_at = [q * wb + pb[r] + e for (q, r), e in zip(at, self._exc_pb)]
+        self._b_past = [q * wb + pb[r] + e for (q, r), e in zip(past, self._exc_pb[1:])]
+        self._n_at = [q * wn + pn[r] + e for (q, r), e in zip(at, self._exc_pn)]
+        self._n_past = [q * wn + pn[r] + e for (q, r), e in zip(past, self._exc_pn[1:])]
         self._corr_by_year: dict[int, tuple[list[int], list[int]]] = {}
+        # the corrections of the years loaded so far (always a run of whole
+        # years), merged: (lo, hi, dates, running totals) for dates lo <= o < hi
+        # in one sorted list, so that any range inside costs two bisections;
+        # one tuple, replaced whole, so that threads sharing the calendar
+        # never see half of an update
+        self._corr: tuple[int, int, list[int], list[int]] = (1, 0, [], [0])
         self._segments: dict[int, list[Segment]] = {}
-        self._cum_years: dict[int, int] = {}
         self._instant_range: tuple[int, int] | None = None
-        self._cum_lo = self._cum_hi = 0
         self._utc = self.zone.key == "UTC"
         self._table = None if self._utc else table(self.zone)
+        self._quiet = UTC_BLOCKS if self._table is None else self._table.quiet
+        self._calm = UTC_BLOCKS if self._table is None else self._table.calm
+        #: No date's real open time ever differs from its nominal one (UTC
+        #: without overnight intervals): corrections are 0 without a look-up.
+        self._no_corrections = self._utc and not self.overnight
 
     def instant_range(self) -> tuple[int, int]:
         """Instants [lo, hi) whose local date is surely inside 1900..2199: from
@@ -475,6 +515,44 @@ class CompiledCalendar:
         if r is None:
             r = self._instant_range = (resolve(self.zone, MIN_ORDINAL + 1, 0), resolve(self.zone, MAX_ORDINAL, 0))
         return r
+
+    # ---- the zone (SPEC §1), with the one-look-up fast path of zones.QuietBlocks
+    def local_of(self, us: int) -> tuple[int, int]:
+        """Local (date ordinal, µs of day) of instant ``us`` in the calendar's zone."""
+        off = self._quiet[us >> BLOCK_BITS]
+        if off is None:  # a transition within a day: the year's table
+            off = self._table.offset_in_year(us)
+        days, rest = divmod(us + off, DAY)
+        return days + EPOCH_ORDINAL, rest
+
+    def resolve(self, o: int, us_of_day: int) -> int:
+        """The instant of local date ``o`` at wall time ``us_of_day`` (SPEC §1:
+        gap → forward by its length, fold → the earlier); as :func:`zones.resolve`."""
+        local = (o - EPOCH_ORDINAL) * DAY + us_of_day
+        off = self._quiet[local >> BLOCK_BITS]
+        if off is not None:
+            return local - off
+        return self._table.resolve(local)
+
+    def calm_at(self, t: int) -> bool:
+        """True when no offset transition falls within a week of instant ``t``
+        (False only says that one may)."""
+        return self._calm[t >> BLOCK_BITS] is not None
+
+    def transition_near(self, a: int, b: int) -> bool:
+        """Whether the zone's UTC offset changes at some instant in ``[a, b)``
+        (quiet blocks answer a span of days without a search)."""
+        if self._table is None:
+            return False
+        quiet = self._quiet
+        k, last = a >> BLOCK_BITS, (b - 1) >> BLOCK_BITS
+        if b <= a or last - k >= 8:
+            return self._table.has_transition(a, b)
+        while k <= last:
+            if quiet[k] is None:
+                return bool(self._table.transitions(a, b))
+            k += 1
+        return False
 
     # ---- status of one date -------------------------------------------
     def weekday_index(self, o: int) -> int:
@@ -528,42 +606,179 @@ class CompiledCalendar:
     def template_nth_after(self, o: int, k: int) -> int:
         """The k-th (k ≥ 1) template business day strictly after date ``o``."""
         q, r = divmod(k - 1, self.week_business)
-        w = (o - _MONDAY) % 7
-        d = 0
-        while r >= 0:
-            d += 1
-            r -= self.business[(w + d) % 7]
-        return o + 7 * q + d
+        return o + 7 * q + self._after[o % 7][r]
 
     def template_nth_before(self, o: int, k: int) -> int:
         """The k-th (k ≥ 1) template business day strictly before date ``o``."""
         q, r = divmod(k - 1, self.week_business)
-        w = (o - _MONDAY) % 7
-        d = 0
-        while r >= 0:
-            d += 1
-            r -= self.business[(w - d) % 7]
-        return o - 7 * q - d
+        return o - 7 * q - self._before[o % 7][r]
 
     def template_reach_after(self, o: int, amount: int) -> int:
-        """The first date D > ``o`` whose template open time over (o, D] is ≥ ``amount`` µs."""
+        """The first date D > ``o`` whose template open time over (o, D] is ≥ ``amount`` µs:
+        whole weeks at once, then the week's running totals (one bisection)."""
         q, rest = divmod(amount - 1, self.week_nominal)
-        w = (o - _MONDAY) % 7
-        d, acc = 0, 0
-        while acc <= rest:
-            d += 1
-            acc += self.nominal[(w + d) % 7]
-        return o + 7 * q + d
+        return o + 7 * q + 1 + bisect.bisect_left(self._reach_after[o % 7], rest + 1)
 
     def template_reach_before(self, o: int, amount: int) -> int:
         """The last date D < ``o`` whose template open time over [D, o) is ≥ ``amount`` µs."""
         q, rest = divmod(amount - 1, self.week_nominal)
-        w = (o - _MONDAY) % 7
-        d, acc = 0, 0
-        while acc <= rest:
-            d += 1
-            acc += self.nominal[(w - d) % 7]
-        return o - 7 * q - d
+        return o - 7 * q - 1 - bisect.bisect_left(self._reach_before[o % 7], rest + 1)
+
+    # ---- where a count of business days runs out (SPEC §3) -------------
+    def nth_after(self, o: int, n: int) -> int:
+        """The n-th (n ≥ 1) business day strictly after date ``o``, exactly,
+        whatever the calendar (holidays, overrides, extra working days), at a
+        cost that does not grow with n: B(y), the business days before date y,
+        only grows; the answer x is the first date with B(x + 1) ≥ B(o + 1) + n.
+        One bisection of B just past each exception finds the exception e_i
+        before which that happens; between e_(i−1) and e_i only the weekly
+        template counts, so its table gives the date (capped at e_i itself,
+        an extra working day). Two bisections and two divisions in all; may
+        return a date past 2199 (the caller checks)."""
+        exc, exc_pb, pb, per_week, past = self.exc, self._exc_pb, self._pb, self.week_business, self._b_past
+        a = o + 1
+        k = bisect.bisect_left(exc, a)
+        if k == len(exc):  # no exception ahead: the template alone
+            q, r = divmod(n - 1, per_week)
+            return o + 7 * q + self._after[o % 7][r]
+        q, r = divmod(a - _MONDAY, 7)
+        goal = q * per_week + pb[r] + exc_pb[k] + n  # B(a) + n
+        if past[k] >= goal:  # reached by the next exception: the template up to it
+            q, r = divmod(n - 1, per_week)
+            x = o + 7 * q + self._after[o % 7][r]
+            return x if x < exc[k] else exc[k]
+        i = bisect.bisect_left(past, goal, k + 1)  # exceptions before i end short of the goal
+        p = exc[i - 1] + 1  # from here to exception i, B(y) = template + exc_pb[i]
+        q, r = divmod(p - _MONDAY, 7)
+        q, r = divmod(goal - exc_pb[i] - q * per_week - pb[r] - 1, per_week)
+        x = p - 1 + 7 * q + self._after[(p - 1) % 7][r]
+        return x if i == len(exc) or x < exc[i] else exc[i]
+
+    def nth_before(self, o: int, m: int) -> int:
+        """The m-th (m ≥ 1) business day strictly before date ``o``: the last
+        date x with B(x) ≤ B(o) − m; :meth:`nth_after` mirrored."""
+        exc, exc_pb, pb, per_week, at = self.exc, self._exc_pb, self._pb, self.week_business, self._b_at
+        k = bisect.bisect_left(exc, o)
+        if k == 0:  # no exception behind: the template alone
+            q, r = divmod(m - 1, per_week)
+            return o - 7 * q - self._before[o % 7][r]
+        q, r = divmod(o - _MONDAY, 7)
+        goal = q * per_week + pb[r] + exc_pb[k] - m  # B(o) − m
+        if at[k - 1] <= goal:  # reached before the previous exception: the template down to it
+            q, r = divmod(m - 1, per_week)
+            x = o - 7 * q - self._before[o % 7][r]
+            return x if x > exc[k - 1] else exc[k - 1]
+        i = bisect.bisect_right(at, goal, 0, k - 1)  # exceptions before i start within the goal
+        top = exc[i]  # below here, down to exception i − 1, B(y) = template + exc_pb[i]
+        q, r = divmod(top - _MONDAY, 7)
+        q, r = divmod(q * per_week + pb[r] + exc_pb[i] - goal - 1, per_week)
+        x = top - 7 * q - self._before[top % 7][r]
+        return x if i == 0 or x > exc[i - 1] else exc[i - 1]
+
+    # ---- where an amount of open time runs out (SPEC §4) ---------------
+    def reach_after(self, first: int, left: int, tries: int = 6) -> tuple[int, int] | None:
+        """The first date D ≥ ``first`` by whose end ``left`` µs (> 0) of open
+        time have passed since the start of ``first``, with the open time of
+        dates first … D − 1 (< ``left``); None when ``tries`` jumps do not
+        settle it (the caller then searches).
+
+        The candidate is exact for the nominal open time N(y) of the dates
+        before y, as in :meth:`nth_after`: one bisection of N just past each
+        exception, then the weekly template's running totals — the same cost
+        for 8 business hours as for 2000. The real open time up to it (DST
+        corrections included) and its own segments then decide: a date is the
+        answer exactly when the open time before it falls short and the one
+        through it does not (open time only grows), so no other proof is
+        needed; where corrections move the answer, jump on by the shortfall.
+        """
+        bl = bisect.bisect_left
+        exc, exc_pn, pn, per_week, past = self.exc, self._exc_pn, self._pn, self.week_nominal, self._n_past
+        reach = self._reach_after
+        k = bl(exc, first)
+        q, r = divmod(first - _MONDAY, 7)
+        before = q * per_week + pn[r] + exc_pn[k]  # N(first)
+        if k == len(exc) or past[k] >= before + left:  # reached by the next exception: the template
+            q, rest = divmod(left - 1, per_week)
+            x = first + 7 * q + bl(reach[(first - 1) % 7], rest + 1)
+            if k < len(exc) and x > exc[k]:
+                x = exc[k]
+        else:
+            i = bl(past, before + left, k + 1)
+            p = exc[i - 1] + 1  # from here to exception i, N(y) = template + exc_pn[i]
+            q, r = divmod(p - _MONDAY, 7)
+            q, rest = divmod(before + left - exc_pn[i] - q * per_week - pn[r] - 1, per_week)
+            x = p + 7 * q + bl(reach[(p - 1) % 7], rest + 1)
+            if i < len(exc) and x > exc[i]:
+                x = exc[i]
+        corrected = not self._no_corrections
+        for _ in range(tries):
+            if x > MAX_ORDINAL:
+                return None
+            q, r = divmod(x - _MONDAY, 7)
+            used = q * per_week + pn[r] + exc_pn[bl(exc, x)] - before
+            if corrected and x > first:
+                lo, hi, ords, prefix = self._corr
+                if not (lo <= first and x <= hi):
+                    lo, hi, ords, prefix = self._load_corrections(first, x)
+                if ords:
+                    used += prefix[bl(ords, x)] - prefix[bl(ords, first)]
+            if used >= left:  # more open time than the template has: an earlier date may do
+                return None
+            through = used
+            for a, b in self._segments.get(x) or self.segments(x):
+                through += b - a
+            if through >= left:
+                return x, used
+            q, rest = divmod(left - through - 1, per_week)
+            x += 7 * q + 1 + bl(reach[x % 7], rest + 1)
+        return None
+
+    def reach_before(self, last: int, left: int, tries: int = 6) -> tuple[int, int] | None:
+        """:meth:`reach_after` backwards: the last date D ≤ ``last`` from whose
+        start to the end of ``last`` lie ``left`` µs (> 0) of open time, with
+        the open time of dates D + 1 … last (< ``left``); None when unsettled."""
+        bl = bisect.bisect_left
+        exc, exc_pn, pn, per_week, at = self.exc, self._exc_pn, self._pn, self.week_nominal, self._n_at
+        reach = self._reach_before
+        end = last + 1
+        k = bl(exc, end)
+        q, r = divmod(end - _MONDAY, 7)
+        upto = q * per_week + pn[r] + exc_pn[k]  # N(end)
+        if k == 0 or at[k - 1] <= upto - left:  # reached before the previous exception: the template
+            q, rest = divmod(left - 1, per_week)
+            x = end - 7 * q - 1 - bl(reach[end % 7], rest + 1)
+            if k > 0 and x < exc[k - 1]:
+                x = exc[k - 1]
+        else:
+            i = bisect.bisect_right(at, upto - left, 0, k - 1)
+            top = exc[i]  # below here, down to exception i − 1, N(y) = template + exc_pn[i]
+            q, r = divmod(top - _MONDAY, 7)
+            q, rest = divmod(q * per_week + pn[r] + exc_pn[i] - (upto - left) - 1, per_week)
+            x = top - 7 * q - 1 - bl(reach[top % 7], rest + 1)
+            if i > 0 and x < exc[i - 1]:
+                x = exc[i - 1]
+        corrected = not self._no_corrections
+        for _ in range(tries):
+            if x < MIN_ORDINAL:
+                return None
+            q, r = divmod(x + 1 - _MONDAY, 7)
+            used = upto - (q * per_week + pn[r] + exc_pn[bl(exc, x + 1)])
+            if corrected and x < last:
+                lo, hi, ords, prefix = self._corr
+                if not (lo <= x + 1 and end <= hi):
+                    lo, hi, ords, prefix = self._load_corrections(x + 1, end)
+                if ords:
+                    used += prefix[bl(ords, end)] - prefix[bl(ords, x + 1)]
+            if used >= left:
+                return None
+            through = used
+            for a, b in self._segments.get(x) or self.segments(x):
+                through += b - a
+            if through >= left:
+                return x, used
+            q, rest = divmod(left - through - 1, per_week)
+            x -= 7 * q + 1 + bl(reach[x % 7], rest + 1)
+        return None
 
     @staticmethod
     def _template(prefix: list[int], per_week: int, x: int) -> int:
@@ -571,10 +786,23 @@ class CompiledCalendar:
         return q * per_week + prefix[r]
 
     def open_time(self, a: int, b: int) -> int:
-        """Real open time (µs) of the segments owned by dates ``a <= o < b``."""
+        """Real open time (µs) of the segments owned by dates ``a <= o < b``:
+        :meth:`nominal_open` plus the DST corrections, inlined (four bisections)."""
         if b <= a:
             return 0
-        return self.nominal_open(a, b) + self._corrections(a, b)
+        exc, exc_pn, pn = self.exc, self._exc_pn, self._pn
+        qa, ra = divmod(a - _MONDAY, 7)
+        qb, rb = divmod(b - _MONDAY, 7)
+        nominal = (qb - qa) * self.week_nominal + pn[rb] - pn[ra] + exc_pn[bisect.bisect_left(exc, b)] - exc_pn[
+            bisect.bisect_left(exc, a)]
+        if self._no_corrections:
+            return nominal
+        lo, hi, ords, prefix = self._corr
+        if not (lo <= a and b <= hi):
+            lo, hi, ords, prefix = self._load_corrections(a, b)
+        if not ords:
+            return nominal
+        return nominal + prefix[bisect.bisect_left(ords, b)] - prefix[bisect.bisect_left(ords, a)]
 
     # ---- exact segments -----------------------------------------------
     def raw_segments(self, o: int) -> list[Segment]:
@@ -615,42 +843,32 @@ class CompiledCalendar:
 
     # ---- corrections ----------------------------------------------------
     def _corrections(self, a: int, b: int) -> int:
-        if self.zone.key == "UTC" and not self.overnight:
+        """Real minus nominal open time of dates ``a <= o < b`` (µs)."""
+        if self._no_corrections or b <= a:
             return 0
+        lo, hi, ords, prefix = self._corr
+        if not (lo <= a and b <= hi):
+            lo, hi, ords, prefix = self._load_corrections(a, b)
+        return prefix[bisect.bisect_left(ords, b)] - prefix[bisect.bisect_left(ords, a)]
+
+    def _load_corrections(self, a: int, b: int) -> tuple[int, int, list[int], list[int]]:
+        """Extend the merged corrections to cover dates ``a <= o < b`` (and
+        every year between them and those already loaded); returns them."""
         y0, y1 = date.fromordinal(a).year, date.fromordinal(b - 1).year
-        if y0 == y1:
-            ords, prefix = self._year_corrections(y0)
-            return prefix[bisect.bisect_left(ords, b)] - prefix[bisect.bisect_left(ords, a)]
-        first_ords, first_prefix = self._year_corrections(y0)
-        last_ords, last_prefix = self._year_corrections(y1)
-        return (
-            first_prefix[-1] - first_prefix[bisect.bisect_left(first_ords, a)]
-            + self._years_total(y0 + 1, y1)
-            + last_prefix[bisect.bisect_left(last_ords, b)]
-        )
-
-    def _years_total(self, y0: int, y1: int) -> int:
-        """Sum of the corrections of whole years ``y0 <= y < y1``, from running
-        totals kept from the first year asked for (so a span of decades costs
-        two lookups once the years are known)."""
-        if y1 <= y0:
-            return 0
-        return self._running(y1) - self._running(y0)
-
-    def _running(self, y: int) -> int:
-        """Corrections of all years from the anchor year up to (not incl.) ``y``."""
-        cum = self._cum_years
-        if not cum:
-            cum[y] = 0
-            self._cum_lo = self._cum_hi = y
-            return 0
-        while y > self._cum_hi:
-            cum[self._cum_hi + 1] = cum[self._cum_hi] + self._year_corrections(self._cum_hi)[1][-1]
-            self._cum_hi += 1
-        while y < self._cum_lo:
-            cum[self._cum_lo - 1] = cum[self._cum_lo] - self._year_corrections(self._cum_lo - 1)[1][-1]
-            self._cum_lo -= 1
-        return cum[y]
+        lo, hi, _, _ = self._corr
+        if lo < hi:
+            y0, y1 = min(y0, date.fromordinal(lo).year), max(y1, date.fromordinal(hi - 1).year)
+        ords: list[int] = []
+        prefix = [0]
+        for y in range(y0, y1 + 1):
+            year_ords, year_prefix = self._year_corrections(y)
+            base = prefix[-1]
+            ords.extend(year_ords)
+            prefix.extend([base + p for p in year_prefix[1:]])
+        lo = date(y0, 1, 1).toordinal()
+        hi = date(y1 + 1, 1, 1).toordinal() if y1 < 9999 else date(9999, 12, 31).toordinal() + 1
+        corr = self._corr = (lo, hi, ords, prefix)
+        return corr
 
     def _year_corrections(self, year: int) -> tuple[list[int], list[int]]:
         """Dates of local ``year`` whose real open time differs from nominal."""

@@ -79,12 +79,13 @@ class Duration:
     #: Relative deadline target ``"open"`` or ``"close"`` (``Nbd@open``).
     at_edge: str | None = None
 
-    @property
+    # cached: the arithmetic asks on every call, and a Duration never changes
+    @functools.cached_property
     def is_relative(self) -> bool:
         """True for ``Nbd@HH:MM`` / ``Nbd@open`` / ``Nbd@close``."""
         return self.at_time is not None or self.at_edge is not None
 
-    @property
+    @functools.cached_property
     def is_zero(self) -> bool:
         if self.is_relative:
             return False

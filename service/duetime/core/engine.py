@@ -4,10 +4,13 @@ All functions here are pure: the caller supplies every instant, nothing reads
 a clock or does I/O. Instants are µs since the epoch (``int``) in the
 ``*_us`` functions and aware ``datetime`` in the public wrappers.
 
-Cost does not grow with the amount: business days and business time are found
-by galloping then bisecting over date ranges whose counts take O(log holidays)
-(weekly prefix sums plus bisection over sorted holidays), and only the dates at
-either end are looked at one by one.
+Cost does not grow with the amount: the date where a count of business days
+or an amount of business time runs out is found from running totals kept next
+to each exception (holiday, override, extra working day) — one bisection — and
+the weekly template's totals, whole weeks at once (CompiledCalendar.nth_after,
+reach_after); DST corrections are checked once at the candidate, and only the
+dates at either end are looked at one by one. Offsets come from one look-up
+away from transitions (zones.QuietBlocks).
 """
 
 from __future__ import annotations
@@ -21,13 +24,11 @@ from .durations import DAY, Duration, DurationKind, parse_duration
 from .errors import InvalidArgument, OutOfRange
 from .zones import (
     EPOCH_ORDINAL,
-    transitions_between,
     MAX_ORDINAL,
     MIN_ORDINAL,
     check_ordinal,
     from_us,
     local_of,
-    resolve,
     to_us,
 )
 
@@ -86,6 +87,8 @@ def start_us(start: datetime, calendar: Calendar, field: str = "start") -> int:
     if start.tzinfo is None or start.utcoffset() is None:
         raise InvalidArgument.at(field, "an instant needs a UTC offset (naive datetimes are never read as UTC or local)")
     us = to_us(start)
+    if not _SAFE_LO <= us <= _SAFE_HI:  # days outside the range: its local date may overflow datetime
+        check_ordinal(us // DAY + EPOCH_ORDINAL, field, f"{field} ({start.isoformat()})")
     o = local_of(calendar.zone, us)[0]
     if not MIN_ORDINAL <= o <= MAX_ORDINAL:
         check_ordinal(o, field, f"{field} ({start.isoformat()})")
@@ -102,20 +105,26 @@ def add_us(
     """``start + d`` for any kind of duration; the result is range-checked."""
     if d.is_zero:
         return start
-    if d.kind is DurationKind.ELAPSED:
+    kind = d.kind
+    if kind is _BUSINESS_DAY and not d.is_relative:
+        result = add_business_days_us(start, d.days, cc, field)
+    elif kind is _ELAPSED:
         result = start + d.micros
     elif d.is_relative:
         result = add_relative_us(start, d, cc, field)
-    elif d.kind is DurationKind.BUSINESS_DAY:
-        result = add_business_days_us(start, d.days, cc, field)
-    elif d.kind is DurationKind.BUSINESS_TIME:
+    elif kind is _BUSINESS_TIME:
         result = add_business_time_us(start, d.micros, cc, field)
         if at_close is AtClose.NEXT_OPEN and d.micros > 0 and not is_open_at(cc, result):
             result = first_open_at_or_after(cc, result, field)
     else:
         result = add_nominal_us(start, d, cc, field)
-    _check_result(result, cc, field)
+    r = cc._instant_range or cc.instant_range()
+    if not r[0] <= result < r[1]:
+        _check_result(result, cc, field)
     return result
+
+
+_BUSINESS_DAY, _BUSINESS_TIME, _ELAPSED = DurationKind.BUSINESS_DAY, DurationKind.BUSINESS_TIME, DurationKind.ELAPSED
 
 
 _SAFE_LO = (MIN_ORDINAL - 2 - EPOCH_ORDINAL) * DAY  # local dates two days beyond the range
@@ -128,7 +137,7 @@ def _check_result(us: int, cc: CompiledCalendar, field: str) -> None:
         return
     if not _SAFE_LO <= us <= _SAFE_HI:  # far outside: avoid datetime overflow in local_of
         check_ordinal(MIN_ORDINAL - 1 if us < _SAFE_LO else MAX_ORDINAL + 1, field)
-    o = local_of(cc.zone, us)[0]
+    o = cc.local_of(us)[0]
     if not MIN_ORDINAL <= o <= MAX_ORDINAL:
         check_ordinal(o, field)
 
@@ -140,47 +149,20 @@ def _check_result(us: int, cc: CompiledCalendar, field: str) -> None:
 def nth_business_day(cc: CompiledCalendar, o0: int, n: int, field: str) -> int:
     """The n-th business day strictly after (n > 0) or before (n < 0) date ``o0``.
 
-    Jumps by the weekly template to where the count would land, recounts
-    (O(log holidays)), jumps again by the shortfall, then bisects the last
-    bracket; the cost does not grow with n. OutOfRange outside 1900..2199.
+    :meth:`CompiledCalendar.nth_after` / ``nth_before``: one bisection of the
+    running count of business days next to the exceptions, then the weekly
+    template (O(log exceptions), the same for 3 as for 100,000 business days).
+    OutOfRange when the date falls outside 1900..2199.
     """
-    if cc.only_closures:
-        return _nth_by_fixed_point(cc, o0, n, field)
     if n > 0:
-        def short(o: int) -> int:  # business days still missing in (o0, o]
-            return n - cc.count_business_days(o0 + 1, o + 1)
-
-        return _search(short, lambda o, k: cc.template_nth_after(o, k), o0, MAX_ORDINAL, field, "the due date")
-    m = -n
-
-    def short_back(k: int) -> int:  # business days still missing in [o0 - k, o0)
-        return m - cc.count_business_days(o0 - k, o0)
-
-    k = _search(short_back, lambda k, j: o0 - cc.template_nth_before(o0 - k, j), 0, o0 - MIN_ORDINAL, field,
-                "the due date", back=True)
-    return o0 - k
-
-
-def _nth_by_fixed_point(cc: CompiledCalendar, o0: int, n: int, field: str) -> int:
-    """:func:`nth_business_day` when exceptions only close days (holidays): the
-    answer is the (n + h)-th template business day, h being the closed days up
-    to it; iterating from h = 0 climbs to the smallest such date in a few
-    steps (each next stretch holds fewer holidays), each two bisections."""
-    h = 0
-    while True:
-        if n > 0:
-            g = cc.template_nth_after(o0, n + h)
-            if g > MAX_ORDINAL:
-                raise OutOfRange.at(field, "the due date would fall after the supported range's end 2199-12-31")
-            closed = cc.closures(o0 + 1, g + 1)
-        else:
-            g = cc.template_nth_before(o0, -n + h)
-            if g < MIN_ORDINAL:
-                raise OutOfRange.at(field, "the due date would fall before the supported range's start 1900-01-01")
-            closed = cc.closures(g, o0)
-        if closed == h:
-            return g
-        h = closed
+        x = cc.nth_after(o0, n)
+        if x > MAX_ORDINAL:
+            raise OutOfRange.at(field, "the due date would fall after the supported range's end 2199-12-31")
+        return x
+    x = cc.nth_before(o0, -n)
+    if x < MIN_ORDINAL:
+        raise OutOfRange.at(field, "the due date would fall before the supported range's start 1900-01-01")
+    return x
 
 
 def _search(short, jump, lo: int, limit: int, field: str, what: str, back: bool = False) -> int:
@@ -225,17 +207,20 @@ def _search(short, jump, lo: int, limit: int, field: str, what: str, back: bool 
 
 def add_business_days_us(start: int, n: int, cc: CompiledCalendar, field: str = "duration") -> int:
     """``start + n bd`` (SPEC §3): n-th business day after the local date, same wall time."""
-    o0, t0 = local_of(cc.zone, start)
     if n == 0:
         return start
-    return resolve(cc.zone, nth_business_day(cc, o0, n, field), t0)
+    o0, t0 = cc.local_of(start)
+    o = cc.nth_after(o0, n) if n > 0 else cc.nth_before(o0, -n)
+    if not MIN_ORDINAL <= o <= MAX_ORDINAL:
+        o = nth_business_day(cc, o0, n, field)  # raises OutOfRange
+    return cc.resolve(o, t0)
 
 
 def bd_between_us(a: int, b: int, cc: CompiledCalendar) -> int:
     """SPEC §3 ``bd_between``: largest N ≥ 0 with a + N bd ≤ b (b ≥ a), or −M with
     the largest M ≥ 0 such that a − M bd ≥ b (b < a)."""
-    oa, _ = local_of(cc.zone, a)
-    ob, _ = local_of(cc.zone, b)
+    oa, _ = cc.local_of(a)
+    ob, _ = cc.local_of(b)
 
     def fits(k: int) -> bool:
         try:
@@ -269,7 +254,7 @@ def add_relative_us(start: int, d: Duration, cc: CompiledCalendar, field: str = 
     ``0bd@close`` is the end of today's business, or of the next business day
     if today has none left.
     """
-    o0, _ = local_of(cc.zone, start)
+    o0, _ = cc.local_of(start)
     if d.days != 0:
         return _relative_target(cc, nth_business_day(cc, o0, d.days, field), d, field)
     o = o0 if cc.is_business_day(o0) else nth_business_day(cc, o0, 1, field)
@@ -281,7 +266,7 @@ def add_relative_us(start: int, d: Duration, cc: CompiledCalendar, field: str = 
 
 def _relative_target(cc: CompiledCalendar, o: int, d: Duration, field: str) -> int:
     if d.at_time is not None:
-        return resolve(cc.zone, o, d.at_time)
+        return cc.resolve(o, d.at_time)
     # the date's own intervals, even where an earlier date's (moved by a DST
     # gap, or running overnight) already covers them
     segs = cc.raw_segments(o)
@@ -323,11 +308,9 @@ def add_business_time_us(start: int, amount: int, cc: CompiledCalendar, field: s
     wrong, found by bisection on instants instead.
     """
     _require_hours(cc, field)
-    t = _add_business_time_walk(start, amount, cc, field)
-    if cc.zone.key == "UTC" or not (
-        transitions_between(cc.zone, start - 3 * DAY, start + 5 * DAY)
-        or transitions_between(cc.zone, t - 5 * DAY, t + 3 * DAY)
-    ):
+    near_start = not cc.calm_at(start) and cc.transition_near(start - 3 * DAY, start + 5 * DAY)
+    t = _add_business_time_walk(start, amount, cc, field, near_start)
+    if not near_start and (cc.calm_at(t) or not cc.transition_near(t - 5 * DAY, t + 3 * DAY)):
         return t
     if amount > 0 and between_us(start, t, cc) == amount and t > start and is_open_at(cc, t - 1):
         return t
@@ -362,45 +345,46 @@ def _add_business_time_bisect(start: int, amount: int, cc: CompiledCalendar, gue
     return lo
 
 
-def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field: str) -> int:
-    """The date-ordered walk behind :func:`add_business_time_us`."""
-    o0, _ = local_of(cc.zone, start)
-    o0, _ = local_of(cc.zone, start)
+def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field: str, near_dst: bool = True) -> int:
+    """The date-ordered walk behind :func:`add_business_time_us`: the open
+    segments of the start's own dates one by one, then :func:`_reach_after` /
+    :func:`_reach_before` for the date where the amount runs out, then that
+    date's segments. ``near_dst`` False promises that no offset transition
+    falls within [start − 3 days, start + 5 days)."""
+    o0, _ = cc.local_of(start)
+    # without overnight intervals or a DST shift nearby, the two dates before
+    # the start's end before its local midnight (and the date after it begins
+    # after it): only dates o0, o0 + 1 (o0 − 2 … o0 backwards) can hold open
+    # time next to the start, already in time order
+    simple = not (near_dst or cc.overnight)
     if amount > 0:
         left = amount
-        for a, b in _near_segments(cc, o0 - 2, o0 + 1):
+        near = cc.segments(o0) + cc.segments(o0 + 1) if simple else _near_segments(cc, o0 - 2, o0 + 1)
+        for a, b in near:
             a = max(a, start)
             if a >= b:
                 continue
             if left <= b - a:
                 return a + left
             left -= b - a
-        first = o0 + 2
-        day = _search(
-            lambda o: left - cc.open_time(first, o + 1), cc.template_reach_after, first - 1, MAX_ORDINAL, field, "the due time"
-        )
-        left -= cc.open_time(first, day)
+        day, used = _reach_after(cc, o0 + 2, left, field)
+        left -= used
         for a, b in cc.segments(day):
             if left <= b - a:
                 return a + left
             left -= b - a
         raise AssertionError("open time of the found date does not cover the remainder")  # pragma: no cover
     left = -amount
-    for a, b in reversed(_near_segments(cc, o0 - 2, o0 + 1)):
+    near = cc.segments(o0 - 2) + cc.segments(o0 - 1) + cc.segments(o0) if simple else _near_segments(cc, o0 - 2, o0 + 1)
+    for a, b in reversed(near):
         b = min(b, start)
         if a >= b:
             continue
         if left <= b - a:
             return b - left
         left -= b - a
-    last = o0 - 3  # dates <= last
-    k = _search(
-        lambda k: left - cc.open_time(last - k, last + 1),
-        lambda k, missing: last - cc.template_reach_before(last - k, missing),
-        -1, last - MIN_ORDINAL, field, "the due time", back=True,
-    )
-    day = last - k
-    left -= cc.open_time(day + 1, last + 1)
+    day, used = _reach_before(cc, o0 - 3, left, field)
+    left -= used
     for a, b in reversed(cc.segments(day)):
         if left <= b - a:
             return b - left
@@ -408,9 +392,43 @@ def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field
     raise AssertionError("open time of the found date does not cover the remainder")  # pragma: no cover
 
 
+def _reach_after(cc: CompiledCalendar, first: int, left: int, field: str) -> tuple[int, int]:
+    """The first date D ≥ ``first`` by whose end ``left`` µs (> 0) of open
+    time have passed, and the open time of dates first … D − 1.
+
+    :meth:`CompiledCalendar.reach_after` (exact for the nominal open time,
+    O(log exceptions) whatever the amount, then checked with the DST
+    corrections); where corrections keep it from settling — open time that a
+    fall-back makes longer than nominal, or the end of the range —
+    :func:`_search`. OutOfRange past 2199.
+    """
+    found = cc.reach_after(first, left)
+    if found is not None:
+        return found
+    day = _search(
+        lambda o: left - cc.open_time(first, o + 1), cc.template_reach_after, first - 1, MAX_ORDINAL, field, "the due time"
+    )
+    return day, cc.open_time(first, day)
+
+
+def _reach_before(cc: CompiledCalendar, last: int, left: int, field: str) -> tuple[int, int]:
+    """:func:`_reach_after` backwards: the last date D ≤ ``last`` from whose
+    start to the end of ``last`` lie ``left`` µs (> 0) of open time, and the
+    open time of dates D + 1 … last."""
+    found = cc.reach_before(last, left)
+    if found is not None:
+        return found
+    k = _search(
+        lambda k: left - cc.open_time(last - k, last + 1),
+        lambda k, missing: last - cc.template_reach_before(last - k, missing),
+        -1, last - MIN_ORDINAL, field, "the due time", back=True,
+    )
+    return last - k, cc.open_time(last - k + 1, last + 1)
+
+
 def is_open_at(cc: CompiledCalendar, t: int) -> bool:
     """Whether instant ``t`` lies in open time (segments are half-open)."""
-    o, _ = local_of(cc.zone, t)
+    o, _ = cc.local_of(t)
     return any(a <= t < b for a, b in _near_segments(cc, o - 2, o + 1))
 
 
@@ -421,12 +439,12 @@ def current_segment(cc: CompiledCalendar, t: int, limit_days: int = 400) -> Segm
     if not is_open_at(cc, t):
         return None
     end = run_end(cc, t, limit_days)
-    return run_start(cc, t, limit_days), end if end is not None else resolve(cc.zone, min(local_of(cc.zone, t)[0] + limit_days, MAX_ORDINAL), 0)
+    return run_start(cc, t, limit_days), end if end is not None else cc.resolve(min(cc.local_of(t)[0] + limit_days, MAX_ORDINAL), 0)
 
 
 def run_start(cc: CompiledCalendar, t: int, limit_days: int = 400) -> int:
     """The opening that begins the open run holding ``t`` (``t`` must be open)."""
-    o, _ = local_of(cc.zone, t)
+    o, _ = cc.local_of(t)
     start = t
     first = max(o - limit_days, MIN_ORDINAL)
     for day in range(o + 1, first - 1, -1):
@@ -442,7 +460,7 @@ def run_start(cc: CompiledCalendar, t: int, limit_days: int = 400) -> int:
 def first_open_at_or_after(cc: CompiledCalendar, t: int, field: str = "at") -> int:
     """The earliest open instant ≥ ``t`` (``t`` itself when open)."""
     _require_hours(cc, field)
-    o, _ = local_of(cc.zone, t)
+    o, _ = cc.local_of(t)
     for a, b in _near_segments(cc, o - 2, o + 1):
         if b > t:
             return max(a, t)
@@ -456,7 +474,7 @@ def run_end(cc: CompiledCalendar, t: int, limit_days: int = 400) -> int | None:
     """The closing that ends the open run holding ``t`` (segments that touch
     count as one run), or None when it stays open ``limit_days`` dates on
     (a 24×7 calendar). ``t`` must be open."""
-    o, _ = local_of(cc.zone, t)
+    o, _ = cc.local_of(t)
     end = t
     last = min(o + limit_days, MAX_ORDINAL)
     for day in range(o - 2, last + 1):
@@ -466,7 +484,7 @@ def run_end(cc: CompiledCalendar, t: int, limit_days: int = 400) -> int | None:
             if a > end:
                 return end
             end = b
-    return None if end >= resolve(cc.zone, last, 0) else end
+    return None if end >= cc.resolve(last, 0) else end
 
 
 def between_us(a: int, b: int, cc: CompiledCalendar) -> int:
@@ -475,8 +493,8 @@ def between_us(a: int, b: int, cc: CompiledCalendar) -> int:
         return -between_us(b, a, cc)
     if b == a or not cc.has_hours():
         return 0
-    oa, _ = local_of(cc.zone, a)
-    ob, _ = local_of(cc.zone, b)
+    oa, _ = cc.local_of(a)
+    ob, _ = cc.local_of(b)
 
     def clipped(first: int, last: int) -> int:
         return sum(max(0, min(e, b) - max(s, a)) for s, e in _near_segments(cc, first, last))
@@ -495,7 +513,7 @@ def add_nominal_us(start: int, d: Duration, cc: CompiledCalendar, field: str = "
     same wall time resolved by SPEC §1, then the time part as elapsed time."""
     n = d.nominal
     assert n is not None
-    o0, t0 = local_of(cc.zone, start)
+    o0, t0 = cc.local_of(start)
     day = date.fromordinal(o0)
     months = day.year * 12 + (day.month - 1) + n.years * 12 + n.months
     y, m = divmod(months, 12)
@@ -507,7 +525,7 @@ def add_nominal_us(start: int, d: Duration, cc: CompiledCalendar, field: str = "
     if (n.years, n.months, n.weeks, n.days) == (0, 0, 0, 0):
         mid = start
     else:
-        mid = resolve(cc.zone, o, t0)
+        mid = cc.resolve(o, t0)
     return mid + n.time_us
 
 

@@ -159,6 +159,58 @@ _FIRST_YEAR, _LAST_YEAR = 1899, 2200
 _YEAR_STARTS = [to_us(datetime(y, 1, 1, tzinfo=UTC)) for y in range(_FIRST_YEAR, _LAST_YEAR + 2)]
 _TABLES: dict[str, "ZoneTable"] = {}
 
+#: Instants — and local wall times, on the same µs-since-1970 scale — fall in
+#: *blocks* of 2**BLOCK_BITS µs (≈ 3.2 days): block ``x >> BLOCK_BITS``.
+BLOCK_BITS = 38
+#: Most blocks a zone's :class:`QuietBlocks` keeps before starting afresh
+#: (1900–2199 spans about 34,500 blocks).
+_MAX_BLOCKS = 1 << 16
+
+
+class QuietBlocks(dict):
+    """``quiet[k]``: the UTC offset (µs) of a zone throughout block ``k`` and
+    ``margin`` µs either side of it, or None when an offset transition falls
+    there (or the block lies outside the years of the integer tables).
+
+    Filled on first use of each block (a missing key computes it), so that the
+    offset of an instant, and the instant of a local wall time, cost one
+    dictionary look-up away from transitions. With the margin of one day (the
+    table's ``quiet``), for a local wall time ``L`` in a quiet block
+    (``L >> BLOCK_BITS == k``) the instant is exactly ``L - off`` by SPEC §1:
+    a UTC offset is less than a day in size (a ``datetime`` invariant), so
+    every instant that could show ``L`` lies within a day of the block, where
+    the offset is ``off`` alone — no gap, no fold. ``table`` None is UTC:
+    every block is quiet with offset 0.
+    """
+
+    __slots__ = ("table", "margin")
+
+    def __init__(self, table: "ZoneTable | None", margin: int = DAY):
+        super().__init__()
+        self.table = table
+        self.margin = margin
+
+    def __missing__(self, k: int) -> int | None:
+        zt = self.table
+        if zt is None:
+            off: int | None = 0
+        else:
+            lo, hi = (k << BLOCK_BITS) - self.margin, ((k + 1) << BLOCK_BITS) + self.margin
+            if not (_YEAR_STARTS[0] <= lo and hi < _YEAR_STARTS[-1]) or zt.transitions(lo, hi):
+                off = None
+            else:
+                off = zt.offset_in_year(lo)
+        if len(self) >= _MAX_BLOCKS:
+            self.clear()
+        self[k] = off
+        return off
+
+
+#: Margin of :attr:`ZoneTable.calm`: a week each side of the block.
+CALM_MARGIN = 7 * DAY
+#: UTC's blocks: always quiet, offset 0.
+UTC_BLOCKS = QuietBlocks(None)
+
 
 def table(zone: ZoneInfo) -> "ZoneTable":
     """The (cached) integer offset table of ``zone``."""
@@ -177,6 +229,10 @@ class ZoneTable:
     def __init__(self, zone: ZoneInfo):
         self.zone = zone
         self._years: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        #: Offsets of the blocks with no transition within a day (see :class:`QuietBlocks`).
+        self.quiet = QuietBlocks(self)
+        #: The same for no transition within a week (None: one may be near).
+        self.calm = QuietBlocks(self, CALM_MARGIN)
 
     def _year(self, year: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         cached = self._years.get(year)
@@ -189,6 +245,13 @@ class ZoneTable:
 
     def offset_at(self, us: int) -> int:
         """Offset (µs) in force at instant ``us``."""
+        off = self.quiet[us >> BLOCK_BITS]
+        if off is not None:
+            return off
+        return self.offset_in_year(us)
+
+    def offset_in_year(self, us: int) -> int:
+        """:meth:`offset_at` from the year's transitions (no block look-up)."""
         i = bisect.bisect_right(_YEAR_STARTS, us) - 1
         if i < 0 or i >= len(_YEAR_STARTS) - 1:
             return _offset_zoneinfo(self.zone, us)
@@ -209,6 +272,9 @@ class ZoneTable:
         """The instant of local wall time ``local`` (µs on the epoch scale) by
         SPEC §1: the earliest instant showing that wall time, or — in a gap —
         the wall time read with the offset in force before the gap."""
+        off = self.quiet[local >> BLOCK_BITS]
+        if off is not None:  # no transition within a day: one offset, exactly
+            return local - off
         i = bisect.bisect_right(_YEAR_STARTS, local) - 1
         if i < 1 or i >= len(_YEAR_STARTS) - 2:
             days, rest = divmod(local, DAY)
@@ -234,9 +300,21 @@ class ZoneTable:
 
     def constant_offset(self, a: int, b: int) -> int | None:
         """The offset if no transition falls in ``[a, b)``, else None."""
-        if self.transitions(a, b):
+        if self.has_transition(a, b):
             return None
         return self.offset_at(a)
+
+    def has_transition(self, a: int, b: int) -> bool:
+        """Whether a transition ``t`` with ``a <= t < b`` exists; quiet blocks
+        answer without a search when ``[a, b)`` spans a few of them."""
+        quiet = self.quiet
+        k, last = a >> BLOCK_BITS, (b - 1) >> BLOCK_BITS
+        if b > a and last - k < 8:
+            while k <= last and quiet[k] is not None:
+                k += 1
+            if k > last:
+                return False
+        return bool(self.transitions(a, b))
 
 
 def check_ordinal(ordinal: int, field: str, what: str = "the result") -> None:
