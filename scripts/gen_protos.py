@@ -13,10 +13,12 @@ proto/duetime/v1/duetime.proto`` from the repository root, producing
 compares byte for byte, so the result depends on the installed grpcio-tools
 version (the generated files name it).
 
-``proto/google/rpc/status.proto`` is googleapis' file, vendored unchanged so
+``proto/google/rpc/status.proto``, ``proto/google/api/annotations.proto`` and
+``proto/google/api/http.proto`` are googleapis' files, vendored unchanged so
 that protoc and ``buf lint`` (which ignores ``proto/google``) resolve the
-import offline; no stub is generated for it: the generated code imports
-``google.rpc.status_pb2`` from the googleapis-common-protos package.
+imports offline; no stubs are generated for them: the generated code imports
+``google.rpc.status_pb2`` and ``google.api.annotations_pb2`` from the
+googleapis-common-protos package.
 
 Exit codes: 0 success / up to date, 1 stale stubs (``--check``), 2 protoc error.
 """

@@ -12,6 +12,7 @@ from duetime import app as app_mod
 from duetime.app import CalendarCache, DueTimeApp, calendar_cache_size, resolve_calendar
 from duetime.ledger import MemoryLedger
 from duetime.v1 import duetime_pb2 as pb
+from pg import pg_dsn  # noqa: F401 - the fixture
 from server_process import start_server_fixture, zagreb_request  # noqa: F401
 
 RECEIVED = datetime(2026, 11, 27, 15, 0, tzinfo=timezone.utc)
@@ -262,3 +263,245 @@ def test_server_stream_too_big_message(start_server):
             iter([pb.StreamComputeDueTimesRequest(items=[zagreb_request()] * 10_001)]),
             timeout=60))
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+# --- the work a batch shares ----------------------------------------------------------
+
+
+def test_a_cached_calendar_is_not_checked_again(monkeypatch):
+    monkeypatch.setattr(app_mod, "CALENDAR_CACHE", CalendarCache(10))
+    checked = []
+    real = app_mod._calendar_text_problems
+    monkeypatch.setattr(app_mod, "_calendar_text_problems",
+                        lambda cal, field="calendar": checked.append(cal.time_zone) or real(cal, field))
+    first = resolve_calendar(distinct_calendar(1))
+    assert resolve_calendar(distinct_calendar(1)).calendar is first.calendar
+    assert checked == ["Europe/Zagreb"]  # only when it was built
+    too_long = pb.Calendar(time_zone="Z" * 65)
+    for _ in range(2):  # never cached: checked every time
+        with pytest.raises(app_mod.InvalidArgument) as caught:
+            resolve_calendar(too_long)
+        assert [v.field for v in caught.value.violations] == ["calendar.time_zone"]
+    assert checked == ["Europe/Zagreb", "Z" * 65, "Z" * 65]
+
+
+def test_batch_resolves_each_distinct_calendar_once(monkeypatch):
+    from duetime.app import DUE_TIME
+
+    resolved = []
+    real = app_mod.resolve_calendar
+    monkeypatch.setattr(app_mod, "resolve_calendar",
+                        lambda cal, bundles=None: resolved.append(len(cal.holidays)) or real(cal, bundles))
+    items = [zagreb_request() for _ in range(4)]  # four equal messages, built separately
+    for hours in (1, 2):
+        other = zagreb_request()
+        other.calendar.ClearField("holidays")  # no holidays: Christmas Eve 3bd lands on the 29th
+        other.start.FromJsonString("2026-12-24T08:00:00Z")
+        other.duration = f"{hours}bd"
+        items.append(other)
+    results = DueTimeApp(MemoryLedger()).call_many(DUE_TIME, items, RECEIVED)
+    assert sorted(resolved) == [0, 2]
+    assert [r.due.ToJsonString() for r in results] == [ZAGREB_DUE] * 4 + [
+        "2026-12-25T08:00:00Z", "2026-12-28T08:00:00Z"]
+    assert [r.due_local for r in results[4:]] == ["2026-12-25T09:00:00+01:00",
+                                                  "2026-12-28T09:00:00+01:00"]
+    assert len({r.record_id for r in results}) == 6
+
+
+class CountingLedger(MemoryLedger):
+    """A MemoryLedger that counts its key lookups."""
+
+    def __init__(self):
+        super().__init__()
+        self.lookups: list[tuple[str, tuple[str, ...]]] = []
+
+    def get_by_key(self, idempotency_key, namespace=""):
+        self.lookups.append(("get_by_key", (idempotency_key,)))
+        return super().get_by_key(idempotency_key, namespace)
+
+    def get_by_keys(self, keys, namespace=""):
+        self.lookups.append(("get_by_keys", tuple(keys)))
+        return super().get_by_keys(keys, namespace)
+
+
+def test_batch_looks_its_keys_up_in_one_query():
+    from duetime.app import DUE_TIME
+
+    ledger = CountingLedger()
+    app = DueTimeApp(ledger)
+    earlier = app.compute_due_time(zagreb_request("k-old"), RECEIVED)
+    ledger.lookups.clear()
+    items = [zagreb_request("k-old"), zagreb_request(), zagreb_request("k-new"),
+             zagreb_request("k-new"), zagreb_request("k-old")]
+    results = app.call_many(DUE_TIME, items, RECEIVED)
+    assert ledger.lookups == [("get_by_keys", ("k-old", "k-new"))]
+    assert [r.record_id for r in results].count(earlier.record_id) == 2
+    assert results[0] == results[4] == earlier
+    assert results[3] == results[2] and results[2].record_id != earlier.record_id
+    assert results[1].record_id not in (earlier.record_id, results[2].record_id)
+    assert len(app.list_records(pb.ListRecordsRequest()).records) == 3
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_sql_get_by_keys_reads_many_keys_in_chunks(store, tmp_path, monkeypatch, request):
+    from duetime import ledger as ledger_mod
+    from duetime.ledger import LedgerRow, SqliteLedger
+    from duetime.ledger_pg import PostgresLedger
+
+    monkeypatch.setattr(ledger_mod, "KEYS_PER_QUERY", 3)
+    ledger = (SqliteLedger(tmp_path / "ledger.db") if store == "sqlite"
+              else PostgresLedger(request.getfixturevalue("pg_dsn")))
+    rows = [LedgerRow.create(record_id=f"{i:032x}", method="m", receive_time_us=i,
+                             idempotency_key=f"k{i}", request=b"q", response=b"r",
+                             calendar_version="c", rules_version="r", tzdata_version="t",
+                             namespace="team" if i % 2 else "")
+            for i in range(8)]
+    ledger.put_many(rows)
+    queries: list[str] = []
+    real = ledger._fetch
+    monkeypatch.setattr(ledger, "_fetch", lambda sql, params=(): queries.append(sql) or real(sql, params))
+    found = ledger.get_by_keys(["k0", "k1", "k2", "k4", "k6", "k9", "k0", ""])
+    assert sorted(found) == ["k0", "k2", "k4", "k6"]  # k1 is in namespace "team", k9 unknown
+    assert all(found[k] == rows[int(k[1:])] for k in found)
+    assert len(queries) == 2  # 5 distinct keys, 3 a query
+    assert ledger.get_by_keys(["k1", "k3", "k4"], "team") == {"k1": rows[1], "k3": rows[3]}
+    assert ledger.get_by_keys([]) == {}
+    ledger.close()
+
+
+def test_record_ids_are_time_ordered_uuid7():
+    import time
+    import uuid
+
+    from duetime.ledger import new_record_id, new_record_ids
+
+    before = time.time_ns() // 1_000_000
+    ids = new_record_ids(2000) + [new_record_id() for _ in range(100)]
+    after = time.time_ns() // 1_000_000
+    assert len(set(ids)) == 2100
+    for record_id in ids:
+        parsed = uuid.UUID(hex=record_id)
+        assert parsed.hex == record_id and len(record_id) == 32
+        assert (parsed.version, parsed.variant) == (7, uuid.RFC_4122)
+        assert before <= int(record_id[:12], 16) <= after
+    random_bits = {int(i, 16) & ((1 << 62) - 1) for i in ids}
+    assert len(random_bits) == 2100  # the 62 low bits are random, not a counter
+    time.sleep(0.002)
+    assert new_record_id() > max(ids)
+    assert new_record_ids(0) == []
+
+
+def test_a_forked_process_draws_its_own_record_ids():
+    import os
+
+    from duetime.ledger import new_record_id
+
+    new_record_id()  # the pool of random bytes is filled in this process
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its first id must not repeat the parent's next one
+        os.write(write, new_record_id().encode())
+        os._exit(0)
+    os.close(write)
+    mine = new_record_id()
+    child = os.read(read, 64).decode()
+    os.waitpid(pid, 0)
+    os.close(read)
+    assert len(child) == 32 and child[16:] != mine[16:]
+
+
+def test_row_builder_equals_create():
+    from duetime.ledger import LedgerRow, RowBuilder
+
+    for namespace in ("", "team-a"):
+        builder = RowBuilder("/duetime.v1.DueTimeService/ComputeDueTime", 1_795_791_600_000_001,
+                             namespace)
+        for key, versions in (("", ("cal-1", "2026.1", "2026f")), ("k€", ("b@v+cal-2", "r", "t")),
+                              ("", ("cal-1", "2026.1", "2026f"))):
+            built = builder.row("0" * 31 + "1", key, b"\x00request", b"response", *versions)
+            created = LedgerRow.create(
+                record_id="0" * 31 + "1", method="/duetime.v1.DueTimeService/ComputeDueTime",
+                receive_time_us=1_795_791_600_000_001, idempotency_key=key,
+                request=b"\x00request", response=b"response", calendar_version=versions[0],
+                rules_version=versions[1], tzdata_version=versions[2], namespace=namespace)
+            assert built == created
+            assert built.content_sha256 == built.digest() and len(built.content_sha256) == 64
+
+
+def test_group_commit_under_many_threads():
+    import threading
+    import time
+
+    from duetime.ledger import GroupCommit, LedgerRow
+
+    class SlowLedger(MemoryLedger):
+        def put_many(self, rows):
+            time.sleep(0.002)  # a commit takes a while: callers queue up behind it
+            return super().put_many(rows)
+
+    ledger = SlowLedger()
+    group = GroupCommit(ledger)
+    got: dict[str, LedgerRow] = {}
+
+    def worker(t: int) -> None:
+        for i in range(60):
+            row = LedgerRow.create(record_id=f"{t:04x}{i:028x}", method="m", receive_time_us=i,
+                                   idempotency_key=f"key-{i}" if t % 4 == 0 else "",
+                                   request=b"q", response=b"r", calendar_version="c",
+                                   rules_version="r", tzdata_version="t")
+            got[row.record_id] = group.put(row)
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert len(got) == 720
+    stored = {r.record_id for r in ledger.iter_records()}
+    # threads 0, 4 and 8 race for the same 60 keys: one row per key, the others get it back
+    assert len(stored) == 9 * 60 + 60
+    keyed = [got[f"{t:04x}{i:028x}"] for t in (0, 4, 8) for i in range(60)]
+    assert all(row.record_id in stored for row in keyed)
+    assert {row.idempotency_key for row in keyed} == {f"key-{i}" for i in range(60)}
+    assert all(got[rid].record_id == rid for rid in got if not rid.startswith(("0000", "0004", "0008")))
+    assert ledger.commits <= 360  # commits were shared: 12 callers, one commit at a time
+
+
+def test_compute_errors_name_the_field():
+    from duetime.app import compute
+    from duetime.core import InvalidArgument, OutOfRange
+
+    cases = []
+    missing = zagreb_request()
+    missing.ClearField("start")
+    cases.append((missing, InvalidArgument, "start", "is required (an instant)"))
+    odd = zagreb_request()
+    odd.start.nanos = 1
+    cases.append((odd, InvalidArgument, "start",
+                  "nanos 1 is not a whole number of microseconds in 0..999999999"))
+    early = zagreb_request()
+    early.start.seconds = -62_135_596_801
+    cases.append((early, OutOfRange, "start", "seconds -62135596801 is outside the Timestamp "
+                                              "range 0001-01-01 .. 9999-12-31"))
+    long_duration = zagreb_request()
+    long_duration.duration = "1" * 257 + "h"
+    cases.append((long_duration, InvalidArgument, "duration",
+                  "is 258 characters long; at most 256 are allowed"))
+    at_close = zagreb_request()
+    at_close.at_close = 7
+    cases.append((at_close, InvalidArgument, "at_close", "7 is not an AtClose value (0, 1 or 2)"))
+    for request, kind, field, description in cases:
+        with pytest.raises(kind) as caught:
+            compute(request)
+        assert [(v.field, v.description) for v in caught.value.violations] == [(field, description)]
+    fraction = zagreb_request()  # microseconds pass through to the answer
+    fraction.start.nanos = 123_456_000
+    fraction.duration = "-1h"
+    answer = compute(fraction)
+    assert (answer.due.ToJsonString(), answer.due_local) == (
+        "2026-11-27T14:00:00.123456Z", "2026-11-27T15:00:00.123456+01:00")
+    late = zagreb_request()
+    late.start.FromJsonString("2199-12-31T20:00:00Z")
+    with pytest.raises(OutOfRange) as caught:
+        compute(late)
+    assert caught.value.violations[0].field == "duration"

@@ -12,6 +12,7 @@ from duetime.client import (
     AlreadyExists,
     CalendarSpec,
     DeadlineExceeded,
+    DueTimeRequest,
     DuetimeClient,
     DuetimeError,
     FailedPrecondition,
@@ -158,3 +159,106 @@ def test_a_given_channel_is_used_and_left_open(server):
         duetime.compute_due_time(FRIDAY, "1h")
     grpc.channel_ready_future(channel).result(timeout=5)  # still usable
     channel.close()
+
+
+# --- many due times: one batch call, or a stream ------------------------------------
+
+ZAGREB_SPEC = CalendarSpec(time_zone="Europe/Zagreb", holidays=("2026-12-25", "2026-12-26"))
+
+
+def test_compute_due_times_answers_each_item_in_order(client):
+    items = [
+        DueTimeRequest(FRIDAY, "3bd", ZAGREB_SPEC),
+        DueTimeRequest(FRIDAY, "1.5bd", ZAGREB_SPEC),
+        DueTimeRequest(FRIDAY, "1bd", "hr-zagreb", idempotency_key="client-batch-1"),
+        DueTimeRequest(FRIDAY, "2bd", "hr-zagreb", idempotency_key="client-batch-1"),
+        DueTimeRequest(datetime(2035, 12, 30, 9, tzinfo=UTC), "3bd", "hr-zagreb"),
+        DueTimeRequest(datetime(2026, 11, 27, 16, tzinfo=UTC), "1bh", None, next_open_at_close=True),
+    ]
+    results = client.compute_due_times(items)
+    assert [r.ok for r in results] == [True, False, True, False, False, True]
+    assert [r.due_time.due for r in results if r.ok] == [
+        datetime(2026, 12, 2, 15, tzinfo=UTC), datetime(2026, 11, 30, 15, tzinfo=UTC),
+        datetime(2026, 11, 30, 9, tzinfo=UTC)]  # 1bh ends at Friday's closing: Monday's opening
+    assert results[0].due_time.due_local == "2026-12-02T16:00:00+01:00"
+    assert results[2].due_time.recorded.versions.calendar == "hr-zagreb@f45226394a32"
+    bad, reused, late = results[1].error, results[3].error, results[4].error
+    assert isinstance(bad, InvalidArgument) and bad.violations == (Violation(
+        "duration", "'1.5bd': business days must be whole; use bh for parts of a business day"),)
+    assert (bad.code, bad.reason, bad.retryable) == (
+        grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT", False)
+    assert isinstance(reused, AlreadyExists) and reused.reason == "IDEMPOTENCY_KEY_REUSED"
+    assert [v.field for v in reused.violations] == ["idempotency_key"]
+    assert isinstance(late, OutOfRange) and late.violations[0].field == "calendar.bundle"
+    # every answered item is its own record; a key replays as for a single call
+    record = client.get_record(results[0].due_time.recorded.record_id)
+    assert record.method == "/duetime.v1.DueTimeService/ComputeDueTime"
+    again = client.compute_due_time(FRIDAY, "1bd", "hr-zagreb", idempotency_key="client-batch-1")
+    assert again == results[2].due_time
+    assert client.compute_due_times([]) == []
+
+
+def test_compute_due_times_refuses_a_naive_start_before_calling(client):
+    with pytest.raises(InvalidArgument) as naive:
+        client.compute_due_times([DueTimeRequest(FRIDAY, "1h"),
+                                  DueTimeRequest(datetime(2026, 11, 27, 16), "1h")])
+    assert (naive.value.code, naive.value.violations[0].field) == (None, "items[1].start")
+
+
+def test_stream_due_times_yields_every_item_in_order(client):
+    monday = datetime(2026, 11, 30, 9, tzinfo=UTC)
+
+    def items():  # produced lazily, as the stream sends them
+        for i in range(2500):
+            yield DueTimeRequest(monday + timedelta(minutes=i), "soon" if i == 1234 else "90m")
+
+    results = list(client.stream_due_times(items(), message_items=700))
+    assert len(results) == 2500
+    assert [r.due_time.due for i, r in enumerate(results) if i != 1234] == [
+        monday + timedelta(minutes=i + 90) for i in range(2500) if i != 1234]
+    assert isinstance(results[1234].error, InvalidArgument)
+    assert results[1234].error.violations[0].field == "duration"
+    ids = {r.due_time.recorded.record_id for r in results if r.ok}
+    assert len(ids) == 2499
+
+
+def test_stream_due_times_stops_at_an_item_it_cannot_send(client):
+    items = [DueTimeRequest(FRIDAY, f"{i + 1}h") for i in range(3)]
+    items.append(DueTimeRequest(datetime(2026, 11, 27, 16), "1h"))
+    items.append(DueTimeRequest(FRIDAY, "9h"))
+    got = []
+    with pytest.raises(InvalidArgument) as naive:
+        for result in client.stream_due_times(items, message_items=2):
+            got.append(result.due_time.due)
+    assert got == [datetime(2026, 11, 27, 16 + i, tzinfo=UTC) for i in range(3)]
+    assert naive.value.violations == (Violation(
+        "items[3].start", "needs a UTC offset (a naive datetime is never read as UTC or local)"),)
+    with pytest.raises(InvalidArgument) as size:
+        next(client.stream_due_times(items, message_items=0))
+    assert size.value.violations[0].field == "message_items"
+
+
+def test_stream_due_times_can_be_left_early(client):
+    stream = client.stream_due_times(
+        (DueTimeRequest(FRIDAY + timedelta(hours=i), "1h") for i in range(100_000)),
+        message_items=100)
+    first = [next(stream) for _ in range(3)]
+    stream.close()  # cancels the call
+    assert [r.due_time.due for r in first] == [datetime(2026, 11, 27, 16 + i, tzinfo=UTC)
+                                               for i in range(3)]
+    assert client.compute_due_time(FRIDAY, "1h").due == datetime(2026, 11, 27, 16, tzinfo=UTC)
+
+
+def test_item_errors_keep_their_class_and_details():
+    from duetime.client import error_of_status
+    from google.protobuf import any_pb2
+    from google.rpc import error_details_pb2, status_pb2
+
+    info = any_pb2.Any()
+    info.Pack(error_details_pb2.ErrorInfo(reason="LEDGER_UNAVAILABLE", domain="duetime.dev"))
+    down = error_of_status(status_pb2.Status(code=14, message="later", details=[info]))
+    assert isinstance(down, Unavailable) and down.retryable
+    assert (str(down), down.reason, down.violations) == ("UNAVAILABLE: later",
+                                                         "LEDGER_UNAVAILABLE", ())
+    odd = error_of_status(status_pb2.Status(code=10, message="aborted"))
+    assert type(odd) is DuetimeError and odd.code == grpc.StatusCode.ABORTED and odd.retryable

@@ -6,6 +6,7 @@ and a shutdown that closed the ledger under a running call."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -178,7 +179,7 @@ def test_second_server_on_a_busy_port_exits_non_zero(server, tmp_path):
         [sys.executable, "-m", "duetime", "serve", "--port", port, "--db",
          str(tmp_path / "other.db")], capture_output=True, text=True, timeout=30)
     assert result.returncode == 1
-    assert f"error: cannot bind 127.0.0.1:{port}: address in use?" in result.stderr
+    assert f"error: cannot bind 127.0.0.1:{port}: address in use, or not an address of this machine?" in result.stderr
     assert_answers_zagreb(server)
 
 
@@ -336,3 +337,61 @@ def test_clock_state_counters_and_interval_lists_are_bounded():
         appmod.clock_state_from_proto(state)
     fields = {v.field for v in e.value.violations}
     assert {"state.recomputations", "state.running_intervals"} <= fields
+
+
+def test_a_token_that_is_not_visible_ascii_is_refused_before_any_call():
+    """gRPC metadata values are visible ASCII: a token such as "héllo" (or one
+    with a space inside) is a clear usage error (exit 2) instead of an
+    INTERNAL "Invalid metadata" after a C-core trace."""
+    from duetime.channels import ChannelError, ConnectionOptions, open_channel
+
+    for token in ("héllo", "two words", "tab\there"):
+        with pytest.raises(ChannelError) as caught:
+            open_channel("127.0.0.1:1", ConnectionOptions(token=token))
+        assert str(caught.value).startswith("token: is empty or holds a character other "
+                                            "than visible ASCII"), str(caught.value)
+    result = subprocess.run(
+        [sys.executable, "-m", "duetime", "open", "2026-11-27T16:00+01:00",
+         "--server", "127.0.0.1:1"],
+        env={**os.environ, "DUETIME_TOKEN": "héllo"}, capture_output=True, text=True,
+        timeout=60)
+    assert result.returncode == 2
+    assert result.stderr == ("error: --token: is empty or holds a character other than "
+                             "visible ASCII (letters, digits, punctuation)\n")
+
+
+def test_clock_state_running_intervals_must_be_ordered_and_not_inverted():
+    """A forged state whose running interval ends before it starts, or
+    overlaps the one before it, is INVALID_ARGUMENT on that interval."""
+    from duetime import app as appmod
+    from duetime.core import InvalidArgument
+    from duetime.v1 import duetime_pb2 as pb2
+
+    def state_with(*intervals):
+        state = pb2.ClockState(target="8bh", measure=pb2.CLOCK_MEASURE_BUSINESS_TIME,
+                               status=pb2.CLOCK_STATUS_RUNNING)
+        state.start_time.FromJsonString("2026-11-27T08:00:00Z")
+        state.last_event_time.FromJsonString("2026-11-27T12:00:00Z")
+        state.running_since_time.FromJsonString("2026-11-27T12:00:00Z")
+        state.deadline_time.FromJsonString("2026-11-30T11:00:00Z")
+        state.calendar_version = appmod.resolve_calendar(state.calendar).version
+        for start, end in intervals:
+            iv = state.running_intervals.add()
+            iv.start_time.FromJsonString(start)
+            iv.end_time.FromJsonString(end)
+        return state
+
+    with pytest.raises(InvalidArgument) as inverted:
+        appmod.clock_state_from_proto(state_with(("2026-11-27T10:00:00Z", "2026-11-27T09:00:00Z")))
+    assert [(v.field, v.description) for v in inverted.value.violations] == [
+        ("state.running_intervals[0].end_time", "is before its start_time")]
+    with pytest.raises(InvalidArgument) as overlapping:
+        appmod.clock_state_from_proto(state_with(("2026-11-27T08:00:00Z", "2026-11-27T10:00:00Z"),
+                                                 ("2026-11-27T09:00:00Z", "2026-11-27T11:00:00Z")))
+    assert [(v.field, v.description) for v in overlapping.value.violations] == [
+        ("state.running_intervals[1].start_time", "is before the end of the interval before it "
+                                                  "(intervals are in order and do not overlap)")]
+    core, _ = appmod.clock_state_from_proto(
+        state_with(("2026-11-27T08:00:00Z", "2026-11-27T09:00:00Z"),
+                   ("2026-11-27T09:00:00Z", "2026-11-27T10:00:00Z")))
+    assert len(core.intervals) == 2

@@ -96,6 +96,7 @@ from duetime.core.engine import start_us
 from duetime.core.queries import horizon
 from duetime.core.sla import BusinessEvent, evaluate
 from duetime.core.zones import MAX_DATE, MIN_DATE
+from duetime.core.zones import format_local as format_local_us
 from duetime.ledger import (
     MAX_PAGE_SIZE,
     GroupCommit,
@@ -103,8 +104,10 @@ from duetime.ledger import (
     LedgerRow,
     LedgerUnavailable,
     RecordFilter,
+    RowBuilder,
     encode_page_token,
     new_record_id,
+    new_record_ids,
 )
 from duetime.v1 import duetime_pb2 as pb
 
@@ -301,13 +304,18 @@ class ResolvedCalendar:
         except OutOfRange as exc:
             if self.bundle is None:
                 raise
-            name, (first, last) = self.bundle.name, self.bundle.years
-            raise OutOfRange([
-                FieldViolation("calendar.bundle", f"{name} covers {first}–{last} only (version "
-                                                  f"{self.bundle.version}); {v.description}")
-                if v.field.startswith("calendar.holidays_valid") else v
-                for v in exc.violations
-            ], exc.reason) from None
+            raise self.bundle_range_error(exc) from None
+
+    def bundle_range_error(self, exc: OutOfRange) -> OutOfRange:
+        """``exc`` (the core's holiday-horizon OutOfRange) as reported for a
+        bundle calendar: on ``calendar.bundle``, naming the bundle's years."""
+        name, (first, last) = self.bundle.name, self.bundle.years
+        return OutOfRange([
+            FieldViolation("calendar.bundle", f"{name} covers {first}–{last} only (version "
+                                              f"{self.bundle.version}); {v.description}")
+            if v.field.startswith("calendar.holidays_valid") else v
+            for v in exc.violations
+        ], exc.reason)
 
 
 def resolve_calendar(cal: pb.Calendar, bundles: BundleStore | None = None) -> ResolvedCalendar:
@@ -319,14 +327,18 @@ def resolve_calendar(cal: pb.Calendar, bundles: BundleStore | None = None) -> Re
     naming each part set beside the bundle, BundleNotFound (an InvalidArgument
     on ``calendar.bundle``), or the errors of :func:`calendar_from_proto`.
     """
-    if problems := _calendar_text_problems(cal):
-        raise InvalidArgument(problems)
     if not cal.bundle:
+        # The cache holds only calendars that passed every check, so a hit
+        # (the same bytes) needs none of them again.
         key = cal.SerializeToString(deterministic=True)
         inline = CALENDAR_CACHE.get(key)
         if inline is None:
+            if problems := _calendar_text_problems(cal):
+                raise InvalidArgument(problems)
             inline = CALENDAR_CACHE.put(key, calendar_from_proto(cal))
         return ResolvedCalendar(inline, inline.version)
+    if problems := _calendar_text_problems(cal):
+        raise InvalidArgument(problems)
     beside = [fd.name for fd, _ in cal.ListFields() if fd.name not in ("bundle", "holidays")]
     if beside:
         raise InvalidArgument([
@@ -421,23 +433,33 @@ def calendar_cache_size() -> int:
     return len(CALENDAR_CACHE)
 
 
-def timestamp_to_datetime(ts: timestamp_pb2.Timestamp, field: str) -> datetime:
-    """Aware UTC datetime of a Timestamp.
+_TIMESTAMP_SECONDS = range(-62_135_596_800, 253_402_300_800)
+"""A Timestamp's ``seconds`` from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z."""
+
+
+def timestamp_us(ts: timestamp_pb2.Timestamp, field: str) -> int:
+    """Microseconds since the Unix epoch of a Timestamp.
 
     Raises InvalidArgument if ``nanos`` is outside 0..999999999 or not a whole
     number of microseconds (duetime's resolution), OutOfRange if ``seconds``
     is outside the Timestamp range 0001-01-01 .. 9999-12-31.
     """
-    if not 0 <= ts.nanos < 1_000_000_000 or ts.nanos % 1000:
+    nanos = ts.nanos
+    if not 0 <= nanos < 1_000_000_000 or nanos % 1000:
         raise InvalidArgument.at(
-            field, f"nanos {ts.nanos} is not a whole number of microseconds in 0..999999999"
+            field, f"nanos {nanos} is not a whole number of microseconds in 0..999999999"
         )
-    try:
-        return ts.ToDatetime(tzinfo=timezone.utc)
-    except (ValueError, OverflowError) as exc:
+    seconds = ts.seconds
+    if seconds not in _TIMESTAMP_SECONDS:
         raise OutOfRange.at(
-            field, f"seconds {ts.seconds} is outside the Timestamp range 0001-01-01 .. 9999-12-31"
-        ) from exc
+            field, f"seconds {seconds} is outside the Timestamp range 0001-01-01 .. 9999-12-31"
+        )
+    return seconds * 1_000_000 + nanos // 1000
+
+
+def timestamp_to_datetime(ts: timestamp_pb2.Timestamp, field: str) -> datetime:
+    """Aware UTC datetime of a Timestamp; errors as :func:`timestamp_us`."""
+    return from_us(timestamp_us(ts, field))
 
 
 def _instants(request: Message, *fields: str, prefix: str = "") -> list[datetime]:
@@ -513,30 +535,96 @@ def _answer(response_type, calendar: ResolvedCalendar, warnings: Iterable[str], 
 # the computing calls, unrecorded: request message in, response message out
 
 
+class BatchCalendars:
+    """The calendars of one batch: each distinct Calendar message (compared by
+    its deterministic serialization) resolved once, through
+    :func:`resolve_calendar`, and shared by every item that sends it. A
+    calendar that fails to resolve is not kept (each item gets its own error).
+    Not thread-safe: one per batch."""
+
+    def __init__(self, bundles: BundleStore | None = None):
+        self.bundles = bundles
+        self._seen: dict[bytes, ResolvedCalendar] = {}
+        self._last: tuple[pb.Calendar, ResolvedCalendar] | None = None
+
+    def resolve(self, cal: pb.Calendar) -> ResolvedCalendar:
+        # Items usually repeat the previous item's calendar: comparing the two
+        # messages is cheaper than serializing this one.
+        last = self._last
+        if last is not None and cal == last[0]:
+            return last[1]
+        key = cal.SerializeToString(deterministic=True)
+        found = self._seen.get(key)
+        if found is None:
+            found = self._seen[key] = resolve_calendar(cal, self.bundles)
+        self._last = (cal, found)
+        return found
+
+
 def compute(
-    request: pb.ComputeDueTimeRequest, bundles: BundleStore | None = None
+    request: pb.ComputeDueTimeRequest, bundles: BundleStore | None = None,
+    calendars: BatchCalendars | None = None,
 ) -> pb.ComputeDueTimeResponse:
     """``request.start + request.duration`` under ``request.calendar``, unrecorded.
 
-    ``bundles``: the bundles a calendar may name (None: none). The response
-    has every field but ``record_id``. Raises InvalidArgument (missing
-    ``start``, bad duration, calendar or ``at_close``, unknown bundle) or
-    OutOfRange (SPEC §1–§5, the holiday horizon, a bundle's year range).
+    ``bundles``: the bundles a calendar may name (None: none); ``calendars``:
+    a batch's calendars, resolved once each (then ``bundles`` is theirs). The
+    response has every field but ``record_id``. Raises InvalidArgument
+    (missing ``start``, bad duration, calendar or ``at_close``, unknown
+    bundle) or OutOfRange (SPEC §1–§5, the holiday horizon, a bundle's year
+    range).
     """
-    (start,) = _instants(request, "start")
-    _check_length(request.duration, "duration", MAX_DURATION_TEXT)
-    cal = resolve_calendar(request.calendar, bundles)
-    with cal.answering():
-        answer = due_answer(
-            start, request.duration, cal.calendar,
-            at_close=_at_close(request.at_close), explain=request.explain, field="duration",
-        )
-    return _answer(
-        pb.ComputeDueTimeResponse, cal, answer.warnings,
-        due=_timestamp(answer.due_us),
-        due_local=_local(answer.due_us, cal.calendar),
-        explanation=_explanation(answer.steps),
-    )
+    if not request.HasField("start"):
+        raise InvalidArgument([FieldViolation("start", "is required (an instant)")])
+    start = from_us(timestamp_us(request.start, "start"))
+    duration = request.duration
+    if len(duration) > MAX_DURATION_TEXT:
+        _check_length(duration, "duration", MAX_DURATION_TEXT)
+    cal = (calendars.resolve(request.calendar) if calendars is not None
+           else resolve_calendar(request.calendar, bundles))
+    at_close = _AT_CLOSE.get(request.at_close)
+    if at_close is None:
+        at_close = _at_close(request.at_close)
+    try:
+        answer = due_answer(start, duration, cal.calendar, at_close=at_close,
+                            explain=request.explain, field="duration")
+    except OutOfRange as exc:
+        if cal.bundle is None:
+            raise
+        raise cal.bundle_range_error(exc) from None
+    due_us = answer.due_us
+    seconds, micros = divmod(due_us, 1_000_000)
+    response = pb.ComputeDueTimeResponse()
+    response.CopyFrom(_due_time_template(cal))
+    response.due_local = format_local_us(due_us, cal.calendar.zone)
+    due = response.due
+    due.seconds = seconds
+    due.nanos = micros * 1000
+    if answer.warnings:
+        response.warnings.extend(answer.warnings)
+    if answer.steps:
+        response.explanation.extend(_explanation(answer.steps))
+    return response
+
+
+_DUE_TIME_TEMPLATES: dict[tuple[str, str], pb.ComputeDueTimeResponse] = {}
+"""A ComputeDueTimeResponse holding only the parts every answer in one
+calendar shares (zone, versions), by (calendar version, zone); copying one
+and setting the due time is several times cheaper than building the message
+from keyword arguments. Bounded: emptied when it reaches 4096 entries."""
+
+
+def _due_time_template(cal: ResolvedCalendar) -> pb.ComputeDueTimeResponse:
+    key = (cal.version, cal.calendar.time_zone)
+    template = _DUE_TIME_TEMPLATES.get(key)
+    if template is None:
+        template = pb.ComputeDueTimeResponse(
+            time_zone=cal.calendar.time_zone, calendar_version=cal.version,
+            rules_version=RULES_VERSION, tzdata_version=tzdb.tzdata_version())
+        if len(_DUE_TIME_TEMPLATES) >= 4096:
+            _DUE_TIME_TEMPLATES.clear()
+        _DUE_TIME_TEMPLATES[key] = template
+    return template
 
 
 def compute_business_time(
@@ -705,7 +793,9 @@ def clock_state_from_proto(
     Raises InvalidArgument naming the field under ``state.``: an unspecified
     or unknown enum, a field its status requires missing or one it forbids
     set, a measure that does not fit the target, a calendar that does not
-    resolve, or resolves to another version than ``calendar_version``.
+    resolve, or resolves to another version than ``calendar_version``;
+    OutOfRange for an instant outside the supported range (local dates
+    1900-01-01..2199-12-31).
     """
     status = _enum_value(_STATUSES, state.status, "state.status", pb.ClockStatus)
     measure = _enum_value(_MEASURES, state.measure, "state.measure", pb.ClockMeasure)
@@ -740,8 +830,12 @@ def clock_state_from_proto(
                                  "pass the state back as duetime returned it")
 
     def at(message: Message, field: str, name: str) -> int | None:
-        return (_to_us(timestamp_to_datetime(getattr(message, name), f"{field}.{name}"))
-                if message.HasField(name) else None)
+        # start_us: an instant outside the supported range is OUT_OF_RANGE
+        # here, as no state duetime returned could hold it.
+        if not message.HasField(name):
+            return None
+        where = f"{field}.{name}"
+        return start_us(timestamp_to_datetime(getattr(message, name), where), cal.calendar, where)
 
     core = ClockState(
         target=state.target,
@@ -760,6 +854,19 @@ def clock_state_from_proto(
         met=state.met if state.HasField("met") else None,
         recomputations=state.recomputations,
     )
+    problems = []
+    previous_end = None
+    for i, (began, ended) in enumerate(core.intervals):
+        where = f"state.running_intervals[{i}]"
+        if ended < began:
+            problems.append(FieldViolation(f"{where}.end_time", "is before its start_time"))
+        elif previous_end is not None and began < previous_end:
+            problems.append(FieldViolation(f"{where}.start_time",
+                                           "is before the end of the interval before it "
+                                           "(intervals are in order and do not overlap)"))
+        previous_end = ended if previous_end is None else max(previous_end, ended)
+    if problems:
+        raise InvalidArgument(problems)
     return core, cal
 
 
@@ -961,14 +1068,13 @@ def _use_case(method: RecordedMethod) -> Callable:
     return use_case
 
 
-def _recorded_answer(method: RecordedMethod, request: Message, catalog, request_bytes: bytes,
-            receive_us: int, namespace: str) -> tuple[Message, LedgerRow]:
-    """Compute ``request``'s answer with a fresh record id, and the ledger row
-    that records it (``request_bytes``: its canonical serialization)."""
-    response = method.run(request, catalog)
-    response.record_id = new_record_id()
-    row = LedgerRow.create(
-        record_id=response.record_id,
+def _record_row(method: RecordedMethod, request: Message, response: Message, record_id: str,
+                request_bytes: bytes, receive_us: int, namespace: str) -> LedgerRow:
+    """Give ``response`` its ``record_id`` and return the ledger row that
+    records it (``request_bytes``: the request's canonical serialization)."""
+    response.record_id = record_id
+    return LedgerRow.create(
+        record_id=record_id,
         method=method.name,
         receive_time_us=receive_us,
         idempotency_key=request.idempotency_key,
@@ -979,7 +1085,15 @@ def _recorded_answer(method: RecordedMethod, request: Message, catalog, request_
         tzdata_version=response.tzdata_version,
         namespace=namespace,
     )
-    return response, row
+
+
+def _recorded_answer(method: RecordedMethod, request: Message, catalog, request_bytes: bytes,
+                     receive_us: int, namespace: str) -> tuple[Message, LedgerRow]:
+    """Compute ``request``'s answer with a fresh record id, and the ledger row
+    that records it (``request_bytes``: its canonical serialization)."""
+    response = method.run(request, catalog)
+    return response, _record_row(method, request, response, new_record_id(), request_bytes,
+                                 receive_us, namespace)
 
 
 class DueTimeApp:
@@ -998,30 +1112,44 @@ class DueTimeApp:
         in one assignment; every call reads it once, at its start."""
         self.on_ledger_unavailable = on_ledger_unavailable
         self._commit = GroupCommit(ledger)
-        self._gate = threading.Condition()
+        self._gate = threading.Condition(threading.Lock())
         self._using = 0  # ledger calls in progress
         self._running = 0  # recorded calls in progress
         self._closed = False
 
     # --- the ledger, shared with close() -------------------------------------
-    @contextmanager
-    def _ledger_use(self) -> Iterator[Ledger]:
-        """The ledger for one short use; raises ShuttingDown once :meth:`close`
-        began, and reports LedgerUnavailable to ``on_ledger_unavailable``."""
+    # The hot path (every recorded call) enters and leaves by hand, without a
+    # generator-based context manager: two short critical sections per use.
+    def _enter_ledger(self) -> Ledger:
+        """Count one ledger use; ShuttingDown once :meth:`close` began."""
         with self._gate:
             if self._closed:
                 raise ShuttingDown()
             self._using += 1
+        return self.ledger
+
+    def _leave_ledger(self) -> None:
+        with self._gate:
+            self._using -= 1
+            if self._closed:  # close() is waiting for the count to reach 0
+                self._gate.notify_all()
+
+    def _report(self, exc: LedgerUnavailable) -> None:
+        if self.on_ledger_unavailable is not None:
+            self.on_ledger_unavailable(exc)
+
+    @contextmanager
+    def _ledger_use(self) -> Iterator[Ledger]:
+        """The ledger for one short use; raises ShuttingDown once :meth:`close`
+        began, and reports LedgerUnavailable to ``on_ledger_unavailable``."""
+        ledger = self._enter_ledger()
         try:
-            yield self.ledger
+            yield ledger
         except LedgerUnavailable as exc:
-            if self.on_ledger_unavailable is not None:
-                self.on_ledger_unavailable(exc)
+            self._report(exc)
             raise
         finally:
-            with self._gate:
-                self._using -= 1
-                self._gate.notify_all()
+            self._leave_ledger()
 
     def probe_ledger(self) -> None:
         """One durable probe write (:meth:`Ledger.ping_write`). Raises
@@ -1067,24 +1195,39 @@ class DueTimeApp:
         method's included) raises AlreadyExists. Raises also InvalidArgument,
         OutOfRange, LedgerUnavailable and ShuttingDown.
         """
-        with self._computing():
+        gate = self._gate
+        with gate:
+            self._running += 1
+        try:
             return self._call(method, request, received_at, namespace)
+        finally:
+            with gate:
+                self._running -= 1
 
     def _call(self, method: RecordedMethod, request: Message, received_at: datetime,
               namespace: str) -> Message:
         catalog = self.catalog
         key = request.idempotency_key
-        _check_key(key)
-        check_namespace(namespace)
+        if key:
+            _check_key(key)
+        if namespace:
+            check_namespace(namespace)
         request_bytes = request.SerializeToString(deterministic=True)
         if key:
             with self._ledger_use() as ledger:
                 prior = ledger.get_by_key(key, namespace)
             if prior is not None:
                 return self._replay(method, prior, request_bytes)
-        response, row = _recorded_answer(method, request, catalog, request_bytes, _to_us(received_at), namespace)
-        with self._ledger_use():
+        response, row = _recorded_answer(method, request, catalog, request_bytes,
+                                         _to_us(received_at), namespace)
+        self._enter_ledger()
+        try:
             stored = self._commit.put(row)
+        except LedgerUnavailable as exc:
+            self._report(exc)
+            raise
+        finally:
+            self._leave_ledger()
         if stored.record_id != row.record_id:  # a concurrent call with the key won the race
             return self._replay(method, stored, request_bytes)
         return response
@@ -1103,6 +1246,12 @@ class DueTimeApp:
         answered) InvalidArgument on a bad ``namespace``, LedgerUnavailable
         and ShuttingDown. At most :data:`MAX_BATCH_ITEMS` requests (the
         callers check, naming their field).
+
+        The work per batch, not per item: the keys are looked up in one
+        ledger query (:meth:`~duetime.ledger.Ledger.get_by_keys`); for
+        ComputeDueTime each distinct calendar is resolved once
+        (:class:`BatchCalendars`); the record ids come from one random read
+        (:func:`~duetime.ledger.new_record_ids`).
         """
         check_namespace(namespace)
         with self._computing():
@@ -1113,34 +1262,62 @@ class DueTimeApp:
         catalog = self.catalog
         receive_us = _to_us(received_at)
         results: list[Message | Exception | None] = [None] * len(requests)
-        pending: list[tuple[int, LedgerRow, bytes, Message]] = []
+        keyed: dict[str, list[int]] = {}
         for i, request in enumerate(requests):
+            key = request.idempotency_key
+            if key:
+                try:
+                    _check_key(key)
+                except InvalidArgument as exc:
+                    results[i] = exc
+                    continue
+                keyed.setdefault(key, []).append(i)
+        if keyed:
+            with self._ledger_use() as ledger:
+                held = ledger.get_by_keys(list(keyed), namespace)
+            for key, prior in held.items():
+                for i in keyed[key]:
+                    try:
+                        results[i] = self._replay(
+                            method, prior, requests[i].SerializeToString(deterministic=True))
+                    except AlreadyExists as exc:
+                        results[i] = exc
+        if method is DUE_TIME:
+            calendars = BatchCalendars(catalog.bundles)
+
+            def run(request: Message) -> Message:
+                return compute(request, calendars=calendars)
+        else:
+            def run(request: Message) -> Message:
+                return method.run(request, catalog)
+        todo = [i for i, result in enumerate(results) if result is None]
+        rows = RowBuilder(method.name, receive_us, namespace)
+        pending: list[tuple[int, LedgerRow, Message]] = []
+        for i, record_id in zip(todo, new_record_ids(len(todo)), strict=True):
+            request = requests[i]
             try:
-                key = request.idempotency_key
-                _check_key(key)
-                request_bytes = request.SerializeToString(deterministic=True)
-                if key:
-                    with self._ledger_use() as ledger:
-                        prior = ledger.get_by_key(key, namespace)
-                    if prior is not None:
-                        results[i] = self._replay(method, prior, request_bytes)
-                        continue
-                response, row = _recorded_answer(method, request, catalog, request_bytes, receive_us, namespace)
+                response = run(request)
+                response.record_id = record_id
+                row = rows.row(record_id, request.idempotency_key,
+                               request.SerializeToString(deterministic=True),
+                               response.SerializeToString(deterministic=True),
+                               response.calendar_version, response.rules_version,
+                               response.tzdata_version)
             except (LedgerUnavailable, ShuttingDown):
                 raise
             except Exception as exc:  # noqa: BLE001 - the item's own error
                 results[i] = exc
                 continue
-            pending.append((i, row, request_bytes, response))
+            pending.append((i, row, response))
         if pending:
             with self._ledger_use() as ledger:
-                stored = ledger.put_many([row for _, row, _, _ in pending])
-            for (i, row, request_bytes, response), kept in zip(pending, stored, strict=True):
-                if kept.record_id == row.record_id:
+                stored = ledger.put_many([row for _, row, _ in pending])
+            for (i, row, response), kept in zip(pending, stored, strict=True):
+                if kept is row or kept.record_id == row.record_id:
                     results[i] = response
                     continue
                 try:  # the key is held by an earlier item of this batch, or a concurrent call
-                    results[i] = self._replay(method, kept, request_bytes)
+                    results[i] = self._replay(method, kept, row.request)
                 except AlreadyExists as exc:
                     results[i] = exc
         return results  # type: ignore[return-value]

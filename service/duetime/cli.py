@@ -3,7 +3,12 @@
 Commands::
 
     duetime serve [--host 127.0.0.1] [--port 50051] [--db PATH_OR_URL] [--calendar-cache N]
-                  [--calendars DIR] [--watch SECONDS]
+                  [--calendars DIR] [--watch SECONDS] [--http-port PORT]
+                  [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--auth-tokens FILE]
+                  [--metrics-port PORT [--metrics-host HOST]] [--log-format text|json]
+                  [--grace S] [--max-message-bytes N] [--max-batch-items N] [--call-budget S]
+                  (each also a DUETIME_* variable: duetime.config)
+    duetime health --server HOST:PORT [--service NAME] [--timeout S] [CONNECTION]
     duetime due START DURATION [--at-close WHEN] [--explain] [CALENDAR] [CALL]
     duetime between START END [--explain] [CALENDAR] [CALL]
     duetime open TIME [CALENDAR] [CALL]
@@ -12,6 +17,8 @@ Commands::
     duetime clock start TARGET --at TIME [CALENDAR] [CALL]
     duetime clock apply STATE_JSON_FILE EVENT --at TIME [--target T] [--anchor start] [CALL]
     duetime sla evaluate POLICY EVENTS_JSON_FILE [CALL]
+    duetime batch FILE.jsonl [--server HOST:PORT [CONNECTION]] [--namespace NS] [--out FILE]
+                [--chunk N] [--calendars DIR]
     duetime record ID --server HOST:PORT
     duetime records export [--since TIME] [--until TIME] [--key-prefix P]
                 [--namespace NS] [--server HOST:PORT | --db PATH_OR_URL] [--output FILE]
@@ -29,7 +36,10 @@ Commands::
               [--override DATE=HH:MM-HH:MM[,HH:MM-HH:MM][=NAME] ...]
               [--override DATE=closed[=NAME] ...] [--extra-day DATE[=NAME] ...]
               [--holidays-valid-until DATE]
-    CALL:     [--server HOST:PORT] [--key KEY] [--namespace NS] [--json] [--calendars DIR]
+    CALL:     [--server HOST:PORT [CONNECTION]] [--key KEY] [--namespace NS] [--json]
+              [--calendars DIR]
+    CONNECTION: [--tls] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--token TOKEN]
+              (every command with --server; the token defaults to $DUETIME_TOKEN)
 
 Without ``--server`` a command computes locally (the same use-case code as the
 service, without the ledger) and says that nothing was recorded; with it, the
@@ -60,11 +70,13 @@ the due times a newer bundle version (or the tz database) would move,
 changing nothing.
 
 Warnings are printed to stderr as ``warning: ...``. Exit codes: 0 success;
-2 bad input, usage or a clock event the state does not allow (each problem
+2 bad input, usage (a ``serve`` setting or connection flag that cannot be
+used included) or a clock event the state does not allow (each problem
 printed as ``error: FIELD: DESCRIPTION``);
 1 any other failure (server unreachable, ledger unavailable, unknown record,
 idempotency key reused, calendars that do not load, a failed
-``calendars check`` or ``records verify``, an address already in use).
+``calendars check`` or ``records verify``, an address already in use, a
+``health`` status other than SERVING).
 Output cut short by a closed pipe (``| head``) ends quietly with 141.
 """
 
@@ -84,6 +96,7 @@ import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
 from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
@@ -106,6 +119,9 @@ from duetime.app import (
 )
 from duetime.bundles.policy import check_policies, compile_policies
 from duetime.catalog import Catalog, CatalogError, default_dir, policies_dir
+from duetime.channels import TOKEN_ENV, ChannelError, ConnectionOptions, open_channel
+from duetime.config import SETTINGS, ConfigError, argument_type, parse_positive_seconds
+from duetime.config import resolve as resolve_config
 from duetime.core import (
     DuetimeError,
     FieldViolation,
@@ -313,8 +329,30 @@ def parse_deadline(spec: str) -> pb.DeadlineSpec:
 # running a call (locally or on a server) and showing its answer
 
 
+_connection = ConnectionOptions()
+"""How ``--server`` is reached: the connection flags of the command being run
+(set by :func:`main`, :func:`connection_from_args`)."""
+
+
+def connection_from_args(args: argparse.Namespace) -> ConnectionOptions:
+    """The connection flags of a command (``--tls``, ``--tls-ca``,
+    ``--tls-cert``, ``--tls-key``, ``--token``, else ``$DUETIME_TOKEN``)."""
+    token = getattr(args, "token", None)
+    if token is None:
+        token = os.environ.get(TOKEN_ENV) or None
+    return ConnectionOptions(
+        tls=bool(getattr(args, "tls", False)), tls_ca=getattr(args, "tls_ca", None),
+        tls_cert=getattr(args, "tls_cert", None), tls_key=getattr(args, "tls_key", None),
+        token=token)
+
+
+def _channel(server: str, channel_options=()) -> grpc.Channel:
+    """A channel to ``server`` as the connection flags say (:data:`_connection`)."""
+    return open_channel(server, _connection, channel_options)
+
+
 def _stub(server: str) -> tuple[grpc.Channel, pb_grpc.DueTimeServiceStub]:
-    channel = grpc.insecure_channel(server)
+    channel = _channel(server)
     return channel, pb_grpc.DueTimeServiceStub(channel)
 
 
@@ -593,26 +631,214 @@ def cmd_record(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------
+# duetime batch: many ComputeDueTime requests from a JSON Lines file
+
+BATCH_CHUNK = 1000
+"""Requests per BatchComputeDueTimes call ``duetime batch`` sends by default."""
+BATCH_TIMEOUT = 120.0
+"""Seconds one BatchComputeDueTimes call of ``duetime batch`` may take."""
+BATCH_PROGRESS = 10_000
+"""``duetime batch`` prints a progress line to stderr every this many items."""
+
+
+def _batch_chunk(text: str) -> int:
+    from duetime.app import MAX_BATCH_ITEMS
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_BATCH_ITEMS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not 1 to {MAX_BATCH_ITEMS} requests")
+    return value
+
+
+def _batch_request(line: bytes) -> pb.ComputeDueTimeRequest:
+    """One input line as a request; InvalidArgument on ``request`` when it
+    is not a ComputeDueTimeRequest in the protobuf JSON mapping."""
+    try:
+        return json_format.Parse(line, pb.ComputeDueTimeRequest())
+    except (json_format.ParseError, UnicodeDecodeError) as exc:
+        raise InvalidArgument.at("request", "is not a ComputeDueTimeRequest in the protobuf "
+                                            f"JSON mapping: {' '.join(str(exc).split())}") from None
+
+
+def _batch_error(code: str, message: str, reason: str,
+                 violations: Iterable[tuple[str, str]]) -> dict:
+    """The ``error`` object of a failed item: its gRPC code name, message,
+    reason and field violations."""
+    error = {"code": code, "message": message}
+    if reason:
+        error["reason"] = reason
+    error["violations"] = [{"field": field, "description": text} for field, text in violations]
+    return error
+
+
+def _local_error(exc: DuetimeError) -> dict:
+    return _batch_error(exc.code, "; ".join(f"{v.field}: {v.description}" for v in exc.violations),
+                        exc.reason, ((v.field, v.description) for v in exc.violations))
+
+
+def _status_error(status) -> dict:
+    """The ``error`` object of a batch item's ``google.rpc.Status``."""
+    from google.rpc import code_pb2
+
+    violations, reason = [], ""
+    for detail in status.details:
+        bad, failed = error_details_pb2.BadRequest(), error_details_pb2.PreconditionFailure()
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(bad):
+            violations += [(v.field, v.description) for v in bad.field_violations]
+        elif detail.Unpack(failed):
+            violations += [(v.subject, v.description) for v in failed.violations]
+        elif detail.Unpack(info):
+            reason = info.reason
+    code = code_pb2.Code.Name(status.code) if status.code in code_pb2.Code.values() \
+        else str(status.code)
+    return _batch_error(code, status.message, reason, violations)
+
+
+def _batch_lines(source) -> Iterator[tuple[int, bytes]]:
+    """(line number from 1, bytes) of every line of ``source`` holding more than blanks."""
+    for number, line in enumerate(source, start=1):
+        if line.strip():
+            yield number, line
+
+
+def _chunks(lines: Iterator[tuple[int, bytes]], size: int) -> Iterator[list[tuple[int, bytes]]]:
+    chunk: list[tuple[int, bytes]] = []
+    for item in lines:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    """``duetime batch FILE.jsonl``: answer every request line, in order, one
+    JSON result a line; 0 when every item was answered, 1 when some failed."""
+    from duetime.app import BatchCalendars, compute
+
+    metadata = _namespace_metadata(args) if args.server else ()
+    try:
+        source = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise InvalidArgument.at("FILE.jsonl", f"cannot read {args.file}: "
+                                               f"{exc.strerror or exc}") from None
+    try:
+        out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout  # noqa: SIM115
+    except OSError as exc:
+        if source is not sys.stdin.buffer:
+            source.close()
+        raise InvalidArgument.at("--out", f"cannot write {args.out}: {exc.strerror or exc}") \
+            from None
+    channel = stub = None
+    catalog: Catalog | None = None
+    if args.server:
+        channel = _channel(args.server, _ADMIN_CHANNEL)
+        stub = pb_grpc.DueTimeServiceStub(channel)
+    done = failed = 0
+    try:
+        for chunk in _chunks(_batch_lines(source), args.chunk):
+            results: list[dict | None] = [None] * len(chunk)
+            requests, positions = [], []
+            for k, (_, line) in enumerate(chunk):
+                try:
+                    requests.append(_batch_request(line))
+                    positions.append(k)
+                except DuetimeError as exc:
+                    results[k] = {"error": _local_error(exc)}
+            if stub is not None and requests:
+                reply = stub.BatchComputeDueTimes(
+                    pb.BatchComputeDueTimesRequest(items=requests), timeout=BATCH_TIMEOUT,
+                    metadata=metadata)
+                for k, result in zip(positions, reply.results, strict=True):
+                    results[k] = ({"response": json_format.MessageToDict(result.response)}
+                                  if result.HasField("response")
+                                  else {"error": _status_error(result.error)})
+            elif requests:
+                if catalog is None and any(r.calendar.bundle for r in requests):
+                    catalog = _catalog(args.calendars)
+                calendars = BatchCalendars(catalog.bundles if catalog else None)
+                for k, request in zip(positions, requests):
+                    try:
+                        results[k] = {"response": json_format.MessageToDict(
+                            compute(request, calendars=calendars))}
+                    except DuetimeError as exc:
+                        results[k] = {"error": _local_error(exc)}
+            for (number, _), result in zip(chunk, results):
+                failed += "error" in result
+                out.write(json.dumps({"line": number, **result}, ensure_ascii=False,
+                                     separators=(",", ":")) + "\n")
+            out.flush()
+            before, done = done, done + len(chunk)
+            if done // BATCH_PROGRESS > before // BATCH_PROGRESS:
+                print(f"progress: {done:,} items, {failed:,} failed", file=sys.stderr, flush=True)
+    finally:
+        if channel is not None:
+            channel.close()
+        if source is not sys.stdin.buffer:
+            source.close()
+        if out is not sys.stdout:
+            out.close()
+    print(f"{done:,} items: {done - failed:,} ok, {failed:,} failed"
+          + ("" if args.server else f" ({NOT_RECORDED})"), file=sys.stderr)
+    return 0 if failed == 0 else 1
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    """Resolve the configuration (flags over ``DUETIME_*`` variables, exit
+    code 2 when it is unusable), set up the logs, serve."""
+    from duetime import logs
     from duetime.api.server import serve
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    calendars = Path(args.calendars) if args.calendars else default_dir()
     try:
-        dropped = serve(args.host, args.port, args.db, calendars, args.watch,
-                        calendar_cache=args.calendar_cache)
-    except CatalogError as exc:
-        print(f"error: cannot load the calendars in {calendars}: {exc}", file=sys.stderr)
-        return 1
-    except (LedgerUnavailable, RuntimeError) as exc:  # cannot open the ledger or bind
+        config = resolve_config(args)
+    except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return 2
+    logs.configure(config.log_format)
+    calendars = config.calendars
+
+    def failed(message: str, code: int) -> int:  # in the log's own format
+        if config.log_format == "json":
+            logging.getLogger("duetime.server").error("error: %s", message)
+        else:
+            print(f"error: {message}", file=sys.stderr)
+        return code
+
+    try:
+        dropped = serve(config)
+    except ConfigError as exc:  # a TLS or token file changed since it was checked
+        return failed(str(exc), 2)
+    except CatalogError as exc:
+        return failed(f"cannot load the calendars in {calendars}: {exc}", 1)
+    except (LedgerUnavailable, RuntimeError) as exc:  # cannot open the ledger or bind
+        return failed(str(exc), 1)
     if dropped:  # their threads still compute; do not wait for them to exit
         logging.shutdown()
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(0)
     return 0
+
+
+def cmd_health(args: argparse.Namespace) -> int:
+    """Print the health status of ``--server`` on one line; 0 when SERVING."""
+    request = health_pb2.HealthCheckRequest(service=args.service)
+    try:
+        with _channel(args.server) as channel:
+            reply = health_pb2_grpc.HealthStub(channel).Check(request, timeout=args.timeout)
+    except grpc.RpcError as exc:
+        details = " ".join((exc.details() or "").split())
+        print(f"{exc.code().name}: {details}" if details else exc.code().name)
+        return 1
+    status = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
+    print(status)
+    return 0 if reply.status == health_pb2.HealthCheckResponse.SERVING else 1
 
 
 # ---------------------------------------------------------------------------
@@ -655,7 +881,7 @@ def _record_lines(args: argparse.Namespace) -> Iterator[pb.Record]:
     request = _selected(pb.ListRecordsRequest(key_prefix=args.key_prefix or "",
                                               page_size=MAX_PAGE_SIZE), args)
     if args.server:
-        channel = grpc.insecure_channel(args.server, options=_ADMIN_CHANNEL)
+        channel = _channel(args.server, _ADMIN_CHANNEL)
         with channel:
             stub = pb_grpc.DueTimeServiceStub(channel)
             while True:
@@ -719,7 +945,7 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
     request = _selected(pb.AnalyzeImpactRequest(calendar=args.calendar or "",
                                                 tzdata=args.tzdata, limit=args.limit or 0), args)
     if args.server:
-        channel = grpc.insecure_channel(args.server, options=_ADMIN_CHANNEL)
+        channel = _channel(args.server, _ADMIN_CHANNEL)
         with channel:
             reply = pb_grpc.DueTimeServiceStub(channel).AnalyzeImpact(request,
                                                                       timeout=ADMIN_TIMEOUT)
@@ -801,7 +1027,7 @@ def cmd_calendars_diff(args: argparse.Namespace) -> int:
 
 def cmd_calendars_list(args: argparse.Namespace) -> int:
     if args.server:
-        channel = grpc.insecure_channel(args.server)
+        channel = _channel(args.server)
         with channel:
             reply = pb_grpc.CalendarServiceStub(channel).ListCalendars(
                 pb.ListCalendarsRequest(), timeout=RPC_TIMEOUT)
@@ -887,6 +1113,7 @@ def _add_call_flags(flags: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The call flags every computing command takes."""
     call = flags.add_argument_group("call")
     call.add_argument("--server", metavar="HOST:PORT", help="compute and record on this server")
+    _add_connection_flags(call)
     call.add_argument("--key", help="idempotency key (with --server; at most 200 characters)")
     call.add_argument("--namespace", metavar="NS",
                       help="idempotency namespace sent as x-duetime-namespace metadata (with "
@@ -896,6 +1123,24 @@ def _add_call_flags(flags: argparse.ArgumentParser) -> argparse.ArgumentParser:
                       help="bundles and policies to compute with without --server (default "
                            "$DUETIME_CALENDARS, else ./calendars)")
     return flags
+
+
+def _add_connection_flags(group) -> None:
+    """How ``--server`` is reached: TLS, a client certificate, a bearer token
+    (see :mod:`duetime.channels`)."""
+    group.add_argument("--tls", action="store_true",
+                       help="connect with TLS, checking the server's certificate against the "
+                            "system's root certificates (implied by --tls-ca and --tls-cert)")
+    group.add_argument("--tls-ca", metavar="FILE",
+                       help="connect with TLS; the server's certificate must be issued by this "
+                            "PEM CA")
+    group.add_argument("--tls-cert", metavar="FILE",
+                       help="client certificate (PEM) for a server that requires mutual TLS")
+    group.add_argument("--tls-key", metavar="FILE", help="the private key of --tls-cert (PEM)")
+    group.add_argument("--token", metavar="TOKEN",
+                       help=f"bearer token for a server that requires one (default "
+                            f"${TOKEN_ENV}; prefer the variable: a flag shows in the process "
+                            "list)")
 
 
 def _answer_flags(command: argparse.ArgumentParser) -> None:
@@ -923,23 +1168,11 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True)
     flags = [_calendar_flags()]
 
-    serve = sub.add_parser("serve", help="run the gRPC service")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=_port, default=50051,
-                       help="TCP port, 0..65535 (default 50051; 0 picks a free port)")
-    serve.add_argument("--db", metavar="PATH_OR_URL",
-                       help="the ledger: a SQLite file path or a postgresql:// URL (default "
-                            "$DUETIME_DB, else ~/.local/share/duetime/ledger.db)")
-    serve.add_argument("--calendars", metavar="DIR",
-                       help="calendar bundles and policies to serve (default $DUETIME_CALENDARS, "
-                            "else ./calendars if it exists, else none); SIGHUP reloads them")
-    serve.add_argument("--watch", type=_seconds, metavar="SECONDS",
-                       help="also reload the calendars when a compiled versions.txt changes, "
-                            "checking every SECONDS (default: only on SIGHUP)")
-    serve.add_argument("--calendar-cache", type=_cache_size, metavar="N", default=None,
-                       help="inline calendars kept built, least recently used dropped first "
-                            "(default $DUETIME_CALENDAR_CACHE, else 1024; 0 keeps none)")
+    serve = sub.add_parser("serve", help="run the gRPC service", description=SERVE_HELP,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    _serve_flags(serve)
     serve.set_defaults(run=cmd_serve)
+    _health_command(sub)
 
     due = sub.add_parser("due", parents=flags, help="compute START + DURATION")
     due.add_argument("start", help="RFC 3339 instant with offset, e.g. 2026-11-27T16:00+01:00")
@@ -970,10 +1203,12 @@ def parser() -> argparse.ArgumentParser:
     sched.set_defaults(run=cmd_schedule)
 
     _clock_commands(sub, flags)
+    _batch_command(sub)
 
     record = sub.add_parser("record", help="print a stored record as JSON")
     record.add_argument("id")
     record.add_argument("--server", metavar="HOST:PORT", required=True)
+    _add_connection_flags(record)
     record.set_defaults(run=cmd_record)
     _records_commands(sub)
     _calendars_commands(sub)
@@ -1006,6 +1241,7 @@ def _records_commands(sub) -> None:
                         help="only this namespace (\"\" is the default one; default: all)")
     select.add_argument("--server", metavar="HOST:PORT",
                         help="ask this server instead of reading the store (--db)")
+    _add_connection_flags(select)
 
     export = commands.add_parser(
         "export", parents=[store, select], help="write records as JSON Lines",
@@ -1040,21 +1276,43 @@ def _records_commands(sub) -> None:
     impact.set_defaults(run=cmd_records_impact)
 
 
-def _cache_size(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a cache size (a whole number ≥ 0)")
-    return value
+SERVE_HELP = """\
+Run the gRPC service. Every flag can also be set by the DUETIME_* environment
+variable shown after its help (a flag given wins over the variable). A bad
+value, a missing TLS file or an unreadable token file is a usage error (exit
+code 2); the effective configuration is logged at start (never a token or a
+database password).
+"""
 
 
-def _seconds(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
-    return value
+def _serve_flags(serve: argparse.ArgumentParser) -> None:
+    """The ``serve`` flags of :data:`duetime.config.SETTINGS` not already
+    added, each with its variable named in its help; default None (not
+    given), so :func:`duetime.config.resolve` can tell a flag from a variable."""
+    for setting in SETTINGS:
+        if setting.flag in serve._option_string_actions:
+            continue
+        serve.add_argument(setting.flag, dest=setting.name, metavar=setting.metavar,
+                           type=argument_type(setting.parse), default=None,
+                           help=f"{setting.help} [{setting.env}]")
+
+
+def _health_command(sub) -> None:
+    """``duetime health``: a container health probe."""
+    probe = sub.add_parser(
+        "health", help="ask a server's gRPC health service; exit 0 when SERVING",
+        description="Ask the gRPC health service of --server for the status of SERVICE "
+                    "(default \"\": the whole server, SERVING while its ledger accepts "
+                    "writes) and print it on one line: SERVING (exit 0), or NOT_SERVING or "
+                    "the call's error, e.g. NOT_FOUND (no such service) or 'UNAVAILABLE: …' "
+                    "(exit 1). No token is needed.")
+    probe.add_argument("--server", metavar="HOST:PORT", required=True)
+    probe.add_argument("--service", default="", metavar="NAME",
+                       help='e.g. duetime.v1.DueTimeService (default "": the whole server)')
+    probe.add_argument("--timeout", type=argument_type(parse_positive_seconds), default=5.0,
+                       metavar="SECONDS", help="give up after SECONDS (default 5)")
+    _add_connection_flags(probe)
+    probe.set_defaults(run=cmd_health)
 
 
 def _clock_commands(sub, flags: list[argparse.ArgumentParser]) -> None:
@@ -1087,6 +1345,47 @@ def _clock_commands(sub, flags: list[argparse.ArgumentParser]) -> None:
     evaluate.set_defaults(run=cmd_sla_evaluate)
 
 
+BATCH_HELP = """\
+FILE.jsonl holds one ComputeDueTimeRequest a line, in the protobuf JSON
+mapping (blank lines are skipped), e.g.
+
+  {"start": "2026-11-27T15:00:00Z", "duration": "3bd", "calendar": {"bundle": "hr-zagreb"}}
+  {"start": "2026-11-27T15:00:00Z", "duration": "8bh", "idempotencyKey": "t-42/1"}
+
+Each result is one JSON line, in input order, naming the input line: {"line": 1, "response": {...}} (a ComputeDueTimeResponse) or
+{"line": 2, "error": {"code", "message", "reason", "violations": [{"field",
+"description"}]}}. With --server the requests go in BatchComputeDueTimes
+calls of --chunk requests and every answer is recorded; without, they are
+computed locally and nothing is recorded. A progress line goes to stderr every
+10,000 items, a summary at the end. Exit code: 0 every item answered, 1 some
+failed (or the server failed: the lines written so far stand), 2 usage.
+"""
+
+
+def _batch_command(sub) -> None:
+    """``duetime batch FILE.jsonl``."""
+    batch = sub.add_parser(
+        "batch", help="many due times from a JSON Lines file (one request a line)",
+        description="Compute START + DURATION for every request of a JSON Lines file.",
+        epilog=BATCH_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    batch.add_argument("file", metavar="FILE.jsonl", help="the requests; - reads stdin")
+    call = batch.add_argument_group("call")
+    call.add_argument("--server", metavar="HOST:PORT", help="compute and record on this server")
+    _add_connection_flags(call)
+    call.add_argument("--namespace", metavar="NS",
+                      help="idempotency namespace sent as x-duetime-namespace metadata (with "
+                           "--server; 1-64 characters of A-Z a-z 0-9 . _ -)")
+    call.add_argument("--calendars", metavar="DIR",
+                      help="bundles to compute with without --server (default "
+                           "$DUETIME_CALENDARS, else ./calendars)")
+    batch.add_argument("--out", "-o", metavar="FILE", help="write the results to FILE "
+                                                           "(default stdout)")
+    batch.add_argument("--chunk", type=_batch_chunk, default=BATCH_CHUNK, metavar="N",
+                       help=f"requests per BatchComputeDueTimes call (default {BATCH_CHUNK}; at "
+                            "most the server's --max-batch-items)")
+    batch.set_defaults(run=cmd_batch)
+
+
 def _calendars_commands(sub) -> None:
     """``duetime calendars compile|check|diff|list``."""
     group = sub.add_parser("calendars", help="compile, check, diff and list calendar bundles")
@@ -1110,12 +1409,15 @@ def _calendars_commands(sub) -> None:
     diff.add_argument("new", metavar="NAME@VERSION", help="the newer version (NAME: the newest)")
     listing = commands.choices["list"]
     listing.add_argument("--server", metavar="HOST:PORT", help="list what this server has loaded")
+    _add_connection_flags(listing)
     listing.add_argument("--json", action="store_true", help="print the response as JSON")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (see module docstring)."""
+    global _connection
     args = parser().parse_args(argv)
+    _connection = connection_from_args(args)
     try:
         code = args.run(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
@@ -1130,6 +1432,9 @@ def main(argv: list[str] | None = None) -> int:
             return _report(violations)
         print(f"error: {exc.code().name}: {exc.details()}", file=sys.stderr)
         return 1
+    except ChannelError as exc:  # a connection flag that cannot be used
+        print(f"error: --{exc.option.replace('_', '-')}: {exc.message}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # e.g. | head: the reader has gone; end quietly
         _silence_stdout()
         return _PIPE_CLOSED

@@ -19,18 +19,32 @@ An SLA clock's state is kept by the caller as plain bytes (:attr:`Clock.state`,
 the deterministic serialization of ``duetime.v1.ClockState``) and handed back
 with each event.
 
+Many due times at once: :meth:`DuetimeClient.compute_due_times` (one
+BatchComputeDueTimes call, at most 10,000 :class:`DueTimeRequest` items) and
+:meth:`DuetimeClient.stream_due_times` (StreamComputeDueTimes: any number of
+items, sent and answered as they go) give one :class:`DueTimeResult` per item,
+in order: its :class:`DueTime`, or its own error as a :class:`DuetimeError`
+(returned, not raised: the other items stand)::
+
+    items = [DueTimeRequest(start, "3bd", "hr-zagreb", idempotency_key=f"ticket-{n}/1")
+             for n, start in tickets]
+    for item, result in zip(items, duetime.compute_due_times(items)):
+        print(result.due_time.due if result.ok else result.error.violations)
+
 Errors: :class:`InvalidArgument`, :class:`OutOfRange`,
 :class:`FailedPrecondition`, :class:`AlreadyExists` and :class:`NotFound` are
 not retryable (the same call fails the same way); :class:`Unavailable` and
 :class:`DeadlineExceeded` are (``.retryable`` is True). Any other status is a
-plain :class:`DuetimeError` with its ``code``. The problems the service named
+plain :class:`DuetimeError` with its ``code``, retryable for
+RESOURCE_EXHAUSTED, ABORTED and CANCELLED (a call the server cancelled while
+stopping). The problems the service named
 are in ``.violations`` (field or subject, description) and its reason in
 ``.reason``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 
@@ -40,6 +54,7 @@ from google.protobuf import timestamp_pb2
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from duetime.channels import ConnectionOptions, PathOrPem, open_channel
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
 
@@ -48,6 +63,14 @@ NAMESPACE_METADATA = "x-duetime-namespace"
 """The call metadata naming the caller's idempotency namespace."""
 DEFAULT_TIMEOUT = 5.0
 """Seconds each call may take (its gRPC deadline) unless the client says otherwise."""
+STREAM_TIMEOUT = 600.0
+"""Seconds a whole :meth:`DuetimeClient.stream_due_times` may take by default."""
+STREAM_MESSAGE_ITEMS = 1000
+"""Items per message a stream sends by default."""
+MAX_MESSAGE_BYTES = 64 << 20
+"""Largest reply the client's own channel accepts (a batch of 10,000 answers
+or errors is a few MB; gRPC's default limit is 4 MB)."""
+_CHANNEL_OPTIONS = (("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),)
 
 
 # ---------------------------------------------------------------------------
@@ -122,21 +145,39 @@ _ERRORS = {
     grpc.StatusCode.UNAVAILABLE: Unavailable,
     grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
 }
-_RETRYABLE = {grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.ABORTED}
-"""Other codes that a later retry may get past."""
+_RETRYABLE = {grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.ABORTED,
+              grpc.StatusCode.CANCELLED}
+"""Other codes that a later retry may get past. CANCELLED included: this
+client never cancels a call itself, so a cancelled call was cancelled by the
+server or the connection — gRPC cancels calls a stopping server has received
+but not yet started (SIGTERM, a restart); nothing of them was recorded."""
 
 
 def error_of(exc: grpc.RpcError) -> DuetimeError:
     """The DuetimeError for a failed call: its class from the status code, its
     violations and reason from the rich status details (if any)."""
-    code = exc.code()
-    violations: list[Violation] = []
-    reason = ""
     try:
         status = rpc_status.from_call(exc)
     except ValueError:  # a status detail that disagrees with the call's code
         status = None
-    for detail in status.details if status else ():
+    return _error(exc.code(), exc.details(), status.details if status else ())
+
+
+_CODES = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def error_of_status(status) -> DuetimeError:
+    """The DuetimeError of a ``google.rpc.Status`` message (a batch or stream
+    item's error), chosen as :func:`error_of` chooses it."""
+    code = _CODES.get(status.code, grpc.StatusCode.UNKNOWN)
+    return _error(code, status.message, status.details)
+
+
+def _error(code: grpc.StatusCode, message: str, details) -> DuetimeError:
+    """The DuetimeError of a status code, message and rich details (``Any``s)."""
+    violations: list[Violation] = []
+    reason = ""
+    for detail in details:
         bad, failed, info = (error_details_pb2.BadRequest(),
                              error_details_pb2.PreconditionFailure(), error_details_pb2.ErrorInfo())
         if detail.Unpack(bad):
@@ -147,7 +188,7 @@ def error_of(exc: grpc.RpcError) -> DuetimeError:
             reason = info.reason
     kind = _ERRORS.get(code, DuetimeError)
     retryable = None if kind is not DuetimeError else code in _RETRYABLE
-    return kind(f"{code.name}: {exc.details()}", code=code, reason=reason,
+    return kind(f"{code.name}: {message}", code=code, reason=reason,
                 violations=violations, retryable=retryable)
 
 
@@ -180,6 +221,35 @@ class DueTime:
     due_local: str
     """``due`` as RFC 3339 text in the calendar's zone."""
     recorded: Recorded
+
+
+@dataclass(frozen=True)
+class DueTimeRequest:
+    """One item of :meth:`DuetimeClient.compute_due_times` or
+    :meth:`DuetimeClient.stream_due_times`: the arguments of
+    :meth:`DuetimeClient.compute_due_time`."""
+
+    start: datetime
+    duration: str
+    calendar: CalendarLike = None
+    next_open_at_close: bool = False
+    idempotency_key: str = ""
+
+
+@dataclass(frozen=True)
+class DueTimeResult:
+    """One item's answer in a batch or stream: ``due_time`` when it was
+    computed and recorded, else ``error``: what :meth:`DuetimeClient.compute_due_time`
+    would have raised for that item alone (InvalidArgument, OutOfRange,
+    AlreadyExists …, with its ``violations``). Exactly one of them is set."""
+
+    due_time: DueTime | None = None
+    error: DuetimeError | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the item was answered (``due_time`` is set)."""
+        return self.error is None
 
 
 @dataclass(frozen=True)
@@ -333,6 +403,38 @@ def _recorded(response) -> Recorded:
     )
 
 
+_Calendars = dict[int, tuple[CalendarLike, "pb.Calendar | None"]]
+"""Calendars converted for one batch, by the identity of the object given
+(kept in the entry, so its id cannot be reused while the batch is built)."""
+
+
+def _due_time_request(item: DueTimeRequest, prefix: str,
+                      calendars: _Calendars) -> pb.ComputeDueTimeRequest:
+    """The ComputeDueTimeRequest of ``item``; errors name ``prefix + field``.
+    ``calendars`` keeps each calendar object's message, so a batch sharing
+    one CalendarSpec converts it once."""
+    given = item.calendar
+    known = calendars.get(id(given))
+    if known is None or known[0] is not given:
+        known = calendars[id(given)] = (given, _calendar(given))
+    calendar = known[1]
+    return pb.ComputeDueTimeRequest(
+        start=_timestamp(item.start, f"{prefix}start"), duration=item.duration,
+        calendar=calendar,
+        at_close=pb.AT_CLOSE_NEXT_OPEN if item.next_open_at_close else pb.AT_CLOSE_UNSPECIFIED,
+        idempotency_key=item.idempotency_key)
+
+
+def _due_time(response: pb.ComputeDueTimeResponse) -> DueTime:
+    return DueTime(_datetime(response, "due"), response.due_local, _recorded(response))
+
+
+def _due_time_result(result: pb.BatchItemResult) -> DueTimeResult:
+    if result.HasField("response"):
+        return DueTimeResult(due_time=_due_time(result.response))
+    return DueTimeResult(error=error_of_status(result.error))
+
+
 def _status(value: int) -> str:
     return pb.ClockStatus.Name(value).removeprefix("CLOCK_STATUS_")
 
@@ -378,15 +480,27 @@ class DuetimeClient:
     call is made in (sent as ``x-duetime-namespace`` metadata; 1–64
     characters of ``A-Z a-z 0-9 . _ -``), so this caller's keys never collide
     with another team's.
+
+    A server with TLS: ``tls_ca`` (PEM file path or bytes; without it, with
+    ``tls=True``, the system's root certificates); with mutual TLS also
+    ``tls_cert`` and ``tls_key``; with bearer tokens, ``token`` (sent as
+    ``authorization: Bearer <token>`` metadata). See
+    :mod:`duetime.channels`; a file that cannot be read raises
+    :class:`duetime.channels.ChannelError` (a ValueError).
     """
 
     def __init__(self, target: str = DEFAULT_TARGET, timeout: float = DEFAULT_TIMEOUT,
-                 channel: grpc.Channel | None = None, *, namespace: str | None = None):
+                 channel: grpc.Channel | None = None, *, namespace: str | None = None,
+                 tls: bool = False, tls_ca: PathOrPem | None = None,
+                 tls_cert: PathOrPem | None = None, tls_key: PathOrPem | None = None,
+                 token: str | None = None):
         self.timeout = timeout
         self.namespace = namespace or ""
         self._metadata = ((NAMESPACE_METADATA, namespace),) if namespace else ()
         self._owned = channel is None
-        self._channel = channel or grpc.insecure_channel(target)
+        self._channel = channel or open_channel(target, ConnectionOptions(
+            tls=tls, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key, token=token),
+            _CHANNEL_OPTIONS)
         self._stub = pb_grpc.DueTimeServiceStub(self._channel)
 
     def close(self) -> None:
@@ -410,12 +524,77 @@ class DuetimeClient:
                          next_open_at_close: bool = False,
                          idempotency_key: str = "") -> DueTime:
         """``start + duration`` (``"3bd"``, ``"8bh"``, ``"48h"``, ``"P1M"``…)."""
-        request = pb.ComputeDueTimeRequest(
-            start=_timestamp(start, "start"), duration=duration, calendar=_calendar(calendar),
-            at_close=pb.AT_CLOSE_NEXT_OPEN if next_open_at_close else pb.AT_CLOSE_UNSPECIFIED,
-            idempotency_key=idempotency_key)
-        response = self._call("ComputeDueTime", request)
-        return DueTime(_datetime(response, "due"), response.due_local, _recorded(response))
+        request = _due_time_request(DueTimeRequest(start, duration, calendar, next_open_at_close,
+                                                   idempotency_key), "", {})
+        return _due_time(self._call("ComputeDueTime", request))
+
+    def compute_due_times(self, items: Iterable[DueTimeRequest]) -> list[DueTimeResult]:
+        """Many due times in one BatchComputeDueTimes call: one
+        :class:`DueTimeResult` per item, in order, each as
+        :meth:`compute_due_time` would have answered (or raised for) that item
+        alone; every answered item is recorded before the call returns.
+
+        At most 10,000 items (the server's ``--max-batch-items``): more is
+        InvalidArgument on ``items``, raised, like UNAVAILABLE and any error of
+        the whole call. A naive ``start`` raises InvalidArgument on
+        ``items[i].start`` before anything is sent. The call's deadline is the
+        client's ``timeout``.
+        """
+        calendars: _Calendars = {}
+        request = pb.BatchComputeDueTimesRequest(items=[
+            _due_time_request(item, f"items[{i}].", calendars) for i, item in enumerate(items)])
+        return [_due_time_result(r) for r in self._call("BatchComputeDueTimes", request).results]
+
+    def stream_due_times(self, items: Iterable[DueTimeRequest], *,
+                         message_items: int = STREAM_MESSAGE_ITEMS,
+                         timeout: float = STREAM_TIMEOUT) -> Iterator[DueTimeResult]:
+        """Due times for any number of items through one StreamComputeDueTimes
+        call: ``items`` are read lazily and sent ``message_items`` (1 to
+        10,000) to a message while the answers come back; yields one
+        :class:`DueTimeResult` per item, in order, as they arrive. Each answer
+        is recorded before it is sent.
+
+        ``timeout``: seconds the whole stream may take (default
+        :data:`STREAM_TIMEOUT`). An error of the whole stream (UNAVAILABLE, a
+        deadline) raises its DuetimeError once the answers before it are
+        yielded. An item that cannot be sent (a naive ``start``: InvalidArgument
+        on ``items[i].start``) ends the stream: the items before it are
+        answered and yielded, then that error is raised. Stopping the
+        iteration early cancels the call.
+        """
+        if not 1 <= message_items <= 10_000:
+            why = f"{message_items} is not 1 to 10000 items per message"
+            raise InvalidArgument(f"message_items: {why}",
+                                  violations=[Violation("message_items", why)])
+        stopped: list[BaseException] = []
+
+        def messages() -> Iterator[pb.StreamComputeDueTimesRequest]:
+            calendars: _Calendars = {}
+            chunk: list[pb.ComputeDueTimeRequest] = []
+            try:
+                for i, item in enumerate(items):
+                    chunk.append(_due_time_request(item, f"items[{i}].", calendars))
+                    if len(chunk) == message_items:
+                        yield pb.StreamComputeDueTimesRequest(items=chunk)
+                        chunk = []
+                        calendars.clear()
+            except Exception as exc:  # noqa: BLE001 - raised to the caller after the answers
+                stopped.append(exc)
+            if chunk:
+                yield pb.StreamComputeDueTimesRequest(items=chunk)
+
+        call = self._stub.StreamComputeDueTimes(messages(), timeout=timeout,
+                                                metadata=self._metadata)
+        try:
+            for reply in call:
+                for result in reply.results:
+                    yield _due_time_result(result)
+        except grpc.RpcError as exc:
+            raise error_of(exc) from exc
+        finally:
+            call.cancel()  # a no-op once the stream has ended
+        if stopped:
+            raise stopped[0]
 
     def business_time(self, start: datetime, end: datetime, calendar: CalendarLike = None, *,
                       idempotency_key: str = "") -> BusinessTime:

@@ -47,6 +47,29 @@ from a calendars directory. :class:`Reloader` loads it again on SIGHUP, or
 when a compiled ``versions.txt`` changes (``--watch``), and swaps it in whole;
 a set that fails verification is refused (logged as ``calendar reload
 refused: <reason>``) and the old one keeps serving.
+
+Configuration: :func:`serve` takes a :class:`duetime.config.ServerConfig`
+(flags and ``DUETIME_*`` variables, checked there). Around the servicers:
+
+- Transport: plain TCP, or TLS (``--tls-cert``/``--tls-key``, through
+  ``grpc.ssl_server_credentials``), mutual TLS with ``--tls-client-ca`` (a
+  client certificate issued by that CA is required; a client without one, or
+  with another CA's, fails the TLS handshake and never reaches a handler).
+- Interceptors, outermost first: :class:`~duetime.api.observe.CallObserver`
+  (metrics, one log line per call), then
+  :class:`~duetime.auth.BearerTokenInterceptor` with ``--auth-tokens``
+  (UNAUTHENTICATED without an accepted token; the health service stays open).
+- Limits: a request larger than ``--max-message-bytes`` is RESOURCE_EXHAUSTED
+  from gRPC itself; a batch (or stream message) of more than
+  ``--max-batch-items`` items is INVALID_ARGUMENT on ``items``; and the
+  **call budget** (``--call-budget``, :class:`CallBudget`): the work of each
+  call (of each chunk of a stream) runs in a pool thread while the handler
+  waits at most the budget; past it the caller gets DEADLINE_EXCEEDED
+  (reason CALL_BUDGET_EXCEEDED) at once. Python cannot stop a thread, so
+  work already started runs to its end and may still record its answer
+  (retried with the same idempotency key, the call then returns it); work
+  still queued is dropped. The health, reflection services and the
+  stream's request reading have no budget.
 """
 
 from __future__ import annotations
@@ -57,7 +80,7 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent import futures
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -88,9 +111,19 @@ from duetime.app import (
     RecordNotFound,
     ShuttingDown,
 )
+from duetime.api.observe import CallObserver
+from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet
 from duetime.catalog import Catalog, CatalogError, fingerprint
+from duetime.config import (
+    DEFAULT_CALL_BUDGET,
+    DEFAULT_GRACE,
+    DEFAULT_MAX_MESSAGE_BYTES,
+    ServerConfig,
+    TlsFiles,
+)
 from duetime.core import DuetimeError, FailedPrecondition, FieldViolation, InvalidArgument
 from duetime.ledger import Ledger, LedgerUnavailable, open_ledger
+from duetime.metrics import Metrics
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
 
@@ -101,13 +134,14 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DueTimeService"].full_name
 CALENDAR_SERVICE_NAME = pb.DESCRIPTOR.services_by_name["CalendarService"].full_name
 PRECONDITION_TYPE = "CLOCK_STATE"
 """PreconditionFailure violation type of a clock event the state does not allow."""
-GRACE_SECONDS = 5.0
-"""How long in-flight calls may run on after SIGINT/SIGTERM."""
+GRACE_SECONDS = DEFAULT_GRACE
+"""How long in-flight calls may run on after SIGINT/SIGTERM (``--grace``)."""
 MAX_WORKERS = 8
 """Threads answering calls (a PostgreSQL ledger gets one connection more, for
 the health probe)."""
-MAX_REQUEST_BYTES = 64 << 20
-"""Largest request message accepted (a batch of 10,000 items with inline calendars)."""
+MAX_REQUEST_BYTES = DEFAULT_MAX_MESSAGE_BYTES
+"""Largest request message accepted by default (``--max-message-bytes``; a
+batch of 10,000 items with inline calendars)."""
 MAX_DESCRIPTION = 300
 """Longest violation description in a status, in characters."""
 MAX_FIELD = 200
@@ -120,6 +154,142 @@ MAX_MESSAGE = 1000
 """Longest status message, in characters."""
 _MESSAGE_WEIGHT = 2000
 """Most bytes a status message may take once percent-encoded for the wire."""
+
+
+class _Undecodable:
+    """Stands in for a request whose bytes are not a valid message of its type."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+
+def _lenient(deserializer):
+    """``deserializer`` that returns :class:`_Undecodable` instead of raising
+    (gRPC itself would answer INTERNAL "Exception deserializing request!")."""
+
+    def deserialize(data: bytes):
+        try:
+            return deserializer(data)
+        except Exception as exc:  # noqa: BLE001 - any decoding failure is the caller's
+            return _Undecodable(exc)
+
+    return deserialize
+
+
+def _refuse_undecodable(request: _Undecodable, context: grpc.ServicerContext) -> None:
+    """End the call with INVALID_ARGUMENT on ``request``, naming the decoding error."""
+    problem = InvalidArgument.at(
+        "request", f"is not a valid protobuf message of this method's request type "
+                   f"({clip(str(request.error), 200)})")
+    context.abort_with_status(rpc_status.to_status(status_of(problem)))
+
+
+class UndecodableRequests(grpc.ServerInterceptor):
+    """Answers a request whose bytes do not decode (invalid UTF-8 in a string
+    field, a truncated or malformed wire format) with INVALID_ARGUMENT on
+    ``request`` instead of gRPC's INTERNAL. Registered innermost, so the call
+    is still counted, logged and checked for its token."""
+
+    def intercept_service(self, continuation, handler_call_details):
+        handler = continuation(handler_call_details)
+        if handler is None or handler.request_deserializer is None:
+            return handler
+        kind = next(k for k in ("unary_unary", "unary_stream", "stream_unary", "stream_stream")
+                    if getattr(handler, k) is not None)
+        behavior = getattr(handler, kind)
+        if handler.request_streaming:
+            def checked(requests, context):
+                for request in requests:
+                    if isinstance(request, _Undecodable):
+                        _refuse_undecodable(request, context)
+                    yield request
+
+            def wrapped(requests, context):
+                return behavior(checked(requests, context), context)
+        else:
+            def wrapped(request, context):
+                if isinstance(request, _Undecodable):
+                    _refuse_undecodable(request, context)
+                return behavior(request, context)
+        return handler._replace(request_deserializer=_lenient(handler.request_deserializer),
+                                **{kind: wrapped})
+
+
+class BudgetExceeded(Exception):
+    """A call's work did not finish within the call budget (DEADLINE_EXCEEDED)."""
+
+    def __init__(self, seconds: float, started: bool):
+        self.seconds = seconds
+        self.started = started
+        if started:
+            what = ("it was not answered; its work may still finish and be recorded, and a "
+                    "retry with the same idempotency key then returns that answer")
+        else:
+            what = "the server was too busy to start it; nothing was computed or recorded"
+        super().__init__(f"the call needed more than the server's budget of {seconds:g} s "
+                         f"(--call-budget): {what}")
+
+
+class CallBudget:
+    """Runs a call's work in a pool of :data:`MAX_WORKERS` threads and waits
+    at most ``seconds`` for it (0: runs it in the caller's thread, no limit).
+
+    :meth:`run` raises :class:`BudgetExceeded` when the time is up: work not
+    yet started is cancelled; work already running cannot be stopped (a
+    Python thread cannot be), so it runs to its end in its pool thread
+    while the caller is answered at once."""
+
+    def __init__(self, seconds: float = 0.0, workers: int = MAX_WORKERS):
+        self.seconds = seconds
+        self._pool = (futures.ThreadPoolExecutor(workers, thread_name_prefix="duetime-call")
+                      if seconds > 0 else None)
+
+    def run(self, work, *args):
+        """``work(*args)``, its result or its exception; BudgetExceeded when
+        it takes longer than the budget."""
+        if self._pool is None:
+            return work(*args)
+        began = time.monotonic()
+        future = self._pool.submit(work, *args)
+        done, _ = futures.wait((future,), timeout=self.seconds)
+        if not done:
+            started = not future.cancel()
+            log.warning("call budget of %g s exceeded (%s)", self.seconds,
+                        "still computing" if started else "never started: server busy")
+            if started:
+                future.add_done_callback(lambda f: _finished_over_budget(f, began))
+            raise BudgetExceeded(self.seconds, started)
+        return future.result()
+
+    def close(self) -> None:
+        """Drop queued work; threads still computing finish by themselves."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _finished_over_budget(future: futures.Future, began: float) -> None:
+    """Log how work whose caller was answered DEADLINE_EXCEEDED ended."""
+    error = future.exception()
+    took = time.monotonic() - began
+    if error is None or isinstance(error, (DuetimeError, AlreadyExists, RecordNotFound)):
+        log.info("a call over its budget finished after %.3g s%s", took,
+                 f" ({type(error).__name__})" if error else "")
+    else:
+        log.error("a call over its budget failed after %.3g s", took, exc_info=error)
+
+
+@dataclass
+class Limits:
+    """The per-call limits :func:`_call` and :func:`_check_items` apply,
+    process-wide like the calendar cache: set by :func:`start_server`."""
+
+    max_batch_items: int = MAX_BATCH_ITEMS
+    budget: CallBudget = field(default_factory=CallBudget)
+
+
+LIMITS = Limits()
 
 
 def _any(message) -> any_pb2.Any:
@@ -200,6 +370,10 @@ def status_of(exc: Exception) -> status_pb2.Status:
         log.error("ledger unavailable: %s", exc)
         code, reason = code_pb2.UNAVAILABLE, "LEDGER_UNAVAILABLE"
         message = "the ledger cannot be written or read; nothing was answered, retry later"
+    elif isinstance(exc, BudgetExceeded):
+        code, reason, message = code_pb2.DEADLINE_EXCEEDED, "CALL_BUDGET_EXCEEDED", str(exc)
+        metadata["call_budget_seconds"] = f"{exc.seconds:g}"
+        metadata["started"] = "true" if exc.started else "false"
     elif isinstance(exc, ShuttingDown):
         log.info("a call still running at shutdown was dropped: nothing recorded, "
                  "nothing answered")
@@ -232,17 +406,21 @@ def namespace_of(context: grpc.ServicerContext) -> str:
 
 
 def _call(context: grpc.ServicerContext, use_case, *args):
-    """Run ``use_case(*args)``; on any exception abort the call with its status."""
+    """Run ``use_case(*args)`` within the call budget (:data:`LIMITS`); on any
+    exception abort the call with its status."""
     try:
-        return use_case(*args)
+        return LIMITS.budget.run(use_case, *args)
     except Exception as exc:  # noqa: BLE001 - every error becomes a status
         status = status_of(exc)
     context.abort_with_status(rpc_status.to_status(status))
 
 
 def _check_items(items) -> None:
-    if len(items) > MAX_BATCH_ITEMS:
-        raise InvalidArgument.at("items", f"has {len(items)} items; at most {MAX_BATCH_ITEMS} "
+    """At most ``LIMITS.max_batch_items`` (``--max-batch-items``) items, else
+    InvalidArgument on ``items``."""
+    limit = LIMITS.max_batch_items
+    if len(items) > limit:
+        raise InvalidArgument.at("items", f"has {len(items)} items; at most {limit} "
                                           "are allowed in one message")
 
 
@@ -251,6 +429,18 @@ def item_result(result) -> pb.BatchItemResult:
     if isinstance(result, Exception):
         return pb.BatchItemResult(error=status_of(result))
     return pb.BatchItemResult(response=result)
+
+
+def add_item_results(container, results) -> None:
+    """Append each of ``results`` (a response, or an error as its Status) to
+    the repeated BatchItemResult field ``container``, written in place (one
+    copy per item, not two as through :func:`item_result`)."""
+    add = container.add
+    for result in results:
+        if isinstance(result, Exception):
+            add().error.CopyFrom(status_of(result))
+        else:
+            add().response.CopyFrom(result)
 
 
 class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
@@ -275,7 +465,9 @@ class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
             _check_items(request.items)
             results = self.app.call_many(DUE_TIME, request.items, received_at,
                                          namespace_of(context))
-            return pb.BatchComputeDueTimesResponse(results=[item_result(r) for r in results])
+            reply = pb.BatchComputeDueTimesResponse()
+            add_item_results(reply.results, results)
+            return reply
 
         return _call(context, run)
 
@@ -291,7 +483,9 @@ class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
                 chunk = items[first:first + STREAM_CHUNK]
                 results = _call(context, self.app.call_many, DUE_TIME, chunk,
                                 datetime.now(timezone.utc), namespace)
-                yield pb.StreamComputeDueTimesResponse(results=[item_result(r) for r in results])
+                reply = pb.StreamComputeDueTimesResponse()
+                add_item_results(reply.results, results)
+                yield reply
 
     def ComputeBusinessTime(self, request, context):
         return self._recorded(BUSINESS_TIME, request, context)
@@ -342,9 +536,11 @@ class Reloader:
     """Loads the calendars under ``root`` again into ``app``: on demand
     (:meth:`reload`, on SIGHUP) or when they changed (:meth:`poll`, ``--watch``)."""
 
-    def __init__(self, app: DueTimeApp, root: Path | None):
+    def __init__(self, app: DueTimeApp, root: Path | None, on_reload=None):
         self.app = app
         self.root = root
+        self.on_reload = on_reload
+        """Called with each catalog swapped in (the metrics' bundle list)."""
         self._seen = fingerprint(root) if root else ()
 
     def reload(self) -> bool:
@@ -360,6 +556,8 @@ class Reloader:
             log.error("calendar reload refused: %s", exc)
             return False
         self.app.catalog = catalog  # one assignment: a call sees the old set or the new
+        if self.on_reload is not None:
+            self.on_reload(catalog)
         log.info("calendars reloaded from %s: %s", self.root, catalog.describe())
         return True
 
@@ -457,36 +655,75 @@ class RunningServer:
     ledger: Ledger
     app: DueTimeApp
     ledger_health: LedgerHealth
+    grace: float = GRACE_SECONDS
+    """Default of :meth:`stop` (``--grace``)."""
+    budget: CallBudget | None = None
+    metrics: Metrics | None = None
 
-    def stop(self, grace: float = GRACE_SECONDS) -> int:
+    def stop(self, grace: float | None = None) -> int:
         """Report NOT_SERVING and stop accepting calls, let in-flight calls
-        finish (``grace`` s), then close the ledger once no call is using it
-        (waiting at most ``grace`` s more). Returns how many calls were still
-        computing: they are dropped when they reach the ledger (nothing
-        recorded, nothing answered); their threads may still run."""
+        finish (``grace`` s, default :attr:`grace`), then close the ledger
+        once no call is using it (waiting at most ``grace`` s more). Returns
+        how many calls were still computing: they are dropped when they
+        reach the ledger (nothing recorded, nothing answered); their threads
+        may still run. Stops the metrics listener last."""
+        grace = self.grace if grace is None else grace
         self.ledger_health.stop()
         self.health.enter_graceful_shutdown()
         self.server.stop(grace).wait()
-        return self.app.close(timeout=grace)
+        dropped = self.app.close(timeout=grace)
+        if self.budget is not None:
+            self.budget.close()
+        if self.metrics is not None:
+            self.metrics.close()
+        return dropped
 
 
 def _address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
 
 
+def server_credentials(tls: TlsFiles) -> grpc.ServerCredentials:
+    """TLS credentials of the server's certificate and key; with a client CA,
+    mutual TLS (a client certificate issued by it is required)."""
+    return grpc.ssl_server_credentials(
+        [(tls.key, tls.cert)], root_certificates=tls.client_ca,
+        require_client_auth=tls.client_ca is not None)
+
+
 def start_server(
-    ledger: Ledger, host: str = "127.0.0.1", port: int = 50051, catalog: Catalog | None = None
+    ledger: Ledger, host: str = "127.0.0.1", port: int = 50051, catalog: Catalog | None = None,
+    *, tls: TlsFiles | None = None, tokens: TokenSet | None = None,
+    metrics: Metrics | None = None, log_calls: bool = True,
+    max_message_bytes: int = MAX_REQUEST_BYTES, max_batch_items: int = MAX_BATCH_ITEMS,
+    call_budget: float = DEFAULT_CALL_BUDGET, grace: float = GRACE_SECONDS,
 ) -> RunningServer:
     """Start a gRPC server for ``ledger`` on ``host:port`` (port 0: any free port),
     answering from ``catalog`` (default: no bundles).
 
+    ``tls``: serve TLS (mutual TLS when it has a client CA), else plain TCP;
+    ``tokens``: require a bearer token (:mod:`duetime.auth`); ``metrics``:
+    count and time every call and ledger commit there (its HTTP listener is
+    started by the caller, :meth:`Metrics.serve`); ``log_calls``: one log
+    line per call; ``max_message_bytes``: largest request (larger is
+    RESOURCE_EXHAUSTED); ``max_batch_items`` and ``call_budget`` (seconds,
+    0: none): see :class:`Limits` (process-wide); ``grace``: the default of
+    :meth:`RunningServer.stop`.
+
     Raises RuntimeError if the address cannot be bound (also when another
     process listens there: the port is not shared, ``grpc.so_reuseport`` is 0).
     """
+    interceptors: list[grpc.ServerInterceptor] = [CallObserver(metrics, log_calls)]
+    if tokens is not None:
+        interceptors.append(BearerTokenInterceptor(tokens))
+    interceptors.append(UndecodableRequests())  # innermost: sees the handlers as registered
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=MAX_WORKERS),
+                         interceptors=interceptors,
                          options=[("grpc.so_reuseport", 0),
-                                  ("grpc.max_receive_message_length", MAX_REQUEST_BYTES)])
-    app = DueTimeApp(ledger, catalog)
+                                  ("grpc.max_receive_message_length", max_message_bytes)])
+    app = DueTimeApp(metrics.timed(ledger) if metrics is not None else ledger, catalog)
+    if metrics is not None:
+        metrics.set_catalog(app.catalog)
     pb_grpc.add_DueTimeServiceServicer_to_server(DueTimeServicer(app), server)
     pb_grpc.add_CalendarServiceServicer_to_server(CalendarServicer(app), server)
     health_servicer = health.HealthServicer()
@@ -495,18 +732,24 @@ def start_server(
         (SERVICE_NAME, CALENDAR_SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME),
         server,
     )
+    address = _address(host, port)
     try:
-        bound = server.add_insecure_port(_address(host, port))
+        bound = (server.add_secure_port(address, server_credentials(tls)) if tls is not None
+                 else server.add_insecure_port(address))
     except RuntimeError:
         bound = 0
     if not bound:
-        raise RuntimeError(f"cannot bind {_address(host, port)}: address in use?")
+        raise RuntimeError(f"cannot bind {address}: address in use, or not an address of this machine?")
+    budget = CallBudget(call_budget)
+    LIMITS.budget.close()
+    LIMITS.max_batch_items, LIMITS.budget = max_batch_items, budget
     server.start()
     health_servicer.set(CALENDAR_SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
     ledger_health = LedgerHealth(app, health_servicer)
     app.on_ledger_unavailable = ledger_health.failed
     ledger_health.start()
-    return RunningServer(server, bound, health_servicer, ledger, app, ledger_health)
+    return RunningServer(server, bound, health_servicer, ledger, app, ledger_health, grace,
+                         budget, metrics)
 
 
 def describe_ledger(ledger: Ledger) -> str:
@@ -515,30 +758,43 @@ def describe_ledger(ledger: Ledger) -> str:
     return label or f"sqlite {getattr(ledger, 'path', type(ledger).__name__)}"
 
 
-def serve(
-    host: str = "127.0.0.1",
-    port: int = 50051,
-    db: str | Path | None = None,
-    calendars: Path | None = None,
-    watch: float | None = None,
-    calendar_cache: int | None = None,
-) -> int:
+def serve(config: ServerConfig) -> int:
     """Serve until SIGINT or SIGTERM, then shut down cleanly and return the
     number of calls dropped because they still ran after the grace period
     (see :meth:`RunningServer.stop`; their threads may still be running).
 
-    Loads the calendars under ``calendars`` (None: no bundles) and logs the
-    loaded set; opens (creating and migrating if needed) the ledger ``db``: a
-    SQLite path or a ``postgresql://`` URL, default ``$DUETIME_DB``, else
+    ``config`` is the checked configuration (:func:`duetime.config.resolve`),
+    logged first (``configuration: …``, no secrets). Loads the calendars under
+    ``config.calendars`` (None: no bundles) and logs the loaded set; opens
+    (creating and migrating if needed) the ledger ``config.db``: a SQLite
+    path or a ``postgresql://`` URL, default ``$DUETIME_DB``, else
     :func:`duetime.ledger.default_db_path` (see
-    :func:`duetime.ledger.open_ledger`); logs ``duetime listening on
-    HOST:PORT`` with the bound port. SIGHUP reloads the calendars; with
-    ``watch`` (seconds) they are also reloaded when a compiled
-    ``versions.txt`` changes. ``calendar_cache``: how many inline calendars
-    to keep built (None: ``$DUETIME_CALENDAR_CACHE``, else 1024). Must run in
-    the main thread (signals).
-    Raises CatalogError, LedgerUnavailable or RuntimeError if it cannot start.
+    :func:`duetime.ledger.open_ledger`); serves metrics on
+    ``config.metrics_address:config.metrics_port`` when set (logged
+    ``metrics on http://HOST:PORT/metrics``); logs ``duetime listening on
+    HOST:PORT`` with the bound port. SIGHUP reloads the calendars and the
+    token file; with ``config.watch`` (seconds) the calendars are also
+    reloaded when a compiled ``versions.txt`` changes. ``config.calendar_cache``:
+    how many inline calendars to keep built (None: ``$DUETIME_CALENDAR_CACHE``,
+    else 1024). ``config.http_port``: also serve the HTTP/JSON API
+    (:mod:`duetime.api.http`) on ``host:http_port`` (0: not); on shutdown it
+    stops first (its calls in flight get the same grace period), then gRPC.
+    Must run in the main thread (signals).
+    Raises CatalogError, LedgerUnavailable, ConfigError (a TLS or token file
+    changed since it was checked) or RuntimeError if it cannot start.
     """
+    host, port, calendars, watch = config.host, config.port, config.calendars, config.watch
+    log.info("configuration: %s", " ".join(f"{k}={v}" for k, v in config.describe().items()),
+             extra={"config": config.describe()})
+    tls = config.load_tls()
+    tokens = TokenSet(config.auth_tokens) if config.auth_tokens is not None else None
+    if tls is not None:
+        log.info("TLS on: certificate %s%s", config.tls_cert,
+                 f", client certificates required, issued by {config.tls_client_ca}"
+                 if tls.client_ca is not None else "")
+    if tokens is not None:
+        log.info("bearer tokens required: %d token(s) from %s (the health service is open)",
+                 len(tokens), config.auth_tokens)
     if calendars:
         catalog = Catalog.load(calendars)
         log.info("calendars loaded from %s: %s", calendars, catalog.describe())
@@ -546,18 +802,40 @@ def serve(
         catalog = Catalog.empty()
         log.info("no calendars directory (--calendars, $DUETIME_CALENDARS, ./calendars): "
                  "no bundles are served")
-    if calendar_cache is not None:
-        CALENDAR_CACHE.maxsize = calendar_cache
+    if config.calendar_cache is not None:
+        CALENDAR_CACHE.maxsize = config.calendar_cache
     log.info("calendar cache: up to %d inline calendars", CALENDAR_CACHE.maxsize)
-    ledger = open_ledger(db, max_connections=MAX_WORKERS + 1)
+    ledger = open_ledger(config.db, max_connections=MAX_WORKERS + 1)
     log.info("ledger: %s", describe_ledger(ledger))
+    metrics = Metrics() if config.metrics_port else None
     try:
-        running = start_server(ledger, host, port, catalog)
+        if metrics is not None:
+            bound = metrics.serve(config.metrics_address, config.metrics_port)
+            log.info("metrics on http://%s/metrics", _address(config.metrics_address, bound))
+        running = start_server(
+            ledger, host, port, catalog, tls=tls, tokens=tokens, metrics=metrics,
+            max_message_bytes=config.max_message_bytes, max_batch_items=config.max_batch_items,
+            call_budget=config.call_budget, grace=config.grace)
     except BaseException:
+        if metrics is not None:
+            metrics.close()
         ledger.close()
         raise
     log.info("duetime listening on %s", _address(host, running.port))
-    reloader = Reloader(running.app, calendars)
+    http = None
+    if config.http_port:
+        from duetime.api.http import start_http_server
+
+        try:
+            http = start_http_server(
+                running.app, host, config.http_port, tokens=tokens, tls_cert=config.tls_cert,
+                tls_key=config.tls_key, tls_client_ca=config.tls_client_ca,
+                max_body_bytes=config.max_message_bytes, grace=config.grace, metrics=metrics)
+        except BaseException:
+            running.stop()
+            raise
+    reloader = Reloader(running.app, calendars,
+                        on_reload=metrics.set_catalog if metrics is not None else None)
     stop, hup, wake = threading.Event(), threading.Event(), threading.Event()
 
     def on_signal(signum, _frame):
@@ -574,11 +852,25 @@ def serve(
         if hup.is_set():
             hup.clear()
             reloader.reload()
+            if tokens is not None:
+                _reload_tokens(tokens)
         elif watch:
             reloader.poll()
     log.info("duetime shutting down")
+    if http is not None:
+        http.stop()
     dropped = running.stop()
     if dropped:
         log.warning("%d call(s) still computing after the %g s grace period were dropped: "
-                    "nothing recorded, nothing answered", dropped, GRACE_SECONDS)
+                    "nothing recorded, nothing answered", dropped, running.grace)
     return dropped
+
+
+def _reload_tokens(tokens: TokenSet) -> None:
+    """Reread the token file (SIGHUP); a file that is refused keeps the old tokens."""
+    try:
+        tokens.reload()
+    except TokenError as exc:
+        log.error("token reload refused, the previous tokens stay in use: %s", exc.message)
+        return
+    log.info("bearer tokens reloaded: %d token(s) from %s", len(tokens), tokens.path)

@@ -48,6 +48,14 @@ class DueTimeServiceStub:
     (the default one). A bad value is INVALID_ARGUMENT on the field "metadata
     x-duetime-namespace". The record shows the namespace.
 
+    HTTP/JSON: every RPC but StreamComputeDueTimes is also served as JSON over
+    HTTP (`duetime serve --http-port`) at the path its google.api.http option
+    names (AIP-127), with the request and response in the protobuf JSON
+    mapping. The same application layer answers and records it; the namespace
+    is the HTTP header "x-duetime-namespace"; errors are AIP-193 JSON
+    ({"error": {code, message, status, details}}) with the same status and
+    details as over gRPC.
+
     Input size limits (INVALID_ARGUMENT naming the field): idempotency_key at
     most 200 characters and not only whitespace; calendar.time_zone at most 64;
     calendar.bundle at most 128; durations and targets at most 256; names of
@@ -147,6 +155,14 @@ class DueTimeServiceServicer:
     (the default one). A bad value is INVALID_ARGUMENT on the field "metadata
     x-duetime-namespace". The record shows the namespace.
 
+    HTTP/JSON: every RPC but StreamComputeDueTimes is also served as JSON over
+    HTTP (`duetime serve --http-port`) at the path its google.api.http option
+    names (AIP-127), with the request and response in the protobuf JSON
+    mapping. The same application layer answers and records it; the namespace
+    is the HTTP header "x-duetime-namespace"; errors are AIP-193 JSON
+    ({"error": {code, message, status, details}}) with the same status and
+    details as over gRPC.
+
     Input size limits (INVALID_ARGUMENT naming the field): idempotency_key at
     most 200 characters and not only whitespace; calendar.time_zone at most 64;
     calendar.bundle at most 128; durations and targets at most 256; names of
@@ -195,6 +211,10 @@ class DueTimeServiceServicer:
         to the items sent. A request message with more than 10000 items, or a
         ledger that cannot be written, ends the stream with that error; the
         answers already received stay recorded.
+
+        Not exposed over HTTP/JSON (it has no google.api.http rule): a
+        bidirectional stream has no plain request/response form; over HTTP use
+        BatchComputeDueTimes, one batch per request.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -390,6 +410,14 @@ class DueTimeService:
     teams using the same key never collide. Without it the namespace is ""
     (the default one). A bad value is INVALID_ARGUMENT on the field "metadata
     x-duetime-namespace". The record shows the namespace.
+
+    HTTP/JSON: every RPC but StreamComputeDueTimes is also served as JSON over
+    HTTP (`duetime serve --http-port`) at the path its google.api.http option
+    names (AIP-127), with the request and response in the protobuf JSON
+    mapping. The same application layer answers and records it; the namespace
+    is the HTTP header "x-duetime-namespace"; errors are AIP-193 JSON
+    ({"error": {code, message, status, details}}) with the same status and
+    details as over gRPC.
 
     Input size limits (INVALID_ARGUMENT naming the field): idempotency_key at
     most 200 characters and not only whitespace; calendar.time_zone at most 64;

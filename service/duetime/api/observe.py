@@ -1,0 +1,125 @@
+"""Counting, timing and logging every gRPC call: :class:`CallObserver`.
+
+The server's outermost interceptor, so it sees every call that reaches a
+handler — answered, failed, refused for a missing token or stopped by the
+call budget — and for each one, once it has finished:
+
+- counts it in ``duetime_rpc_requests_total{method, code}`` and times it in
+  ``duetime_rpc_duration_seconds{method}`` (see :mod:`duetime.metrics`;
+  only when metrics are on);
+- writes one request line (:func:`duetime.logs.log_call`): rpc, status code,
+  latency_ms, record_id (when the answer has one), namespace, peer.
+
+A call's status code is the one its handler ended it with
+(``context.code()``): OK when it returned normally, UNKNOWN when it raised
+without setting one, CANCELLED when the client went away first.
+"""
+
+from __future__ import annotations
+
+import time
+
+import grpc
+
+from duetime.app import NAMESPACE_METADATA
+from duetime.logs import log_call
+from duetime.metrics import Metrics
+
+_MAX_NAMESPACE = 64
+
+
+def _namespace(metadata) -> str:
+    for item in metadata or ():
+        if item.key == NAMESPACE_METADATA and isinstance(item.value, str):
+            return item.value[:_MAX_NAMESPACE]
+    return ""
+
+
+def _record_id(response) -> str:
+    """The record id an answer carries (a recorded call's ``record_id``, or
+    GetRecord's ``record.record_id``), ``""`` when none."""
+    record_id = getattr(response, "record_id", None)
+    if record_id is None:
+        record = getattr(response, "record", None)
+        record_id = getattr(record, "record_id", None)
+    return record_id if isinstance(record_id, str) else ""
+
+
+def _code(context: grpc.ServicerContext, default: str) -> str:
+    code = context.code()
+    if code is not None:
+        return code.name
+    if not context.is_active():
+        return "CANCELLED"
+    return default
+
+
+class CallObserver(grpc.ServerInterceptor):
+    """Counts (with ``metrics``) and logs (with ``log_calls``) every call
+    (see the module docstring)."""
+
+    def __init__(self, metrics: Metrics | None = None, log_calls: bool = True):
+        self.metrics = metrics
+        self.log_calls = log_calls
+
+    def _finish(self, method: str, code: str, began: float, response, namespace: str,
+                context: grpc.ServicerContext) -> None:
+        seconds = time.perf_counter() - began
+        if self.metrics is not None:
+            self.metrics.observe_call(method, code, seconds)
+        if self.log_calls:
+            log_call(method, code, seconds, _record_id(response), namespace, context.peer())
+
+    def intercept_service(self, continuation, handler_call_details):
+        handler = continuation(handler_call_details)
+        if handler is None:  # no such method: gRPC answers UNIMPLEMENTED, uncounted
+            return None
+        method = handler_call_details.method
+        namespace = _namespace(handler_call_details.invocation_metadata)
+        if handler.response_streaming:
+            kind = "stream_stream" if handler.request_streaming else "unary_stream"
+            return handler._replace(**{kind: self._streaming(getattr(handler, kind), method,
+                                                             namespace)})
+        kind = "stream_unary" if handler.request_streaming else "unary_unary"
+        return handler._replace(**{kind: self._unary(getattr(handler, kind), method, namespace)})
+
+    def _unary(self, behavior, method: str, namespace: str):
+        def observed(request, context):
+            began, response, code = time.perf_counter(), None, "UNKNOWN"
+            try:
+                response = behavior(request, context)
+                code = _code(context, "OK")
+                return response
+            except BaseException:
+                code = _code(context, "UNKNOWN")
+                raise
+            finally:
+                self._finish(method, code, began, response, namespace, context)
+
+        return observed
+
+    def _streaming(self, behavior, method: str, namespace: str):
+        def observed(request, context):
+            began = time.perf_counter()
+            try:
+                responses = behavior(request, context)
+            except BaseException:
+                self._finish(method, _code(context, "UNKNOWN"), began, None, namespace, context)
+                raise
+            return self._stream(responses, method, namespace, began, context)
+
+        return observed
+
+    def _stream(self, responses, method: str, namespace: str, began: float, context):
+        code = "UNKNOWN"
+        try:
+            yield from responses
+            code = _code(context, "OK")
+        except GeneratorExit:
+            code = "CANCELLED"
+            raise
+        except BaseException:
+            code = _code(context, "UNKNOWN")
+            raise
+        finally:
+            self._finish(method, code, began, None, namespace, context)

@@ -1,0 +1,276 @@
+// The SLA panel: a ticket's business events replayed under a contract policy
+// (calendars/policies) with EvaluateSla, showing at each event what the
+// policy did to the clock and where its deadline moved; while the clock is
+// paused, the time left in its measure (README "SLA clocks",
+// docs/semantics.md "SLA clocks").
+
+import { evaluateSla } from "./api.js";
+import { FieldErrors, attachErrorSlot } from "./errors.js";
+import { InputError, formatDuration, formatLocal, formatUtc, parseDateTime, parseDuration, parseTimestamp } from "./time.js";
+
+/** The support-contract scenario of the README: a reply, a tier change, a
+ * wait on a third party and the customer's answer, then resolution. */
+export const SCENARIO = [
+  { type: "start", time: "2026-12-11T10:00:00+01:00", attributes: "" },
+  { type: "customer_reply", time: "2026-12-14T10:00:00+01:00", attributes: "" },
+  { type: "tier_change", time: "2026-12-17T10:00:00+01:00", attributes: "tier=priority" },
+  { type: "awaiting_third_party", time: "2026-12-18T10:00:00+01:00", attributes: "" },
+  { type: "customer_reply", time: "2026-12-20T10:00:00+01:00", attributes: "" },
+  { type: "resolved", time: "2026-12-29T11:00:00+01:00", attributes: "" },
+];
+
+const MEASURES = {
+  CLOCK_MEASURE_ELAPSED: "elapsed time",
+  CLOCK_MEASURE_BUSINESS_DAY: "business-day time",
+  CLOCK_MEASURE_BUSINESS_TIME: "business time",
+};
+
+function input(testid, value, label, attributes = {}) {
+  const node = document.createElement("input");
+  Object.assign(node, { type: "text", value, spellcheck: false, ...attributes });
+  node.dataset.testid = testid;
+  node.setAttribute("aria-label", label);
+  return node;
+}
+
+/** "tier=priority, note=x" → { tier: "priority", note: "x" }; throws
+ * InputError on a part without "=". */
+function parseAttributes(text) {
+  const attributes = {};
+  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const at = part.indexOf("=");
+    if (at < 1) throw new InputError(`'${part}' is not key=value (e.g. tier=priority)`);
+    attributes[part.slice(0, at).trim()] = part.slice(at + 1).trim();
+  }
+  return attributes;
+}
+
+/** Wires the SLA panel inside `root` (the section holding its form). */
+export function setUpSlaPanel(root) {
+  const form = root.querySelector("form");
+  const rows = root.querySelector("[data-testid=sla-events]");
+  const policy = root.querySelector("[data-testid=sla-policy]");
+  const result = root.querySelector("[data-testid=sla-result]");
+  const errors = new FieldErrors(root.querySelector("[data-testid=sla-error]"));
+  attachErrorSlot(policy);
+
+  function addRow(event) {
+    const number = rows.children.length + 1;
+    const row = document.createElement("li");
+    row.dataset.testid = "sla-event";
+    const type = input("sla-event-type", event.type, `event ${number}: type`, { size: 20 });
+    const time = input("sla-event-time", event.time, `event ${number}: time, RFC 3339 with an offset`, { size: 26 });
+    const attributes = input("sla-event-attributes", event.attributes, `event ${number}: attributes, key=value`, {
+      size: 14,
+      placeholder: "tier=priority",
+    });
+    const remove = document.createElement("button");
+    Object.assign(remove, { type: "button", textContent: "Remove", className: "small" });
+    remove.setAttribute("aria-label", `remove event ${number}`);
+    remove.addEventListener("click", () => row.remove());
+    row.append(type, time, attributes, remove);
+    for (const field of [type, time, attributes]) attachErrorSlot(field);
+    rows.append(row);
+  }
+
+  for (const event of SCENARIO) addRow(event);
+  root.querySelector("[data-testid=sla-add-event]").addEventListener("click", () =>
+    addRow({ type: "", time: "", attributes: "" }),
+  );
+
+  form.addEventListener("submit", async (submitted) => {
+    submitted.preventDefault();
+    errors.reset();
+    errors.register("policy", policy);
+    const request = { policy: policy.value.trim(), events: [] };
+    let bad = false;
+    [...rows.children].forEach((row, i) => {
+      const [type, time, attributes] = row.querySelectorAll("input");
+      errors.register(`events[${i}]`, type);
+      errors.register(`events[${i}].type`, type);
+      errors.register(`events[${i}].time`, time);
+      errors.register(`events[${i}].attributes`, attributes);
+      const event = { type: type.value.trim() };
+      try {
+        event.time = formatUtc(parseDateTime(time.value, "UTC", { offsetRequired: true }).us);
+      } catch (exc) {
+        errors.showField(`events[${i}].time`, exc.message);
+        bad = true;
+      }
+      try {
+        const parsed = parseAttributes(attributes.value);
+        if (Object.keys(parsed).length) event.attributes = parsed;
+      } catch (exc) {
+        errors.showField(`events[${i}].attributes`, exc.message);
+        bad = true;
+      }
+      request.events.push(event);
+    });
+    if (bad) return;
+    result.setAttribute("aria-busy", "true");
+    try {
+      showAnswer(result, await evaluateSla(request));
+    } catch (exc) {
+      result.replaceChildren();
+      errors.showError(exc);
+    } finally {
+      result.removeAttribute("aria-busy");
+    }
+  });
+}
+
+function cell(text, testid) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (testid) td.dataset.testid = testid;
+  return td;
+}
+
+/** A cell holding an RFC 3339 text that may wrap only between its date and
+ * its time (never inside either). */
+function timeCell(text, testid) {
+  const td = cell("", testid);
+  const at = text.indexOf("T");
+  if (at < 0) return td;
+  const date = Object.assign(document.createElement("span"), { className: "nowrap", textContent: text.slice(0, at) });
+  const time = Object.assign(document.createElement("span"), { className: "nowrap", textContent: text.slice(at) });
+  td.append(date, document.createElement("wbr"), time);
+  return td;
+}
+
+/** Draws an EvaluateSlaResponse: a table of every event (what it did, the
+ * deadline before and after, the time left while paused, the reason) and a
+ * track where each event's deadline is placed on one time axis. */
+function showAnswer(result, answer) {
+  const zone = answer.timeZone || "UTC";
+  const local = (text) => (text ? formatLocal(parseTimestamp(text), zone) : "");
+  const measure = MEASURES[answer.state?.measure] ?? "the clock's measure";
+  const timeline = answer.timeline ?? [];
+
+  const table = document.createElement("table");
+  table.className = "sla-table";
+  table.dataset.testid = "sla-table";
+  table.createCaption().textContent = `Times in ${zone}. Policy ${answer.policyVersion}, calendar ${answer.calendarVersion}.`;
+  const head = table.createTHead().insertRow();
+  for (const name of ["#", "event", "time", "action", "tier", "status", "deadline before", "deadline after", "remaining", "reason"]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = name;
+    head.append(th);
+  }
+  const body = table.createTBody();
+  timeline.forEach((entry, i) => {
+    const row = body.insertRow();
+    row.dataset.testid = "sla-row";
+    row.dataset.action = entry.action;
+    const status = (entry.status ?? "").replace("CLOCK_STATUS_", "");
+    let remaining = "";
+    if (entry.remaining !== undefined) {
+      // The measure is the final state's when the row's tier is the final one.
+      const unit = entry.tier === answer.tier ? measure : "the clock's measure";
+      remaining = `${formatDuration(parseDuration(entry.remaining))} of ${unit} left`;
+    }
+    const moved = entry.oldDeadlineTime && entry.newDeadlineTime && entry.oldDeadlineTime !== entry.newDeadlineTime;
+    row.append(
+      cell(String(i + 1)),
+      cell(entry.event, "sla-event-name"),
+      timeCell(local(entry.time), "sla-time"),
+      cell(entry.action, "sla-action"),
+      cell(entry.tier, "sla-tier"),
+      cell(status, "sla-status"),
+      timeCell(local(entry.oldDeadlineTime), "sla-old-deadline"),
+      timeCell(local(entry.newDeadlineTime), "sla-new-deadline"),
+      cell(remaining, "sla-remaining"),
+      cell(entry.reason, "sla-reason"),
+    );
+    if (moved) row.classList.add("moved");
+    if (status === "PAUSED") row.classList.add("paused");
+  });
+
+  const state = answer.state ?? {};
+  const verdict = document.createElement("p");
+  verdict.dataset.testid = "sla-verdict";
+  const status = (state.status ?? "").replace("CLOCK_STATUS_", "");
+  verdict.textContent =
+    status === "STOPPED"
+      ? `Clock STOPPED, ${state.met ? "SLA met" : "SLA breached"}${state.breachTime ? `; breach at ${local(state.breachTime)}` : ""}. Tier ${answer.tier}, record ${answer.recordId}.`
+      : `Clock ${status}${state.deadlineTime ? `, due ${local(state.deadlineTime)}` : ""}${state.remaining ? `, ${formatDuration(parseDuration(state.remaining))} left` : ""}. Tier ${answer.tier}, record ${answer.recordId}.`;
+
+  const wrap = document.createElement("div");
+  wrap.className = "sla-result-table";
+  wrap.append(table);
+  result.replaceChildren(verdict, slaTrack(timeline, zone), wrap);
+  for (const warning of answer.warnings ?? []) {
+    const p = document.createElement("p");
+    p.className = "warning";
+    p.textContent = `warning: ${warning}`;
+    result.append(p);
+  }
+}
+
+/** One lane per event on a shared time axis: the event (a dot), the
+ * deadline it left (a flag; dashed where the deadline was before), and a
+ * hatched bar while the clock stays paused. The table says the same in words. */
+function slaTrack(timeline, zone) {
+  const track = document.createElement("div");
+  track.className = "sla-track";
+  track.setAttribute("aria-hidden", "true");
+  const instants = timeline
+    .flatMap((e) => [e.time, e.oldDeadlineTime, e.newDeadlineTime])
+    .filter(Boolean)
+    .map(parseTimestamp);
+  if (!instants.length) return track;
+  const [lo, hi] = [Math.min(...instants), Math.max(...instants)];
+  const at = (us) => `${(((us - lo) / Math.max(1, hi - lo)) * 100).toFixed(3)}%`;
+  const span = (className, us, title, width) => {
+    const mark = document.createElement("span");
+    mark.className = className;
+    mark.style.left = at(us);
+    if (width !== undefined) mark.style.width = width;
+    mark.title = title;
+    return mark;
+  };
+  const lane = (label, className = "lane") => {
+    const row = document.createElement("div");
+    row.className = className;
+    const name = document.createElement("span");
+    name.className = "lane-label";
+    name.textContent = label;
+    const axis = document.createElement("div");
+    axis.className = "lane-axis";
+    row.append(name, axis);
+    track.append(row);
+    return axis;
+  };
+  const ends = lane("", "lane axis-labels");
+  ends.append(span("", lo, "", undefined), span("", hi, "", undefined));
+  ends.children[0].textContent = formatLocal(lo, zone);
+  ends.children[1].textContent = formatLocal(hi, zone);
+  timeline.forEach((entry, i) => {
+    const time = parseTimestamp(entry.time);
+    const paused = entry.remaining !== undefined;
+    const axis = lane(
+      `${i + 1}. ${entry.event}: ${entry.action}${paused ? `, ${formatDuration(parseDuration(entry.remaining))} left` : ""}`,
+    );
+    if (paused && timeline[i + 1]) {
+      const until = parseTimestamp(timeline[i + 1].time);
+      axis.append(span("paused", time, "paused", `calc(${at(until)} - ${at(time)})`));
+    }
+    if (entry.oldDeadlineTime && entry.oldDeadlineTime !== entry.newDeadlineTime) {
+      const was = parseTimestamp(entry.oldDeadlineTime);
+      axis.append(span("was", was, `deadline was ${formatLocal(was, zone)}`));
+    }
+    axis.append(span("event", time, `${entry.event} at ${formatLocal(time, zone)}`));
+    if (entry.newDeadlineTime) {
+      const due = parseTimestamp(entry.newDeadlineTime);
+      axis.append(span("due", due, `due ${formatLocal(due, zone)}`));
+    }
+  });
+  const legend = document.createElement("p");
+  legend.className = "sla-legend";
+  legend.innerHTML =
+    '<span class="key event"></span>event <span class="key due"></span>deadline after it ' +
+    '<span class="key was"></span>deadline before it <span class="key paused"></span>paused';
+  track.append(legend);
+  return track;
+}

@@ -1,0 +1,422 @@
+"""The configuration of ``duetime serve``: flags, ``DUETIME_*`` variables, checks.
+
+Every setting is a ``duetime serve`` flag and a ``DUETIME_*`` environment
+variable (:data:`SETTINGS`); a flag given on the command line wins over the
+variable, the variable over the default. :func:`resolve` merges them into one
+:class:`ServerConfig` and checks it as a whole (a key without a certificate,
+a file that cannot be read, a token file without tokens, two listeners on one
+port …), raising :class:`ConfigError` naming the flag or variable and what is
+wrong; the command line reports it as a usage error (exit code 2).
+
+The same parsers check a flag (through argparse, see :func:`argument_type`)
+and a variable, so both say the same thing about a bad value.
+
+Nothing here opens a socket or the ledger. :meth:`ServerConfig.describe` is the
+effective configuration for the start-up log: it never holds a secret (no
+token, no database password; files are named, not shown).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import ssl
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from duetime.catalog import default_dir
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 50051
+DEFAULT_GRACE = 5.0
+"""Seconds in-flight calls may run on after SIGINT/SIGTERM."""
+DEFAULT_MAX_MESSAGE_BYTES = 64 << 20
+"""Largest request message accepted (a batch of 10,000 items with inline calendars)."""
+DEFAULT_MAX_BATCH_ITEMS = 10_000
+"""Most items one BatchComputeDueTimes request (or one stream message) may hold."""
+DEFAULT_CALL_BUDGET = 30.0
+"""Seconds of server time one call (one stream chunk) may take."""
+MAX_GRPC_LENGTH = 2**31 - 1
+"""gRPC's largest message length setting."""
+LOG_FORMATS = ("text", "json")
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used. ``setting`` names the flag or the
+    variable it came from (``--port``, ``DUETIME_PORT``, ``--tls-key``)."""
+
+    def __init__(self, setting: str, message: str):
+        super().__init__(f"{setting}: {message}")
+        self.setting = setting
+        self.message = message
+
+
+# ---------------------------------------------------------------------------
+# value parsers: text -> value, or ValueError saying what is wrong
+
+
+def parse_port(text: str) -> int:
+    """A TCP port, 0..65535 (0: any free port)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise ValueError(f"{text!r} is not a TCP port (0..65535; 0 picks a free one)")
+    return value
+
+
+def parse_optional_port(text: str) -> int:
+    """A TCP port for an optional listener, 1..65535, or 0 (off)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise ValueError(f"{text!r} is not a TCP port (1..65535, or 0 for off)")
+    return value
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not a finite number of seconds")
+    return value
+
+
+def parse_positive_seconds(text: str) -> float:
+    """Seconds, more than 0."""
+    value = _number(text)
+    if not value > 0:
+        raise ValueError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def parse_seconds(text: str) -> float:
+    """Seconds, 0 or more."""
+    value = _number(text)
+    if value < 0:
+        raise ValueError(f"{text!r} is not a number of seconds ≥ 0")
+    return value
+
+
+def parse_cache_size(text: str) -> int:
+    """A cache size, a whole number ≥ 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ValueError(f"{text!r} is not a cache size (a whole number ≥ 0)")
+    return value
+
+
+def parse_message_bytes(text: str) -> int:
+    """A message size in bytes, 1 .. 2^31-1 (gRPC's own limit)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_GRPC_LENGTH:
+        raise ValueError(f"{text!r} is not a message size (bytes, 1..{MAX_GRPC_LENGTH})")
+    return value
+
+
+def parse_items(text: str) -> int:
+    """A number of items, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"{text!r} is not a number of items (a whole number ≥ 1)")
+    return value
+
+
+def parse_log_format(text: str) -> str:
+    """``text`` or ``json``."""
+    if text not in LOG_FORMATS:
+        raise ValueError(f"{text!r} is not a log format (text or json)")
+    return text
+
+
+def parse_host(text: str) -> str:
+    """A host name or address to listen on (not empty)."""
+    if not text.strip():
+        raise ValueError("is empty; give a host name or an address such as 127.0.0.1 or 0.0.0.0")
+    return text.strip()
+
+
+def parse_text(text: str) -> str:
+    return text
+
+
+def parse_path(text: str) -> Path:
+    if not text:
+        raise ValueError("is empty; give a file path")
+    return Path(text)
+
+
+def argument_type(parse: Callable[[str], object]) -> Callable[[str], object]:
+    """``parse`` as an argparse ``type=``: a ValueError becomes a usage error
+    (``argument --port: '99999' is not a TCP port …``, exit code 2)."""
+
+    def convert(text: str):
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = parse.__name__.removeprefix("parse_")
+    return convert
+
+
+# ---------------------------------------------------------------------------
+# the settings
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its :class:`ServerConfig` field (also the argparse
+    ``dest``), flag, variable, parser and help text."""
+
+    name: str
+    flag: str
+    env: str
+    parse: Callable[[str], object]
+    metavar: str
+    help: str
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("host", "--host", "DUETIME_HOST", parse_host, "HOST",
+            f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 or :: for every interface)"),
+    Setting("port", "--port", "DUETIME_PORT", parse_port, "PORT",
+            f"gRPC TCP port, 0..65535 (default {DEFAULT_PORT}; 0 picks a free port)"),
+    Setting("db", "--db", "DUETIME_DB", parse_text, "PATH_OR_URL",
+            "the ledger: a SQLite file path or a postgresql:// URL (default "
+            "~/.local/share/duetime/ledger.db)"),
+    Setting("calendars", "--calendars", "DUETIME_CALENDARS", parse_path, "DIR",
+            "calendar bundles and policies to serve (default ./calendars if it exists, else "
+            "none); SIGHUP reloads them"),
+    Setting("calendar_cache", "--calendar-cache", "DUETIME_CALENDAR_CACHE", parse_cache_size, "N",
+            "inline calendars kept built, least recently used dropped first (default 1024; "
+            "0 keeps none)"),
+    Setting("watch", "--watch", "DUETIME_WATCH", parse_positive_seconds, "SECONDS",
+            "also reload the calendars when a compiled versions.txt changes, checking every "
+            "SECONDS (default: only on SIGHUP)"),
+    Setting("tls_cert", "--tls-cert", "DUETIME_TLS_CERT", parse_path, "FILE",
+            "serve TLS with this PEM certificate chain (needs --tls-key)"),
+    Setting("tls_key", "--tls-key", "DUETIME_TLS_KEY", parse_path, "FILE",
+            "the PEM private key of --tls-cert"),
+    Setting("tls_client_ca", "--tls-client-ca", "DUETIME_TLS_CLIENT_CA", parse_path, "FILE",
+            "mutual TLS: require a client certificate issued by these PEM CA certificates"),
+    Setting("auth_tokens", "--auth-tokens", "DUETIME_AUTH_TOKENS", parse_path, "FILE",
+            "require 'authorization: Bearer TOKEN' metadata, TOKEN one of the lines of FILE "
+            "(the health service stays open); SIGHUP rereads it"),
+    Setting("metrics_port", "--metrics-port", "DUETIME_METRICS_PORT", parse_optional_port, "PORT",
+            "serve Prometheus metrics over HTTP on this port at /metrics (default 0: off)"),
+    Setting("metrics_host", "--metrics-host", "DUETIME_METRICS_HOST", parse_host, "HOST",
+            "address of the metrics listener (default: --host)"),
+    Setting("log_format", "--log-format", "DUETIME_LOG_FORMAT", parse_log_format, "FORMAT",
+            "text (default) or json: one JSON object a line"),
+    Setting("grace", "--grace", "DUETIME_GRACE", parse_seconds, "SECONDS",
+            f"on SIGINT/SIGTERM, how long calls in flight may finish (default {DEFAULT_GRACE:g})"),
+    Setting("max_message_bytes", "--max-message-bytes", "DUETIME_MAX_MESSAGE_BYTES",
+            parse_message_bytes, "BYTES",
+            f"largest request message; larger is RESOURCE_EXHAUSTED (default "
+            f"{DEFAULT_MAX_MESSAGE_BYTES}, 64 MiB)"),
+    Setting("max_batch_items", "--max-batch-items", "DUETIME_MAX_BATCH_ITEMS", parse_items, "N",
+            f"most items of one BatchComputeDueTimes request or stream message; more is "
+            f"INVALID_ARGUMENT (default {DEFAULT_MAX_BATCH_ITEMS})"),
+    Setting("call_budget", "--call-budget", "DUETIME_CALL_BUDGET", parse_seconds, "SECONDS",
+            f"server time one call (one stream chunk) may take; longer is DEADLINE_EXCEEDED "
+            f"(default {DEFAULT_CALL_BUDGET:g}; 0: no budget)"),
+    Setting("http_port", "--http-port", "DUETIME_HTTP_PORT", parse_optional_port, "PORT",
+            "serve the JSON-over-HTTP API and its playground on this port (default 0: off)"),
+)
+BY_NAME = {s.name: s for s in SETTINGS}
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """The effective configuration of ``duetime serve`` (see :data:`SETTINGS`).
+
+    ``db`` None: :func:`duetime.ledger.open_ledger`'s default file;
+    ``calendars`` None: no bundles; ``calendar_cache`` None: the cache keeps
+    its size (1024); ``watch`` None: reload on SIGHUP only; ``metrics_port``
+    and ``http_port`` 0: off; ``metrics_host`` None: ``host``;
+    ``call_budget`` 0: no budget.
+    """
+
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    db: str | None = None
+    calendars: Path | None = None
+    calendar_cache: int | None = None
+    watch: float | None = None
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    tls_client_ca: Path | None = None
+    auth_tokens: Path | None = None
+    metrics_port: int = 0
+    metrics_host: str | None = None
+    log_format: str = "text"
+    grace: float = DEFAULT_GRACE
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    max_batch_items: int = DEFAULT_MAX_BATCH_ITEMS
+    call_budget: float = DEFAULT_CALL_BUDGET
+    http_port: int = 0
+
+    @property
+    def tls(self) -> bool:
+        return self.tls_cert is not None
+
+    @property
+    def metrics_address(self) -> str:
+        """Where metrics listen: ``metrics_host`` or else ``host``."""
+        return self.metrics_host or self.host
+
+    def load_tls(self) -> TlsFiles | None:
+        """The PEM contents of the TLS files (None without TLS), checked: the
+        key matches the certificate, the client CA parses. ConfigError else."""
+        if self.tls_cert is None:
+            return None
+        assert self.tls_key is not None  # resolve() checks it
+        cert = _read(self.tls_cert, "--tls-cert")
+        key = _read(self.tls_key, "--tls-key")
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        try:
+            context.load_cert_chain(self.tls_cert, self.tls_key)
+        except (ssl.SSLError, ValueError) as exc:
+            raise ConfigError("--tls-key", f"{self.tls_key} is not the PEM private key of the "
+                                           f"certificate in {self.tls_cert} ({_ssl_reason(exc)})"
+                              ) from None
+        client_ca = None
+        if self.tls_client_ca is not None:
+            client_ca = _read(self.tls_client_ca, "--tls-client-ca")
+            try:
+                context.load_verify_locations(cafile=str(self.tls_client_ca))
+            except (ssl.SSLError, ValueError) as exc:
+                raise ConfigError("--tls-client-ca", f"{self.tls_client_ca} holds no PEM CA "
+                                                     f"certificate ({_ssl_reason(exc)})") from None
+        return TlsFiles(cert, key, client_ca)
+
+    def describe(self) -> dict[str, object]:
+        """The effective configuration for the start-up log: every setting,
+        file paths named, no secret (the database URL without user, password
+        or parameters; token files named, their tokens never read here)."""
+        shown: dict[str, object] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "db":
+                value = redact_db(value)
+            elif isinstance(value, Path):
+                value = str(value)
+            shown[f.name] = value
+        shown["metrics_host"] = self.metrics_address
+        return shown
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    """PEM bytes: the server's certificate chain and key, and the client CA
+    (mutual TLS) or None."""
+
+    cert: bytes
+    key: bytes
+    client_ca: bytes | None
+
+
+def _ssl_reason(exc: Exception) -> str:
+    return getattr(exc, "reason", None) or str(exc) or type(exc).__name__
+
+
+def _read(path: Path, setting: str) -> bytes:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(setting, f"cannot read {path}: {exc.strerror or exc}") from None
+    if b"-----BEGIN " not in data:
+        raise ConfigError(setting, f"{path} is not a PEM file (no -----BEGIN line)")
+    return data
+
+
+def redact_db(db: str | None) -> str | None:
+    """A ``--db`` value safe to log: a PostgreSQL URL as
+    ``postgresql://host:port/dbname`` (no user, password or parameters), a
+    file path as it is."""
+    if not db or not db.startswith(("postgresql://", "postgres://")):
+        return db
+    try:
+        parts = urlsplit(db)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        return "postgresql://(unparsable URL)"
+    return f"postgresql://{host}{port}{parts.path}"
+
+
+def resolve(args: argparse.Namespace | Mapping[str, object] | None = None,
+            environ: Mapping[str, str] | None = None) -> ServerConfig:
+    """The effective configuration: for each setting, the flag's value when
+    given (already parsed by argparse; None when not given), else the
+    environment variable's (parsed here), else the default; then checked as a
+    whole (:func:`check`). Raises ConfigError."""
+    given = vars(args) if isinstance(args, argparse.Namespace) else dict(args or {})
+    environ = os.environ if environ is None else environ
+    values: dict[str, object] = {}
+    for setting in SETTINGS:
+        value = given.get(setting.name)
+        if value is None and environ.get(setting.env, "") != "":
+            try:
+                value = setting.parse(environ[setting.env])
+            except ValueError as exc:
+                raise ConfigError(setting.env, str(exc)) from None
+        if value is not None:
+            values[setting.name] = value
+    if values.get("calendars") is None:
+        values["calendars"] = default_dir()  # ./calendars when it exists
+    config = ServerConfig(**values)  # type: ignore[arg-type]
+    check(config)
+    return config
+
+
+def _flag_or_env(name: str) -> str:
+    setting = BY_NAME[name]
+    return f"{setting.flag} ({setting.env})"
+
+
+def check(config: ServerConfig) -> None:
+    """Check the settings together; ConfigError naming the flag."""
+    if config.tls_key is not None and config.tls_cert is None:
+        raise ConfigError("--tls-key", "is given without --tls-cert; TLS needs both the "
+                                       "certificate and its key")
+    if config.tls_cert is not None and config.tls_key is None:
+        raise ConfigError("--tls-cert", "is given without --tls-key; TLS needs both the "
+                                        "certificate and its key")
+    if config.tls_client_ca is not None and config.tls_cert is None:
+        raise ConfigError("--tls-client-ca", "mutual TLS needs the server's own certificate "
+                                             "too: give --tls-cert and --tls-key")
+    config.load_tls()
+    if config.auth_tokens is not None:
+        from duetime.auth import load_tokens  # reads and checks the file
+
+        load_tokens(config.auth_tokens)
+    listeners = [("port", config.host, config.port)]
+    if config.metrics_port:
+        listeners.append(("metrics_port", config.metrics_address, config.metrics_port))
+    if config.http_port:
+        listeners.append(("http_port", config.host, config.http_port))
+    for i, (name, host, port) in enumerate(listeners):
+        for other, other_host, other_port in listeners[:i]:
+            if port == other_port and port != 0 and host == other_host:
+                raise ConfigError(BY_NAME[name].flag,
+                                  f"port {port} is already the {_flag_or_env(other)} port; "
+                                  "give each listener its own port")

@@ -1,0 +1,164 @@
+"""Prometheus metrics of a server (``duetime serve --metrics-port PORT``).
+
+Served over plain HTTP at ``http://METRICS_HOST:PORT/metrics`` by
+``prometheus_client`` from the server's own registry (nothing else in the
+process registers there). The metrics:
+
+``duetime_rpc_requests_total{method, code}`` (counter)
+    Calls finished, by full gRPC method (``/duetime.v1.DueTimeService/ComputeDueTime``)
+    and status code name (``OK``, ``INVALID_ARGUMENT``, ``UNAUTHENTICATED`` …).
+    Counted by the server's call interceptor, so refused calls (a missing
+    token, a call over budget) count too; a message refused by gRPC itself
+    for its size never reaches a handler and is not counted.
+``duetime_rpc_duration_seconds{method}`` (histogram)
+    Seconds from the handler's start to its answer (a stream: to its end).
+``duetime_ledger_commit_seconds`` (histogram)
+    Seconds of each ledger write transaction (one ``put_many``: a group
+    commit of single calls, a batch, or a stream chunk), failed ones included.
+``duetime_bundle_info{bundle, version, rules_version}`` (gauge, value 1)
+    One series per loaded calendar bundle: the version a bare ``NAME``
+    resolves to (its newest), and the rules version answers carry. Replaced
+    whole when the calendars are reloaded.
+``duetime_build_info{version, tzdata_version, rules_version}`` (gauge, value 1)
+    The duetime package version and the tz database answers are computed with.
+
+plus ``prometheus_client``'s ``process_*`` (CPU, memory, file descriptors)
+and ``python_info``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from importlib import metadata
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    start_http_server,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from duetime.catalog import Catalog
+from duetime.core import RULES_VERSION
+from duetime.ledger import Ledger, LedgerRow
+from duetime.tzdb import tzdata_version
+
+RPC_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+               10.0, 30.0)
+"""Latency buckets, seconds: from a cached answer (~0.5 ms) to a long batch."""
+COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+                  5.0)
+"""Ledger commit buckets, seconds (an fsync on a local disk is ~1–10 ms)."""
+
+
+def duetime_version() -> str:
+    """The installed duetime package version ("unknown" outside an install)."""
+    try:
+        return metadata.version("duetime")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+class Metrics:
+    """The metrics of one server, in their own registry."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "duetime_rpc_requests", "gRPC calls finished, by method and status code",
+            ("method", "code"), registry=self.registry)
+        self.duration = Histogram(
+            "duetime_rpc_duration_seconds", "Seconds a gRPC call took in the server",
+            ("method",), buckets=RPC_BUCKETS, registry=self.registry)
+        self.ledger_commit = Histogram(
+            "duetime_ledger_commit_seconds", "Seconds of each ledger write transaction",
+            buckets=COMMIT_BUCKETS, registry=self.registry)
+        self._bundle_rows: tuple[tuple[str, str], ...] = ()
+        self.registry.register(_BundleInfo(self))
+        self.build = Gauge(
+            "duetime_build_info", "duetime version and the tz database it computes with",
+            ("version", "tzdata_version", "rules_version"), registry=self.registry)
+        self.build.labels(duetime_version(), tzdata_version(), RULES_VERSION).set(1)
+        ProcessCollector(registry=self.registry)
+        PlatformCollector(registry=self.registry)
+        self._http = None
+
+    def observe_call(self, method: str, code: str, seconds: float) -> None:
+        """Count one finished call."""
+        self.requests.labels(method, code).inc()
+        self.duration.labels(method).observe(seconds)
+
+    def set_catalog(self, catalog: Catalog) -> None:
+        """Make ``duetime_bundle_info`` list ``catalog``'s bundles (and only
+        them), in one assignment: a scrape sees the old list or the new one."""
+        self._bundle_rows = tuple(sorted(catalog.bundles.summary().items()))
+
+    def timed(self, ledger: Ledger) -> Ledger:
+        """``ledger`` with each write transaction timed into
+        ``duetime_ledger_commit_seconds``."""
+        return TimedLedger(ledger, self.ledger_commit)
+
+    def serve(self, host: str, port: int) -> int:
+        """Serve ``/metrics`` over HTTP on ``host:port`` in a daemon thread;
+        return the bound port. Raises RuntimeError if it cannot bind."""
+        try:
+            self._http, _thread = start_http_server(port, addr=host, registry=self.registry)
+        except OSError as exc:
+            raise RuntimeError(f"cannot bind the metrics listener {host}:{port}: "
+                               f"{exc.strerror or exc}") from None
+        return self._http.server_port
+
+    def close(self) -> None:
+        """Stop serving ``/metrics``."""
+        if self._http is not None:
+            self._http.shutdown()
+            self._http.server_close()
+            self._http = None
+
+
+class _BundleInfo(Collector):
+    """``duetime_bundle_info``, from the rows :meth:`Metrics.set_catalog` set last."""
+
+    def __init__(self, metrics: Metrics):
+        self._metrics = metrics
+
+    def collect(self):
+        family = GaugeMetricFamily(
+            "duetime_bundle_info", "Loaded calendar bundles: the newest version of each",
+            labels=("bundle", "version", "rules_version"))
+        for name, version in self._metrics._bundle_rows:
+            family.add_metric((name, version, RULES_VERSION), 1)
+        yield family
+
+
+class TimedLedger:
+    """A ledger whose :meth:`put_many` (every write transaction: group
+    commits, batches, stream chunks) is timed into a histogram; every other
+    attribute is the wrapped ledger's."""
+
+    def __init__(self, ledger: Ledger, histogram: Histogram):
+        self._ledger = ledger
+        self._histogram = histogram
+
+    def put_many(self, rows: Sequence[LedgerRow]) -> list[LedgerRow]:
+        began = time.perf_counter()
+        try:
+            return self._ledger.put_many(rows)
+        finally:
+            self._histogram.observe(time.perf_counter() - began)
+
+    def put(self, row: LedgerRow) -> None:
+        began = time.perf_counter()
+        try:
+            self._ledger.put(row)
+        finally:
+            self._histogram.observe(time.perf_counter() - began)
+
+    def __getattr__(self, name: str):
+        return getattr(self._ledger, name)

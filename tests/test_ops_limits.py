@@ -1,0 +1,143 @@
+"""Limits that keep one caller from hurting the rest, against real servers:
+``--max-message-bytes`` (RESOURCE_EXHAUSTED from gRPC), ``--max-batch-items``
+(INVALID_ARGUMENT on items), ``--call-budget`` (DEADLINE_EXCEEDED, reason
+CALL_BUDGET_EXCEEDED), and ``--grace``."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from datetime import date, timedelta
+
+import grpc
+import pytest
+from duetime.v1 import duetime_pb2 as pb
+from google.rpc.error_details_pb2 import BadRequest, ErrorInfo
+from grpc_status import rpc_status
+from server_process import zagreb_request
+from test_ops_security import ops_server_fixture  # noqa: F401 - the ops_server fixture
+
+BUDGET = 0.1
+"""Seconds of --call-budget in the budget test; the slow batch needs far more."""
+SLOW_ITEMS = 1000
+"""Items of the slow batch (:func:`slow_batch`; about 4 ms each on a busy
+2-core machine)."""
+
+
+def details(error: grpc.RpcError) -> tuple[BadRequest, ErrorInfo]:
+    bad, info = BadRequest(), ErrorInfo()
+    for detail in rpc_status.from_call(error).details:
+        detail.Unpack(bad) or detail.Unpack(info)
+    return bad, info
+
+
+def with_holidays(count: int) -> pb.ComputeDueTimeRequest:
+    request = zagreb_request()
+    request.calendar.holidays.extend(
+        pb.Holiday(date=(date(2030, 1, 1) + timedelta(days=i)).isoformat())
+        for i in range(count))
+    return request
+
+
+def slow_batch(items: int) -> pb.BatchComputeDueTimesRequest:
+    """``items`` due times, each in its own inline calendar of 100 holidays
+    (the first holiday's name differs), so each calendar is built anew."""
+    base = with_holidays(100)
+    batch = pb.BatchComputeDueTimesRequest()
+    for i in range(items):
+        item = batch.items.add()
+        item.CopyFrom(base)
+        item.calendar.holidays[0].name = f"calendar {i}"
+    return batch
+
+
+def records(server) -> int:
+    """Records in the server's ledger, read from its SQLite file (not over
+    gRPC: a call made while the slow work hogs the GIL could itself go over
+    a small budget)."""
+    with sqlite3.connect(server.db_path) as conn:
+        return conn.execute("SELECT count(*) FROM records").fetchone()[0]
+
+
+def test_message_size_and_batch_items(ops_server):
+    server = ops_server("--max-message-bytes", "4096", "--max-batch-items", "3")
+    assert with_holidays(300).ByteSize() > 4096
+    with pytest.raises(grpc.RpcError) as caught:
+        server.stub.ComputeDueTime(with_holidays(300), timeout=10)
+    assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "4096" in caught.value.details()
+    assert server.stub.ComputeDueTime(with_holidays(10), timeout=10).due_local == \
+        "2026-12-02T16:00:00+01:00"
+
+    with pytest.raises(grpc.RpcError) as caught:
+        server.stub.BatchComputeDueTimes(
+            pb.BatchComputeDueTimesRequest(items=[zagreb_request()] * 4), timeout=10)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    bad, _ = details(caught.value)
+    assert [(v.field, v.description) for v in bad.field_violations] == [
+        ("items", "has 4 items; at most 3 are allowed in one message")]
+    reply = server.stub.BatchComputeDueTimes(
+        pb.BatchComputeDueTimesRequest(items=[zagreb_request()] * 3), timeout=10)
+    assert [r.response.due_local for r in reply.results] == ["2026-12-02T16:00:00+01:00"] * 3
+    with pytest.raises(grpc.RpcError) as caught:  # a stream message counts the same way
+        list(server.stub.StreamComputeDueTimes(
+            iter([pb.StreamComputeDueTimesRequest(items=[zagreb_request()] * 4)]), timeout=10))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert records(server) == 4  # one single call and the batch of three
+
+
+def test_call_over_budget_is_deadline_exceeded_at_once(ops_server):
+    server = ops_server("--call-budget", str(BUDGET))
+    batch = slow_batch(SLOW_ITEMS // 2)
+    began = time.monotonic()
+    with pytest.raises(grpc.RpcError) as caught:
+        server.stub.BatchComputeDueTimes(batch, timeout=120)
+    took = time.monotonic() - began
+    assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    _, info = details(caught.value)
+    assert (info.reason, info.metadata["call_budget_seconds"], info.metadata["started"]) == (
+        "CALL_BUDGET_EXCEEDED", "0.1", "true")
+    assert caught.value.details().startswith(
+        "the call needed more than the server's budget of 0.1 s (--call-budget)")
+    assert records(server) == 0  # answered before the batch's one commit
+    assert took < 10, took
+    # The work cannot be stopped: it finishes and records (a retry with the
+    # items' keys would then get the answers); the server keeps answering.
+    deadline = time.monotonic() + 120
+    while (count := records(server)) < SLOW_ITEMS // 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert count == SLOW_ITEMS // 2
+    server.await_log(r"a call over its budget finished after [0-9.e+]+ s$")
+    assert server.stub.ComputeDueTime(zagreb_request(), timeout=10).due_local == \
+        "2026-12-02T16:00:00+01:00"
+    assert "call budget of 0.1 s exceeded (still computing)" in "".join(server.stderr)
+
+
+def test_grace_bounds_the_shutdown(ops_server):
+    """With --grace 0.5 and no budget, a call still computing at SIGTERM is
+    dropped after about 2 × 0.5 s, not waited for."""
+    server = ops_server("--grace", "0.5", "--call-budget", "0")
+    batch = slow_batch(3 * SLOW_ITEMS)
+    codes: list[grpc.StatusCode] = []
+
+    def call():
+        try:
+            server.stub.BatchComputeDueTimes(batch, timeout=120)
+            codes.append(grpc.StatusCode.OK)
+        except grpc.RpcError as exc:
+            codes.append(exc.code())
+
+    caller = threading.Thread(target=call)
+    caller.start()
+    assert " grace=0.5 " in "".join(server.stderr)
+    time.sleep(1.0)  # the batch is computing
+    began = time.monotonic()
+    server.proc.terminate()
+    assert server.proc.wait(timeout=20) == 0
+    took = time.monotonic() - began
+    caller.join(timeout=20)
+    assert took < 5, took
+    assert codes and codes[0] != grpc.StatusCode.OK
+    assert "1 call(s) still computing after the 0.5 s grace period were dropped" in \
+        "".join(server.stderr)

@@ -1,0 +1,443 @@
+"""The playground page (service/duetime/api/playground) in headless Chromium.
+
+One ``python -m duetime serve --port 0 --http-port PORT`` process on 127.0.0.1
+serves the page and its HTTP/JSON API; one Chromium (Debian's
+/usr/bin/chromium, driven by Playwright; Playwright gives each launch a new,
+empty profile directory) loads it. Expected due times are computed
+independently with the brute-force oracle (tests/oracle.py) from the same
+inputs, and pinned to the values ``duetime due`` gives; the page must show
+exactly those, and the service's own words for holidays, explanations and
+errors.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import oracle as O
+import pytest
+from duetime.v1 import duetime_pb2 as pb
+from playwright.sync_api import expect, sync_playwright
+from server_process import CALENDARS, ServerProcess
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ZAGREB = ZoneInfo("Europe/Zagreb")
+WAIT_MS = 20_000  # for one answer to appear on a loaded 2-core machine
+DEADLINES = [("remind", "2bd"), ("escalate", "5bd"), ("expire", "30d")]  # the page's defaults
+HOLIDAYS = [("2026-12-25", "Christmas Day"), ("2026-12-26", "St. Stephen's Day")]
+
+expect.set_options(timeout=WAIT_MS)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """duetime with gRPC on a free port and HTTP/JSON (and the page) on another."""
+    port = free_port()
+    running = ServerProcess(tmp_path_factory.mktemp("playground") / "ledger.db", CALENDARS,
+                            "--http-port", str(port))
+    try:
+        running.await_log(rf"listening on http://127\.0\.0\.1:{port}\b", timeout=30)
+        running.url = f"http://127.0.0.1:{port}/"
+        yield running
+        assert running.terminate() == 0, "".join(running.stderr)
+    finally:
+        running.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """The playground, loaded (bundles listed) in a fresh browser context; no
+    script error may happen on it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    opened = context.new_page()
+    script_errors: list[str] = []
+    opened.on("pageerror", lambda error: script_errors.append(str(error)))
+    opened.goto(server.url)
+    expect(opened.locator("body")).to_have_attribute("data-ready", "true")
+    yield opened
+    context.close()
+    assert script_errors == []
+
+
+# ---- expected values, independently ----------------------------------------------------
+
+
+def oracle_due(cal: O.OCal, entered: str, duration: str) -> tuple[str, str]:
+    """(local RFC 3339 in the calendar's zone, UTC RFC 3339) of entered + duration."""
+    due = O.compute_due(cal, datetime.fromisoformat(entered), duration)
+    return (due.astimezone(ZoneInfo(cal.zone)).isoformat(),
+            due.astimezone(timezone.utc).isoformat().replace("+00:00", "Z"))
+
+
+def expected_days(first: str, last: str, holidays: dict[str, str],
+                  dst: dict[str, str] | None = None) -> list[tuple]:
+    """(date, rule, labels, open hours) of every row from first to last for a
+    Monday–Friday 09:00–17:00 calendar with Saturday + Sunday weekends."""
+    rows, day = [], date.fromisoformat(first)
+    while day <= date.fromisoformat(last):
+        text = day.isoformat()
+        if text in holidays:
+            row = [text, "holiday", [f"Holiday: {holidays[text]}"], ""]
+        elif day.isoweekday() >= 6:
+            row = [text, "weekend", ["Weekend"], ""]
+        else:
+            row = [text, "hours", [], "09:00–17:00"]
+        if dst and text in dst:
+            row[2] = row[2] + [dst[text]]
+        rows.append(tuple(row))
+        day += timedelta(days=1)
+    return rows
+
+
+# ---- reading the page ------------------------------------------------------------------
+
+
+def day_rows(page) -> list[tuple]:
+    """Every drawn day: (date, rule, [labels], open hours)."""
+    return [tuple(row) for row in page.eval_on_selector_all(
+        "[data-testid=day]",
+        """rows => rows.map(r => [r.dataset.date, r.dataset.rule,
+             [...r.querySelectorAll('[data-testid=day-label], [data-testid=dst]')].map(l => l.textContent),
+             r.dataset.open])""")]
+
+
+def pins(page) -> list[tuple]:
+    """Every deadline pin: (name, the date of its row, local text, UTC text)."""
+    return [tuple(pin) for pin in page.eval_on_selector_all(
+        "[data-testid=pin]",
+        """pins => pins.map(p => [p.dataset.deadline, p.closest('tr').dataset.date,
+             p.querySelector('[data-testid=pin-local]').textContent,
+             p.querySelector('[data-testid=pin-utc]').textContent])""")]
+
+
+def enter_zagreb(page) -> None:
+    """Types the README's Zagreb example into the calendar and entry inputs."""
+    page.get_by_test_id("source-inline").check()
+    page.get_by_test_id("time-zone").fill("Europe/Zagreb")
+    for day in ("mon", "tue", "wed", "thu", "fri", "sat", "sun"):
+        weekend = day in ("sat", "sun")
+        page.get_by_test_id(f"weekend-{day}").set_checked(weekend)
+        page.get_by_test_id(f"hours-{day}").fill("" if weekend else "09:00-17:00")
+    for holiday_date, name in HOLIDAYS:
+        page.get_by_test_id("add-holiday").click()
+        row = page.get_by_test_id("holiday-row").last
+        row.get_by_test_id("holiday-date").fill(holiday_date)
+        row.get_by_test_id("holiday-name").fill(name)
+    page.get_by_test_id("entry").fill("2026-11-27T16:00+01:00")
+
+
+def compute(page) -> None:
+    page.get_by_test_id("compute").click()
+    expect(page.get_by_test_id("results-status")).to_contain_text("due time(s) in")
+    expect(page.get_by_test_id("timeline-table")).to_be_visible()
+
+
+# ---- the tests -------------------------------------------------------------------------
+
+
+def test_zagreb_deadlines_on_the_timeline_and_the_clock(page, server, tmp_path):
+    rows = page.get_by_test_id("deadline-row")
+    assert [(row.get_by_test_id("deadline-name").input_value(),
+             row.get_by_test_id("deadline-duration").input_value()) for row in rows.all()] == DEADLINES
+    enter_zagreb(page)
+    expect(page.get_by_test_id("entry-resolved")).to_have_text(
+        "= 2026-11-27T16:00:00+01:00 in Europe/Zagreb = 2026-11-27T15:00:00Z")
+    compute(page)
+
+    cal = O.OCal.from_text("Europe/Zagreb", [6, 7], HOLIDAYS,
+                           [(w, [("09:00", "17:00")]) for w in range(1, 6)])
+    expected = [(name, *oracle_due(cal, "2026-11-27T16:00:00+01:00", duration))
+                for name, duration in DEADLINES]
+    assert expected == [  # as `duetime due 2026-11-27T16:00+01:00 … --tz Europe/Zagreb` answers
+        ("remind", "2026-12-01T16:00:00+01:00", "2026-12-01T15:00:00Z"),
+        ("escalate", "2026-12-04T16:00:00+01:00", "2026-12-04T15:00:00Z"),
+        ("expire", "2026-12-27T16:00:00+01:00", "2026-12-27T15:00:00Z"),
+    ]
+    assert pins(page) == [(name, due_local[:10], due_local, due_utc)
+                          for name, due_local, due_utc in expected]
+    assert [tuple(r) for r in page.eval_on_selector_all(
+        "[data-testid=due-row]",
+        "rows => rows.map(r => [r.dataset.deadline, r.querySelector('[data-testid=due-local]').textContent,"
+        " r.querySelector('[data-testid=due-utc]').textContent])")] == expected
+
+    # the weeks from the entry's (Monday 23 November) to the last deadline's (ending Sunday 27 December)
+    assert day_rows(page) == expected_days("2026-11-23", "2026-12-27", dict(HOLIDAYS))
+    entry_row = page.locator("[data-testid=day][data-date='2026-11-27']")
+    expect(entry_row.get_by_test_id("entry-mark")).to_have_text("Entry 2026-11-27T16:00:00+01:00")
+
+    # the explanation is the service's, step by step
+    request = pb.ComputeScheduleRequest(
+        calendar=pb.Calendar(time_zone="Europe/Zagreb",
+                             holidays=[pb.Holiday(date=d, name=n) for d, n in HOLIDAYS]),
+        deadlines=[pb.DeadlineSpec(name=n, duration=d) for n, d in DEADLINES], explain=True)
+    request.entered_time.FromJsonString("2026-11-27T15:00:00Z")
+    steps = {d.name: [s.text for s in d.explanation]
+             for d in server.stub.ComputeSchedule(request, timeout=10).deadlines}
+    page.locator("[data-testid=pin][data-deadline=remind]").hover()
+    expect(page.get_by_test_id("explanation-title")).to_have_text(
+        "remind: 2bd from the entry, due 2026-12-01T16:00:00+01:00")
+    expect(page.get_by_test_id("explanation-steps").locator("li")).to_have_text(steps["remind"])
+    assert steps["remind"][1:5] == [
+        "Saturday 2026-11-28: skipped, weekend", "Sunday 2026-11-29: skipped, weekend",
+        "Monday 2026-11-30: business day 1 of 2", "Tuesday 2026-12-01: business day 2 of 2"]
+    page.locator("[data-testid=pin][data-deadline=expire]").click()
+    expect(page.get_by_test_id("explanation-steps").locator("li")).to_have_text(steps["expire"])
+    expect(page.get_by_test_id("explanation-steps").locator("li").last).to_have_text(
+        "Due 2026-12-27T16:00:00+01:00 (Sunday 2026-12-27) = 2026-12-27T15:00:00Z")
+
+    # the clock: from the entry to remind, then to escalate; reset goes back to the entry
+    now, fired = page.get_by_test_id("clock-now"), page.get_by_test_id("clock-fired")
+    expect(now).to_have_text("2026-11-27T16:00:00+01:00 (entry)")
+    page.get_by_test_id("skip").click()
+    expect(fired).to_have_text("remind fired at 2026-12-01T16:00:00+01:00 (2026-12-01T15:00:00Z)")
+    expect(fired).to_have_attribute("data-fired", "remind")
+    expect(now).to_have_text("2026-12-01T16:00:00+01:00")
+    expect(page.locator("[data-testid=day][data-date='2026-12-01'] [data-testid=now-mark]")).to_have_count(1)
+    page.get_by_test_id("skip").click()
+    expect(fired).to_have_text("escalate fired at 2026-12-04T16:00:00+01:00 (2026-12-04T15:00:00Z)")
+    expect(fired).to_have_attribute("data-fired", "escalate")
+    expect(page.locator("[data-testid=pin].fired")).to_have_count(2)
+    assert page.eval_on_selector_all("[data-testid=pin].fired", "ps => ps.map(p => p.dataset.deadline)") == [
+        "remind", "escalate"]
+    page.screenshot(path=tmp_path / "playground.png", full_page=True)
+    assert (tmp_path / "playground.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    page.get_by_test_id("reset").click()
+    expect(now).to_have_text("2026-11-27T16:00:00+01:00 (entry)")
+    expect(fired).to_have_text("")
+    expect(page.locator("[data-testid=pin].fired")).to_have_count(0)
+
+
+def test_errors_are_shown_next_to_the_field_they_name(page):
+    enter_zagreb(page)
+    duration = page.get_by_test_id("deadline-row").nth(1).get_by_test_id("deadline-duration")
+    holiday = page.get_by_test_id("holiday-row").first.get_by_test_id("holiday-date")
+    shown_errors = page.locator(".field-error:not([hidden])")
+    duration.fill("3xy")
+    page.get_by_test_id("compute").click()
+    expect(page.get_by_test_id("deadline-row").nth(1).get_by_test_id("deadline-duration-error")).to_have_text(
+        "unknown unit 'xy' at position 2 of '3xy' (use ms, s, m, h, d, w, bd, bh or bm)")
+    expect(duration).to_have_attribute("aria-invalid", "true")
+    expect(shown_errors).to_have_count(1)
+    expect(page.get_by_test_id("form-error")).to_be_hidden()
+    expect(page.get_by_test_id("pin")).to_have_count(0)
+
+    duration.fill("5bd")
+    holiday.fill("2026-13-25")
+    page.get_by_test_id("compute").click()
+    expect(page.get_by_test_id("holiday-row").first.get_by_test_id("holiday-date-error")).to_have_text(
+        "'2026-13-25' is not a real calendar date")
+    expect(holiday).to_have_attribute("aria-invalid", "true")
+    expect(shown_errors).to_have_count(1)
+    expect(duration).not_to_have_attribute("aria-invalid", "true")
+
+    # an entry the page cannot read is said next to it, before anything is sent
+    holiday.fill("2026-12-25")
+    page.get_by_test_id("entry").fill("next friday")
+    page.get_by_test_id("compute").click()
+    expect(page.get_by_test_id("entry-error")).to_have_text(
+        "'next friday' is not a date-time: write 2026-11-27T16:00 (local time in the calendar's "
+        "zone) or 2026-11-27T16:00:00+01:00")
+    expect(shown_errors).to_have_count(1)
+
+    page.get_by_test_id("entry").fill("2026-11-27T16:00+01:00")
+    compute(page)
+    expect(shown_errors).to_have_count(0)
+    expect(page.locator("[aria-invalid=true]")).to_have_count(0)
+    expect(page.get_by_test_id("pin")).to_have_count(3)
+
+
+def test_sla_panel_replays_the_support_contract(page):
+    page.get_by_test_id("sla-replay").click()
+    rows = page.get_by_test_id("sla-row")
+    expect(rows).to_have_count(6)
+    cells = ["sla-event-name", "sla-action", "sla-tier", "sla-status", "sla-old-deadline",
+             "sla-new-deadline", "sla-remaining"]
+    assert [tuple(row.get_by_test_id(c).text_content() for c in cells) for row in rows.all()] == [
+        ("start", "START", "standard", "RUNNING", "", "2026-12-25T10:00:00+01:00", ""),
+        ("customer_reply", "RESET", "standard", "RUNNING",
+         "2026-12-25T10:00:00+01:00", "2026-12-28T10:00:00+01:00", ""),
+        ("tier_change", "RETARGET", "priority", "RUNNING",
+         "2026-12-28T10:00:00+01:00", "2026-12-28T15:00:00+01:00", ""),
+        ("awaiting_third_party", "PAUSE", "priority", "PAUSED",
+         "2026-12-28T15:00:00+01:00", "", "40h of business time left"),
+        ("customer_reply", "RESUME", "priority", "RUNNING", "", "2026-12-29T12:00:00+01:00", ""),
+        ("resolved", "STOP", "priority", "STOPPED", "2026-12-29T12:00:00+01:00", "", ""),
+    ]
+    expect(rows.nth(3).get_by_test_id("sla-reason")).to_have_text(
+        "awaiting_third_party: clock paused with 40h left in its measure; deadline cleared")
+    expect(page.get_by_test_id("sla-verdict")).to_contain_text("Clock STOPPED, SLA met. Tier priority, record ")
+
+    # an event the clock refuses is said next to that event
+    event = page.get_by_test_id("sla-event").nth(3)
+    event.get_by_test_id("sla-event-type").fill("customer_reply")
+    event.get_by_test_id("sla-event-time").fill("2026-12-16T10:00:00+01:00")
+    page.get_by_test_id("sla-replay").click()
+    expect(event.get_by_test_id("sla-event-type-error")).to_have_text(
+        "customer_reply (RESET): the event is earlier than the clock's last event; "
+        "events must come in time order")
+    expect(page.get_by_test_id("sla-row")).to_have_count(0)
+
+
+def test_bundle_with_a_dst_change_and_a_local_entry(page, server):
+    page.get_by_test_id("source-bundle").check()
+    page.get_by_test_id("bundle").select_option("hr-zagreb")
+    expect(page.get_by_test_id("bundle-info")).to_contain_text("Europe/Zagreb, holidays 2020–2035")
+    page.get_by_test_id("entry").fill("2026-03-26T16:00")  # local time in the bundle's zone
+    expect(page.get_by_test_id("entry-resolved")).to_have_text(
+        "= 2026-03-26T16:00:00+01:00 in Europe/Zagreb = 2026-03-26T15:00:00Z")
+    compute(page)
+
+    version = (CALENDARS / "compiled" / "hr-zagreb" / "versions.txt").read_text().split()[-1]
+    compiled = json.loads((CALENDARS / "compiled" / "hr-zagreb" / f"{version}.json").read_text())
+    holidays = {h["date"]: h["name"] for h in compiled["calendar"]["holidays"]}
+    cal = O.OCal.from_text("Europe/Zagreb", [6, 7], list(holidays.items()),
+                           [(w, [("09:00", "17:00")]) for w in range(1, 6)])
+    expected = [(name, *oracle_due(cal, "2026-03-26T16:00:00+01:00", duration))
+                for name, duration in DEADLINES]
+    assert expected == [  # as `duetime schedule … --calendar hr-zagreb` answers
+        ("remind", "2026-03-30T16:00:00+02:00", "2026-03-30T14:00:00Z"),
+        ("escalate", "2026-04-02T16:00:00+02:00", "2026-04-02T14:00:00Z"),
+        ("expire", "2026-04-25T17:00:00+02:00", "2026-04-25T15:00:00Z"),  # 720 real hours
+    ]
+    assert pins(page) == [(name, due_local[:10], due_local, due_utc)
+                          for name, due_local, due_utc in expected]
+    in_range = {d: n for d, n in holidays.items() if "2026-03-23" <= d <= "2026-04-26"}
+    assert in_range == {"2026-04-05": "Easter Sunday", "2026-04-06": "Easter Monday"}
+    assert day_rows(page) == expected_days(
+        "2026-03-23", "2026-04-26", in_range,
+        dst={"2026-03-29": "Clocks 02:00 → 03:00: UTC offset now +02:00"})
+    expect(page.get_by_test_id("dst")).to_have_attribute("data-offset", "+02:00")
+    expect(page.get_by_test_id("versions")).to_contain_text(f"calendar hr-zagreb@{version}, rules ")
+
+
+def test_the_page_reads_wall_times_and_offset_changes_as_duetime_does(page):
+    """The page's own time arithmetic (time.js, run in Chromium with its time
+    zone data) agrees with the oracle: local entry times in DST gaps and folds
+    (docs/semantics.md), and the dates whose UTC offset changes in 2026."""
+    walls = [("Europe/Zagreb", "2026-03-29T02:30"), ("Europe/Zagreb", "2026-10-25T02:30"),
+             ("Europe/Zagreb", "2026-11-27T16:00"), ("America/New_York", "2026-11-01T01:30"),
+             ("Australia/Lord_Howe", "2026-10-04T02:15"), ("America/Santiago", "2026-09-06T00:00"),
+             ("Pacific/Apia", "2011-12-30T10:00")]
+    read = page.evaluate("""async walls => {
+        const time = await import("./time.js");
+        return walls.map(([zone, wall]) => time.formatLocal(time.parseDateTime(wall, zone).us, zone));
+    }""", walls)
+    assert read == [O.from_us(O.resolve(zone, datetime.fromisoformat(wall))).astimezone(ZoneInfo(zone)).isoformat()
+                    for zone, wall in walls]
+    assert read[:2] == ["2026-03-29T03:30:00+02:00", "2026-10-25T02:30:00+02:00"]  # the doc's examples
+
+    zones = ["Europe/Zagreb", "America/New_York", "Australia/Sydney", "America/Santiago", "Asia/Kolkata"]
+    changes = page.evaluate("""async zones => {
+        const time = await import("./time.js");
+        const found = [];
+        for (const zone of zones) {
+            for (let day = "2026-01-01"; day <= "2026-12-31"; day = time.addDays(day, 1)) {
+                const change = time.offsetChangeOn(zone, day);
+                if (change) found.push([zone, day, time.formatOffset(change.to)]);
+            }
+        }
+        return found;
+    }""", zones)
+
+    def offset(zone: str, day: date) -> timedelta:  # at the local date's first instant
+        return O.from_us(O.resolve(zone, datetime(day.year, day.month, day.day))).astimezone(
+            ZoneInfo(zone)).utcoffset()
+
+    expected = []
+    for zone in zones:
+        day = date(2026, 1, 1)
+        while day.year == 2026:
+            before, after = offset(zone, day), offset(zone, day + timedelta(days=1))
+            if before != after:
+                minutes = int(after.total_seconds()) // 60
+                sign, (hours, minutes) = "-" if minutes < 0 else "+", divmod(abs(minutes), 60)
+                expected.append([zone, day.isoformat(), f"{sign}{hours:02d}:{minutes:02d}"])
+            day += timedelta(days=1)
+    assert changes == expected
+    assert [c for c in changes if c[0] == "Europe/Zagreb"] == [
+        ["Europe/Zagreb", "2026-03-29", "+02:00"], ["Europe/Zagreb", "2026-10-25", "+01:00"]]
+
+
+
+def test_an_api_token_is_sent_and_a_refused_one_is_said(browser, tmp_path):
+    """With ``--auth-tokens`` the page sends its API token as ``Authorization:
+    Bearer``, keeps it in the tab's sessionStorage only, and says next to the
+    token field why a 401 came back."""
+    token = "playground-token-7"
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"{token}\n")
+    port = free_port()
+    guarded = ServerProcess(tmp_path / "ledger.db", CALENDARS, "--http-port", str(port),
+                            "--auth-tokens", str(tokens))
+    try:
+        guarded.await_log(rf"listening on http://127\.0\.0\.1:{port}\b", timeout=30)
+        context = browser.new_context()
+        page = context.new_page()
+        sent: list[str | None] = []
+        page.on("request", lambda r: sent.append(r.headers.get("authorization"))
+                if "/v1/" in r.url else None)
+        page.goto(f"http://127.0.0.1:{port}/")
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        field, said = page.get_by_test_id("api-token"), page.get_by_test_id("api-token-error")
+        assert field.get_attribute("type") == "password"
+        expect(said).to_have_text("this server needs an API token")
+        expect(page.get_by_test_id("bundle-info")).to_have_text(
+            "The bundles could not be listed: this server needs a bearer token: send the call "
+            "metadata 'authorization: Bearer <token>' (duetime CLI: --token or DUETIME_TOKEN)")
+
+        field.fill("not-the-token")
+        page.get_by_test_id("compute").click()
+        expect(said).to_have_text("the token was not accepted")
+        expect(field).to_have_attribute("aria-invalid", "true")
+
+        field.fill(token)
+        field.blur()  # a new token lists the bundles again
+        expect(page.get_by_test_id("bundle").locator("option[value=hr-zagreb]")).to_have_count(1)
+        enter_zagreb(page)
+        compute(page)
+        expect(said).to_be_hidden()
+        expect(page.locator("[data-testid=due-row][data-deadline=remind] [data-testid=due-utc]")
+               ).to_have_text("2026-12-01T15:00:00Z")
+        assert sent[:2] == [None, "Bearer not-the-token"]
+        assert set(sent[2:]) == {f"Bearer {token}"}
+        assert page.evaluate("() => sessionStorage.getItem('duetime.apiToken')") == token
+        assert page.evaluate("() => localStorage.length") == 0
+        assert token not in page.url
+
+        page.reload()  # the same tab keeps it; a new one starts without
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        expect(field).to_have_value(token)
+        expect(said).to_be_hidden()
+        other = context.new_page()
+        other.goto(f"http://127.0.0.1:{port}/")
+        expect(other.locator("body")).to_have_attribute("data-ready", "true")
+        expect(other.get_by_test_id("api-token")).to_have_value("")
+        expect(other.get_by_test_id("api-token-error")).to_have_text(
+            "this server needs an API token")
+        context.close()
+        assert guarded.terminate() == 0, "".join(guarded.stderr)
+        assert token not in "".join(guarded.stderr)
+    finally:
+        guarded.kill()
