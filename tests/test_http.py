@@ -471,10 +471,14 @@ def test_wrong_method_is_405_in_the_same_shape(both):
         405, "UNIMPLEMENTED", "/v1/dueTimes:compute does not answer GET; it answers POST")
 
 
-def test_http_calls_are_logged(both):
+def test_http_calls_are_logged_once(both):
+    """An HTTP call gets duetime's one call line, with an ``http:`` peer (no
+    second access line from uvicorn)."""
     both.http.get("/v1/calendars", headers={"x-test": "logged"})
-    line = both.server.await_log(r'"GET /v1/calendars HTTP/1\.1" 200')
-    assert "127.0.0.1:" in line
+    line = both.server.await_log(
+        r"rpc /duetime\.v1\.CalendarService/ListCalendars OK [0-9.]+ ms namespace=\"\" peer=http:")
+    assert "peer=http:127.0.0.1:" in line
+    assert not any("GET /v1/calendars HTTP/1.1" in logged for logged in both.server.stderr)
 
 
 def test_with_auth_tokens_http_needs_the_same_bearer_token(tmp_path):
@@ -499,3 +503,18 @@ def test_with_auth_tokens_http_needs_the_same_bearer_token(tmp_path):
         assert server.terminate() == 0, "".join(server.stderr)
     finally:
         server.kill()
+
+
+def test_a_trailing_slash_is_a_json_404_not_a_redirect(both):
+    """``GET /v1/records/`` (an empty record id) is a 404 in the AIP-193 JSON
+    shape like any unknown path, not a bare 307 redirect."""
+    answer = both.http.get("/v1/records/", follow_redirects=False)
+    assert answer.status_code == 404
+    assert answer.json() == {"error": {
+        "code": 404,
+        "message": "no duetime.v1 method or file at GET /v1/records/; the API's paths are "
+                   "listed in proto/duetime/v1/duetime.proto (google.api.http)",
+        "status": "NOT_FOUND",
+        "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                     "reason": "NO_SUCH_PATH", "domain": "duetime.dev",
+                     "metadata": {"path": "/v1/records/"}}]}}

@@ -61,8 +61,8 @@ logged as one request line (:func:`duetime.logs.log_call`, peer
 
 :func:`start_http_server` runs uvicorn in a background thread of the serving
 process, over TLS when the gRPC side has it (the same certificate, key and
-client CA); uvicorn's own access log (logger ``uvicorn.access``) goes through
-the :mod:`logging` module too.
+client CA). Each call is logged once, by duetime's own call log line (as on
+gRPC); uvicorn's access log is off.
 """
 
 from __future__ import annotations
@@ -678,6 +678,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                               http_status=code)
 
     application = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    application.router.redirect_slashes = False  # /v1/records/ is a 404 in the JSON shape, not a 307
     if playground is not None and playground.is_dir():
         # what no API route matches, not even by path alone (that is 405)
         application.router.default = StaticFiles(directory=playground, html=True)
@@ -755,7 +756,7 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
             tls |= {"ssl_ca_certs": str(tls_client_ca), "ssl_cert_reqs": ssl.CERT_REQUIRED}
     config = uvicorn.Config(
         create_app(app, tokens, max_body_bytes, metrics=metrics, log_calls=log_calls),
-        log_config=None, access_log=True, lifespan="off", timeout_graceful_shutdown=grace,
+        log_config=None, access_log=False, lifespan="off", timeout_graceful_shutdown=grace,
         server_header=False, **tls,
     )
     server = uvicorn.Server(config)

@@ -20,7 +20,11 @@ export function attachErrorSlot(input) {
   slot.setAttribute("role", "alert");
   if (input.dataset.testid) slot.dataset.testid = `${input.dataset.testid}-error`;
   input.setAttribute("aria-describedby", [input.getAttribute("aria-describedby"), slot.id].filter(Boolean).join(" "));
-  input.after(slot);
+  // In a list row (a holiday, a deadline, an event) the message goes on its
+  // own line below the whole row, so the row's inputs stay on one line.
+  const row = input.closest("li");
+  if (row) row.append(slot);
+  else input.after(slot);
   input.errorSlot = slot;
   return slot;
 }
