@@ -1,6 +1,7 @@
 """Test helper: a real ``python -m duetime serve`` subprocess on 127.0.0.1.
 
-Test modules import :class:`ServerProcess`, :func:`zagreb_request` and the
+Test modules import :class:`ServerProcess`, :func:`zagreb_request`,
+:func:`free_port`, :func:`ts`, :data:`SUPPORT_CONTRACT_EVENTS` and the
 fixtures ``server`` (one per module; import ``server_fixture``) and
 ``start_server`` (a fresh server per call; import ``start_server_fixture``).
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import queue
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -25,11 +27,37 @@ import grpc
 import pytest
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
+from google.protobuf.timestamp_pb2 import Timestamp
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 STARTUP_TIMEOUT = 30.0
 LISTENING = re.compile(r"duetime listening on 127\.0\.0\.1:(\d+)")
 CALENDARS = Path(__file__).resolve().parents[1] / "calendars"
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def ts(text: str) -> Timestamp:
+    """The Timestamp of RFC 3339 ``text``."""
+    stamp = Timestamp()
+    stamp.FromJsonString(text)
+    return stamp
+
+
+SUPPORT_CONTRACT_EVENTS = [
+    ("start", "2026-12-11T10:00:00+01:00", {}),
+    ("customer_reply", "2026-12-14T10:00:00+01:00", {}),
+    ("tier_change", "2026-12-17T10:00:00+01:00", {"tier": "priority"}),
+    ("awaiting_third_party", "2026-12-18T10:00:00+01:00", {}),
+    ("customer_reply", "2026-12-20T10:00:00+01:00", {}),
+    ("resolved", "2026-12-29T11:00:00+01:00", {}),
+]
+"""The support-contract scenario (README "SLA clocks"): (type, time, attributes)."""
 
 
 def zagreb_request(key: str = "") -> pb.ComputeDueTimeRequest:

@@ -9,9 +9,8 @@ import sys
 
 from duetime.core import RULES_VERSION
 from duetime.tzdb import tzdata_version
-from server_process import CALENDARS, server_fixture  # noqa: F401 - the "server" fixture
+from server_process import CALENDARS, SUPPORT_CONTRACT_EVENTS, server_fixture  # noqa: F401 - the "server" fixture
 from test_cli_queries import run
-from test_e2e_clocks import SCENARIO
 
 TIMELINE = [
     "#  event                 time (Europe/Zagreb)       action    tier      status   "
@@ -39,7 +38,7 @@ TIMELINE = [
 ]
 
 
-def events_file(tmp_path, events=SCENARIO) -> str:
+def events_file(tmp_path, events=SUPPORT_CONTRACT_EVENTS) -> str:
     path = tmp_path / "events.json"
     path.write_text(json.dumps([{"type": kind, "time": at, "attributes": attributes}
                                 for kind, at, attributes in events]), encoding="utf-8")
@@ -69,7 +68,7 @@ def test_sla_evaluate_locally(capsys, tmp_path):
     assert lines[-2:] == ["record:   none, computed locally, not recorded",
                           "versions: calendar support-desk-example@259c33f17398, rules "
                           f"{RULES_VERSION}, tzdata {tzdata_version()}"]
-    late = SCENARIO[:-1] + [("resolved", "2026-12-29T13:00:00+01:00", {})]
+    late = SUPPORT_CONTRACT_EVENTS[:-1] + [("resolved", "2026-12-29T13:00:00+01:00", {})]
     code, lines, _ = run(capsys, "sla", "evaluate", "support-contract", events_file(tmp_path, late),
                          "--calendars", str(CALENDARS))
     assert code == 0 and "clock:    STOPPED, breached (missed 2026-12-29T12:00:00+01:00)" in lines

@@ -23,8 +23,7 @@ from duetime.client import (
     Unavailable,
     Violation,
 )
-from server_process import server_fixture  # noqa: F401 - the "server" fixture
-from test_e2e_clocks import SCENARIO
+from server_process import SUPPORT_CONTRACT_EVENTS, server_fixture  # noqa: F401 - the "server" fixture
 
 UTC = timezone.utc
 ZAGREB = timezone(timedelta(hours=1))
@@ -90,7 +89,7 @@ def test_a_clock_is_kept_as_bytes(client):
 
 def test_evaluate_sla(client):
     events = [SlaEvent(kind, datetime.fromisoformat(at), attributes)
-              for kind, at, attributes in SCENARIO]
+              for kind, at, attributes in SUPPORT_CONTRACT_EVENTS]
     result = client.evaluate_sla("support-contract", events)
     assert (result.tier, result.policy_version, result.clock.met) == (
         "priority", "support-contract@8b65ed13fadb", True)

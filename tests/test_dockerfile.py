@@ -30,7 +30,6 @@ import re
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -47,6 +46,7 @@ from dockerfile_parse import DockerfileParser
 from duetime.config import SETTINGS
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
+from server_process import free_port
 from test_ops_security import make_pki
 
 REPO = Path(__file__).resolve().parents[1]
@@ -148,12 +148,6 @@ def required_python() -> str:
     match = re.fullmatch(r">=\s*(\d+\.\d+)", spec)
     assert match, spec
     return match.group(1)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 # ---------------------------------------------------------------------------

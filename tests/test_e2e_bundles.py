@@ -19,12 +19,11 @@ import grpc
 import pytest
 from duetime.bundles import compile_all
 from duetime.v1 import duetime_pb2 as pb
-from google.protobuf.timestamp_pb2 import Timestamp
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
-from server_process import CALENDARS, ServerProcess, start_server_fixture  # noqa: F401
+from server_process import CALENDARS, ServerProcess, start_server_fixture, ts  # noqa: F401
 from test_e2e import failure
 
 INVALID, OUT_OF_RANGE = grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.OUT_OF_RANGE
@@ -293,12 +292,6 @@ def test_list_holidays_allows_twenty_years(versioned):
 
 
 # ---- reloading ------------------------------------------------------------------------
-
-
-def ts(text: str) -> Timestamp:
-    stamp = Timestamp()
-    stamp.FromJsonString(text)
-    return stamp
 
 
 MAX_CALLS, MAX_SECONDS = 300, 10.0

@@ -17,7 +17,7 @@ from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 from google.rpc.error_details_pb2 import BadRequest, ErrorInfo, PreconditionFailure
 from grpc_status import rpc_status
-from server_process import server_fixture  # noqa: F401 - the "server" fixture
+from server_process import SUPPORT_CONTRACT_EVENTS, server_fixture  # noqa: F401 - the "server" fixture
 from test_e2e_queries import ts
 from test_e2e_queries import utc as text
 
@@ -264,17 +264,7 @@ def test_bad_events_are_invalid_naming_the_field(server, event, expected):
 
 # ---- EvaluateSla: the support-contract scenario ----------------------------------------
 
-SCENARIO = [
-    ("start", "2026-12-11T10:00:00+01:00", {}),
-    ("customer_reply", "2026-12-14T10:00:00+01:00", {}),
-    ("tier_change", "2026-12-17T10:00:00+01:00", {"tier": "priority"}),
-    ("awaiting_third_party", "2026-12-18T10:00:00+01:00", {}),
-    ("customer_reply", "2026-12-20T10:00:00+01:00", {}),
-    ("resolved", "2026-12-29T11:00:00+01:00", {}),
-]
-
-
-def evaluate(server, events=SCENARIO, policy: str = "support-contract",
+def evaluate(server, events=SUPPORT_CONTRACT_EVENTS, policy: str = "support-contract",
              key: str = "") -> pb.EvaluateSlaResponse:
     return server.stub.EvaluateSla(pb.EvaluateSlaRequest(
         policy=policy, idempotency_key=key,
@@ -338,7 +328,7 @@ def test_support_contract_scenario_timeline_over_grpc(server):
 
 
 def test_evaluation_is_pure_and_its_state_continues_with_apply(server):
-    first, again = evaluate(server, SCENARIO[:-1]), evaluate(server, SCENARIO[:-1])
+    first, again = evaluate(server, SUPPORT_CONTRACT_EVENTS[:-1]), evaluate(server, SUPPORT_CONTRACT_EVENTS[:-1])
     assert first.record_id != again.record_id
     assert first.SerializeToString(deterministic=True).replace(first.record_id.encode(), b"") \
         == again.SerializeToString(deterministic=True).replace(again.record_id.encode(), b"")
@@ -353,11 +343,11 @@ def test_evaluation_errors(server):
                                                   "support-contract)")])
     code, found, _ = failure(lambda: evaluate(server, policy=""))
     assert (code, found) == (INVALID, [("policy", "is required: a policy name, or name@version")])
-    bad = SCENARIO[:1] + [("escalate", "2026-12-12T10:00:00+01:00", {}),
+    bad = SUPPORT_CONTRACT_EVENTS[:1] + [("escalate", "2026-12-12T10:00:00+01:00", {}),
                           ("tier_change", "2026-12-13T10:00:00+01:00", {"tier": "gold"})]
     code, found, _ = failure(lambda: evaluate(server, bad))
     assert code == INVALID and [f for f, _ in found] == ["events[1].type", "events[2].attributes"]
-    code, found, _ = failure(lambda: evaluate(server, SCENARIO[:3] + [
+    code, found, _ = failure(lambda: evaluate(server, SUPPORT_CONTRACT_EVENTS[:3] + [
         ("customer_reply", "2026-12-16T10:00:00+01:00", {})]))
     assert (code, found) == (FAILED, [(
         "CLOCK_STATE", "events[3]",

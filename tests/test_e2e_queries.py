@@ -10,18 +10,12 @@ import pytest
 from duetime.v1 import duetime_pb2 as pb
 from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
-from server_process import server_fixture, zagreb_request  # noqa: F401 - the "server" fixture
+from server_process import server_fixture, ts, zagreb_request  # noqa: F401 - the "server" fixture
 from test_e2e import assert_answers_zagreb, failure
 
 H = 3600  # seconds
 INVALID, OUT_OF_RANGE = grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.OUT_OF_RANGE
 SERVICE = "/duetime.v1.DueTimeService/"
-
-
-def ts(text: str) -> Timestamp:
-    stamp = Timestamp()
-    stamp.FromJsonString(text)
-    return stamp
 
 
 def utc(stamp: Timestamp) -> str:

@@ -64,7 +64,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from server_process import server_fixture, zagreb_request  # noqa: F401
+from server_process import server_fixture, ts, zagreb_request  # noqa: F401
 
 CALL_TIMEOUT = 10.0
 """Client deadline of every hostile call, in seconds."""
@@ -452,50 +452,44 @@ def unknown_fields() -> st.SearchStrategy[bytes]:
 # templates: one valid request per RPC
 
 
-def _ts(text: str) -> timestamp_pb2.Timestamp:
-    ts = timestamp_pb2.Timestamp()
-    ts.FromJsonString(text)
-    return ts
-
-
 def templates(server) -> dict[str, list[Message]]:
     """Valid requests of each RPC (clock states and a record id from the server)."""
     zagreb = zagreb_request("hostile/template")
     calendar = zagreb.calendar
     started = server.stub.StartClock(pb.StartClockRequest(
-        target="8bh", calendar=calendar, start_time=_ts("2026-11-27T10:00:00Z")), timeout=10)
+        target="8bh", calendar=calendar, start_time=ts("2026-11-27T10:00:00Z")), timeout=10)
     paused = server.stub.ApplyClockEvent(pb.ApplyClockEventRequest(
         state=started.state, event=pb.ClockEvent(type=pb.CLOCK_EVENT_TYPE_PAUSE,
-                                                 time=_ts("2026-11-27T12:00:00Z"))), timeout=10)
+                                                 time=ts("2026-11-27T12:00:00Z"))), timeout=10)
     valid = {
         "ComputeDueTime": zagreb,
         "BatchComputeDueTimes": pb.BatchComputeDueTimesRequest(items=[zagreb_request()]),
         "StreamComputeDueTimes": pb.StreamComputeDueTimesRequest(items=[zagreb_request()]),
         "ComputeBusinessTime": pb.ComputeBusinessTimeRequest(
-            start_time=_ts("2026-12-24T09:00:00Z"), end_time=_ts("2026-12-29T10:00:00Z"),
+            start_time=ts("2026-12-24T09:00:00Z"), end_time=ts("2026-12-29T10:00:00Z"),
             calendar=calendar, explain=True),
-        "GetOpenStatus": pb.GetOpenStatusRequest(time=_ts("2026-12-25T11:00:00Z"),
+        "GetOpenStatus": pb.GetOpenStatusRequest(time=ts("2026-12-25T11:00:00Z"),
                                                  calendar=calendar),
         "ComputeSchedule": pb.ComputeScheduleRequest(
-            entered_time=_ts("2026-11-27T15:00:00Z"), calendar=calendar, deadlines=[
+            entered_time=ts("2026-11-27T15:00:00Z"), calendar=calendar, deadlines=[
                 pb.DeadlineSpec(name="remind", duration="2bd"),
                 pb.DeadlineSpec(name="final", duration="4bh", after="remind")]),
         "GetRecord": pb.GetRecordRequest(record_id=started.record_id),
         "ListRecords": pb.ListRecordsRequest(key_prefix="hostile/", page_size=10,
-                                             start_time=_ts("2026-01-01T00:00:00Z")),
+                                             start_time=ts("2026-01-01T00:00:00Z")),
         "AnalyzeImpact": pb.AnalyzeImpactRequest(calendar="hr-zagreb", limit=10),
         "StartClock": pb.StartClockRequest(target="8bh", calendar=calendar,
-                                           start_time=_ts("2026-11-27T10:00:00Z")),
+                                           start_time=ts("2026-11-27T10:00:00Z")),
         "ApplyClockEvent": [
             pb.ApplyClockEventRequest(state=started.state, event=pb.ClockEvent(
-                type=pb.CLOCK_EVENT_TYPE_PAUSE, time=_ts("2026-11-27T12:00:00Z"))),
+                type=pb.CLOCK_EVENT_TYPE_PAUSE, time=ts("2026-11-27T12:00:00Z"))),
             pb.ApplyClockEventRequest(state=paused.state, event=pb.ClockEvent(
-                type=pb.CLOCK_EVENT_TYPE_RESUME, time=_ts("2026-11-30T09:00:00Z")))],
+                type=pb.CLOCK_EVENT_TYPE_RESUME, time=ts("2026-11-30T09:00:00Z")))],
         "EvaluateSla": pb.EvaluateSlaRequest(policy="support-contract", events=[
-            pb.BusinessEvent(type="start", time=_ts("2026-12-11T09:00:00Z")),
-            pb.BusinessEvent(type="tier_change", time=_ts("2026-12-17T09:00:00Z"),
+            pb.BusinessEvent(type="start", time=ts("2026-12-11T09:00:00Z")),
+            pb.BusinessEvent(type="tier_change", time=ts("2026-12-17T09:00:00Z"),
                              attributes={"tier": "priority"}),
-            pb.BusinessEvent(type="resolved", time=_ts("2026-12-29T10:00:00Z"))]),
+            pb.BusinessEvent(type="resolved", time=ts("2026-12-29T10:00:00Z"))]),
         "ListCalendars": pb.ListCalendarsRequest(),
         "GetCalendar": pb.GetCalendarRequest(name="hr-zagreb"),
         "ListHolidays": pb.ListHolidaysRequest(calendar=pb.Calendar(bundle="hr-zagreb"),
@@ -803,7 +797,7 @@ def whole_shapes(valid: dict[str, list[Message]]) -> list[tuple[str, Message]]:
     cases.append(("EvaluateSla", sla))
     clock = _copy(valid["ApplyClockEvent"][0])
     clock.state.running_intervals.extend([pb.RunningInterval(
-        start_time=_ts("2026-11-27T09:00:00Z"), end_time=_ts("2026-11-27T09:30:00Z"))] * 10_001)
+        start_time=ts("2026-11-27T09:00:00Z"), end_time=ts("2026-11-27T09:30:00Z"))] * 10_001)
     cases.append(("ApplyClockEvent", clock))
     return cases
 
@@ -873,7 +867,7 @@ def test_instants_near_the_timestamp_limits_are_out_of_range(server):
     assert _out_of_range(lambda: server.stub.ComputeDueTime(late, timeout=CALL_TIMEOUT)) == [
         ("start", "start (9999-12-31T23:59:59+00:00) falls on 9999-12-31, after the supported "
                   "range's end 2199-12-31")]
-    early = pb.GetOpenStatusRequest(time=_ts("0001-01-01T00:00:00Z"),
+    early = pb.GetOpenStatusRequest(time=ts("0001-01-01T00:00:00Z"),
                                     calendar=pb.Calendar(time_zone="America/New_York"))
     assert _out_of_range(lambda: server.stub.GetOpenStatus(early, timeout=CALL_TIMEOUT)) == [
         ("time", "time (0001-01-01T00:00:00+00:00) falls on 0001-01-01, before the supported "

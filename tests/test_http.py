@@ -9,7 +9,6 @@ One server per module (gRPC and HTTP on 127.0.0.1); each call is bounded by a
 from __future__ import annotations
 
 import re
-import socket
 from urllib.parse import quote
 
 import grpc
@@ -18,10 +17,10 @@ import pytest
 from duetime.v1 import duetime_pb2 as pb
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from google.protobuf.timestamp_pb2 import Timestamp
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
-from server_process import CALENDARS, ServerProcess, zagreb_request
+from server_process import (CALENDARS, SUPPORT_CONTRACT_EVENTS, ServerProcess, free_port, ts,
+                            zagreb_request)
 
 # The paths the API promises (the playground and callers are written against
 # them); the server builds its routes from the proto's google.api.http options.
@@ -51,18 +50,6 @@ HTTP_OF = {"INVALID_ARGUMENT": 400, "OUT_OF_RANGE": 400, "FAILED_PRECONDITION": 
 HTTP_LISTENING = r"duetime HTTP/JSON listening on http://127\.0\.0\.1:(\d+)"
 ZAGREB = pb.Calendar(time_zone="Europe/Zagreb",
                      holidays=[pb.Holiday(date="2026-12-25"), pb.Holiday(date="2026-12-26")])
-
-
-def ts(text: str) -> Timestamp:
-    stamp = Timestamp()
-    stamp.FromJsonString(text)
-    return stamp
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Both:
@@ -169,16 +156,6 @@ def prepared(both) -> dict:
     return {"record_id": record.record_id, "state": clock.state, "hr_zagreb": newest}
 
 
-SCENARIO = [
-    ("start", "2026-12-11T10:00:00+01:00", {}),
-    ("customer_reply", "2026-12-14T10:00:00+01:00", {}),
-    ("tier_change", "2026-12-17T10:00:00+01:00", {"tier": "priority"}),
-    ("awaiting_third_party", "2026-12-18T10:00:00+01:00", {}),
-    ("customer_reply", "2026-12-20T10:00:00+01:00", {}),
-    ("resolved", "2026-12-29T11:00:00+01:00", {}),
-]
-
-
 def _due(duration: str, key: str = "") -> pb.ComputeDueTimeRequest:
     request = zagreb_request(key)
     request.duration = duration
@@ -230,9 +207,9 @@ CASES = {
     "EvaluateSla": lambda p: (
         pb.EvaluateSlaRequest(policy="support-contract", events=[
             pb.BusinessEvent(type=kind, time=ts(at), attributes=attributes)
-            for kind, at, attributes in SCENARIO]),
+            for kind, at, attributes in SUPPORT_CONTRACT_EVENTS]),
         pb.EvaluateSlaRequest(policy="no-such-policy", events=[
-            pb.BusinessEvent(type="start", time=ts(SCENARIO[0][1]))])),
+            pb.BusinessEvent(type="start", time=ts(SUPPORT_CONTRACT_EVENTS[0][1]))])),
     "ListCalendars": lambda p: (pb.ListCalendarsRequest(), None),
     "GetCalendar": lambda p: (pb.GetCalendarRequest(name=f"hr-zagreb@{p['hr_zagreb']}"),
                               pb.GetCalendarRequest(name="no-such-bundle@123")),

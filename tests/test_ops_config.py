@@ -20,12 +20,11 @@ from duetime.config import (
     ServerConfig,
     resolve,
 )
-from server_process import zagreb_request
+from server_process import free_port, zagreb_request
 from test_ops_security import (  # noqa: F401 - fixtures
     OTHER_TOKEN,
     TOKEN,
     duetime,
-    free_port,
     ops_server_fixture,
     pki_fixture,
 )

@@ -17,12 +17,11 @@ from duetime.tzdb import tzdata_version
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
 from prometheus_client.parser import text_string_to_metric_families
-from server_process import CALENDARS, zagreb_request
+from server_process import CALENDARS, free_port, zagreb_request
 from test_e2e_bundles import V1, add_company_day, copy_calendars
 from test_ops_security import (  # noqa: F401 - the ops_server fixture
     TOKEN,
     call_code,
-    free_port,
     ops_server_fixture,
 )
 

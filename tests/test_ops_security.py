@@ -3,7 +3,7 @@
 Certificates are made for each test session with ``cryptography``: a CA, a
 server certificate for 127.0.0.1/localhost, a client certificate from that CA
 and one from another CA. Other ``test_ops_*`` modules import
-:class:`OpsServer`, :func:`free_port` and :func:`make_pki` from here.
+:class:`OpsServer` and :func:`make_pki` from here.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import datetime as dt
 import ipaddress
 import os
 import queue
-import socket
 import subprocess
 import sys
 import threading
@@ -140,13 +139,6 @@ def pki_fixture(tmp_path_factory) -> Pki:
 
 # ---------------------------------------------------------------------------
 # a server process with any flags, environment and client connection
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class OpsServer(ServerProcess):

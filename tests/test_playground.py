@@ -13,7 +13,6 @@ errors.
 from __future__ import annotations
 
 import json
-import socket
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -22,7 +21,7 @@ import oracle as O
 import pytest
 from duetime.v1 import duetime_pb2 as pb
 from playwright.sync_api import expect, sync_playwright
-from server_process import CALENDARS, ServerProcess
+from server_process import CALENDARS, ServerProcess, free_port
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -35,12 +34,6 @@ DEADLINES = [("remind", "2bd"), ("escalate", "5bd"), ("expire", "30d")]  # the p
 HOLIDAYS = [("2026-12-25", "Christmas Day"), ("2026-12-26", "St. Stephen's Day")]
 
 expect.set_options(timeout=WAIT_MS)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

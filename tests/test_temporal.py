@@ -18,7 +18,6 @@ import asyncio
 import dataclasses
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -31,7 +30,7 @@ from pathlib import Path
 import pytest
 from duetime.client import DuetimeClient, FailedPrecondition, Unavailable
 from duetime.v1 import duetime_pb2 as pb
-from server_process import ServerProcess
+from server_process import ServerProcess, free_port
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "temporal"
 sys.path.insert(0, str(EXAMPLE))
@@ -50,12 +49,6 @@ SCENARIO_SECONDS = 30.0
 LATE = timedelta(seconds=2)
 """How late after its deadline a timer may fire on a loaded machine."""
 TASK_QUEUE = f"duetime-sla-test-{uuid.uuid4().hex[:8]}"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _temporal_binary() -> str:
@@ -86,13 +79,13 @@ def temporal_address(tmp_path_factory):
         yield os.environ[ADDRESS_ENV]
         return
     binary = _temporal_binary()
-    port = _free_port()
+    port = free_port()
     address = f"127.0.0.1:{port}"
     log = (tmp_path_factory.mktemp("temporal") / "server.log").open("w")
     proc = subprocess.Popen(
         [binary, "server", "start-dev", "--ip", "127.0.0.1", "--headless", "--port", str(port),
-         "--ui-port", str(_free_port()), "--http-port", str(_free_port()),
-         "--metrics-port", str(_free_port()), "--log-level", "error"],
+         "--ui-port", str(free_port()), "--http-port", str(free_port()),
+         "--metrics-port", str(free_port()), "--log-level", "error"],
         stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
@@ -388,7 +381,7 @@ def test_activity_errors_are_retryable_by_status_code_only(duetime_server):
             environment.run(activities.apply_event, resume)
         assert (refused.value.type, refused.value.non_retryable) == ("FailedPrecondition", True)
         assert isinstance(refused.value.__cause__, FailedPrecondition)
-    with DuetimeClient(f"127.0.0.1:{_free_port()}", timeout=2.0) as nobody:
+    with DuetimeClient(f"127.0.0.1:{free_port()}", timeout=2.0) as nobody:
         with pytest.raises(Unavailable) as down:  # raised as is: Temporal retries it
             ActivityEnvironment().run(DuetimeActivities(nobody).start_clock,
                                       StartClockInput("", "8bh", "always-open", at))
