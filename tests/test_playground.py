@@ -13,6 +13,9 @@ errors.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -51,8 +54,25 @@ def server(tmp_path_factory):
         running.kill()
 
 
+def ensure_chromium() -> None:
+    """Debian's Chromium at :data:`CHROMIUM`, installed with apt-get when it is
+    missing and this runs as root (as scripts/pg_test_server.py does for
+    PostgreSQL); otherwise the tests fail saying what to install."""
+    if os.path.exists(CHROMIUM):
+        return
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        pytest.fail(f"{CHROMIUM} not found: install Debian's chromium "
+                    "(`apt-get install -y chromium`)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]):
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if done.returncode:
+            pytest.fail(f"`{' '.join(cmd)}` failed ({done.returncode}):\n{done.stderr[-2000:]}")
+
+
 @pytest.fixture(scope="module")
 def browser():
+    ensure_chromium()
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
