@@ -14,8 +14,10 @@ a later log line, such as a reload's.
 
 from __future__ import annotations
 
+import os
 import queue
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -78,20 +80,7 @@ class ServerProcess:
     """A running ``duetime serve --port 0`` subprocess with a channel to it."""
 
     def __init__(self, db_path: Path, calendars: Path = CALENDARS, *extra_args: str):
-        self.db_path = db_path
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "duetime", "serve", "--port", "0", "--db", str(db_path),
-             "--calendars", str(calendars), *extra_args],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.stderr: list[str] = []
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._drain, args=(self.lines,), daemon=True).start()
-        port = self._await_port(self.lines)
-        self.address = f"127.0.0.1:{port}"
+        self._spawn(db_path, calendars, extra_args)
         self.channel = grpc.insecure_channel(self.address)
         self.stub = pb_grpc.DueTimeServiceStub(self.channel)
         self.calendars = pb_grpc.CalendarServiceStub(self.channel)
@@ -102,11 +91,33 @@ class ServerProcess:
         )
         assert health.status == health_pb2.HealthCheckResponse.SERVING
 
+    def _spawn(self, db_path: Path, calendars: Path, args, env: dict[str, str] | None = None):
+        """Start ``duetime serve --port 0 …ARGS`` with ``env`` added to this
+        environment; set ``address`` once it logs its port."""
+        self.db_path = db_path
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "duetime", "serve", "--port", "0", "--db", str(db_path),
+             "--calendars", str(calendars), *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            # a server that does not exit is sent SIGABRT: its threads' stacks
+            # then show in the failure (see wait_exit)
+            env={**os.environ, "PYTHONFAULTHANDLER": "1", **(env or {})},
+        )
+        self.stderr: list[str] = []
+        self.drained = threading.Event()
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._drain, args=(self.lines,), daemon=True).start()
+        self.address = f"127.0.0.1:{self._await_port(self.lines)}"
+
     def _drain(self, lines: queue.Queue) -> None:
         for line in self.proc.stderr:
             self.stderr.append(line)
             lines.put(line)
         lines.put(None)
+        self.drained.set()
 
     def _await_port(self, lines: queue.Queue) -> int:
         while True:
@@ -134,11 +145,39 @@ class ServerProcess:
                 return line
         raise AssertionError(f"no line matching {pattern!r}; stderr: {''.join(self.stderr)}")
 
-    def terminate(self, timeout: float = 15.0) -> int:
-        """SIGTERM the server and return its exit code (bounded wait)."""
+    def terminate(self, timeout: float = 15.0, *, pid: int | None = None) -> int:
+        """SIGTERM the server and return its exit code (bounded wait).
+
+        ``pid``: a thread id of the server to address the signal to (the
+        kernel hands a process-directed signal to that thread first).
+        AssertionError with the server's stderr, thread stacks included, if
+        it is still running after ``timeout`` s."""
         self.channel.close()
-        self.proc.terminate()
-        return self.proc.wait(timeout=timeout)
+        os.kill(self.proc.pid if pid is None else pid, signal.SIGTERM)
+        return self.wait_exit(timeout)
+
+    def wait_exit(self, timeout: float) -> int:
+        """The exit code, waiting up to ``timeout`` s; else the server is sent
+        SIGABRT (Python's faulthandler prints every thread's stack) and
+        AssertionError carries its stderr."""
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.send_signal(signal.SIGABRT)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.drained.wait(timeout=10)
+            raise AssertionError(f"the server had not exited {timeout:g} s after the signal; "
+                                 f"stderr:\n{''.join(self.stderr)}") from None
+
+    def thread_ids(self) -> dict[int, str]:
+        """The server's threads other than the main one: {thread id: name}."""
+        tasks = Path(f"/proc/{self.proc.pid}/task")
+        return {int(t.name): (t / "comm").read_text().strip()
+                for t in tasks.iterdir() if int(t.name) != self.proc.pid}
 
     def kill(self) -> None:
         if self.proc.poll() is None:

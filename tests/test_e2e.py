@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import resource
+import signal
 import sqlite3
 import time
 
@@ -126,4 +128,24 @@ def test_sigterm_exits_zero_promptly(start_server):
     began = time.monotonic()
     assert running.terminate(timeout=10) == 0, "".join(running.stderr)
     assert time.monotonic() - began < 5
+    assert "shutting down" in "".join(running.stderr)
+
+
+def test_signals_taken_by_another_thread_still_act(start_server):
+    """The kernel hands a process-directed signal to any thread that does not
+    block it, often a busy gRPC thread rather than the sleeping main thread.
+    Addressed to each non-main thread in turn (the kernel then prefers that
+    thread), SIGHUP must still reload and SIGTERM still stop at once."""
+    running = start_server()
+    assert_answers_zagreb(running)
+    threads = running.thread_ids()
+    assert len(threads) >= 3, threads
+    for tid in threads:
+        os.kill(tid, signal.SIGHUP)
+        running.await_log(r"calendars reloaded from ", timeout=5)
+    assert_answers_zagreb(running)
+    target = next(iter(threads))
+    began = time.monotonic()
+    assert running.terminate(timeout=10, pid=target) == 0, "".join(running.stderr)
+    assert time.monotonic() - began < 5, threads[target]
     assert "shutting down" in "".join(running.stderr)

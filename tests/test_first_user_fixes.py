@@ -7,6 +7,7 @@ and a shutdown that closed the ledger under a running call."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -300,7 +301,9 @@ def test_sigterm_with_busy_calls_drops_them_cleanly_and_exits_promptly(start_ser
     time.sleep(1.0)  # the calls are computing (8 × ~3 s of CPU under one GIL)
     began = time.monotonic()
     running.proc.terminate()
-    assert running.proc.wait(timeout=20) == 0
+    running.await_log("duetime shutting down", timeout=5)
+    running.proc.send_signal(signal.SIGINT)  # a second signal while shutting down: ignored
+    assert running.wait_exit(20) == 0
     took = time.monotonic() - began
     for caller in callers:
         caller.join(timeout=20)

@@ -134,7 +134,7 @@ def test_grace_bounds_the_shutdown(ops_server):
     time.sleep(1.0)  # the batch is computing
     began = time.monotonic()
     server.proc.terminate()
-    assert server.proc.wait(timeout=20) == 0
+    assert server.wait_exit(20) == 0
     took = time.monotonic() - began
     caller.join(timeout=20)
     assert took < 5, took

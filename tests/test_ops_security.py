@@ -11,10 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import ipaddress
 import os
-import queue
 import subprocess
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -148,16 +146,7 @@ class OpsServer(ServerProcess):
 
     def __init__(self, db_path: Path, *args: str, env: dict[str, str] | None = None,
                  connection: ConnectionOptions | None = None, calendars: Path = CALENDARS):
-        self.db_path = db_path
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "duetime", "serve", "--port", "0", "--db", str(db_path),
-             "--calendars", str(calendars), *args],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            text=True, env={**os.environ, **(env or {})})
-        self.stderr: list[str] = []
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._drain, args=(self.lines,), daemon=True).start()
-        self.address = f"127.0.0.1:{self._await_port(self.lines)}"
+        self._spawn(db_path, calendars, args, env)
         self.connection = connection or ConnectionOptions()
         self.channel = open_channel(self.address, self.connection)
         self.stub = pb_grpc.DueTimeServiceStub(self.channel)

@@ -89,7 +89,7 @@ def test_sigterm_under_load_loses_no_answered_record(tmp_path):
             before = len(answered)
         signalled = time.monotonic()
         server.proc.send_signal(signal.SIGTERM)
-        code = server.proc.wait(timeout=GRACE_SECONDS + EXIT_SLACK)
+        code = server.wait_exit(GRACE_SECONDS + EXIT_SLACK)
         exited_after = time.monotonic() - signalled
         gone.set()
         for thread in threads:

@@ -75,7 +75,9 @@ Configuration: :func:`serve` takes a :class:`duetime.config.ServerConfig`
 from __future__ import annotations
 
 import logging
+import select
 import signal
+import socket
 import threading
 import time
 from collections.abc import Sequence
@@ -136,6 +138,9 @@ PRECONDITION_TYPE = "CLOCK_STATE"
 """PreconditionFailure violation type of a clock event the state does not allow."""
 GRACE_SECONDS = DEFAULT_GRACE
 """How long in-flight calls may run on after SIGINT/SIGTERM (``--grace``)."""
+STOP_SLACK = 5.0
+"""How long past the grace period shutdown waits for gRPC's own stop to
+complete before it closes the ledger regardless."""
 MAX_WORKERS = 8
 """Threads answering calls (a PostgreSQL ledger gets one connection more, for
 the health probe)."""
@@ -670,7 +675,9 @@ class RunningServer:
         grace = self.grace if grace is None else grace
         self.ledger_health.stop()
         self.health.enter_graceful_shutdown()
-        self.server.stop(grace).wait()
+        if not self.server.stop(grace).wait(grace + STOP_SLACK):
+            log.warning("gRPC had not finished stopping %g s after the grace period; "
+                        "closing the ledger anyway", STOP_SLACK)
         dropped = self.app.close(timeout=grace)
         if self.budget is not None:
             self.budget.close()
@@ -836,34 +843,78 @@ def serve(config: ServerConfig) -> int:
             raise
     reloader = Reloader(running.app, calendars,
                         on_reload=metrics.set_catalog if metrics is not None else None)
-    stop, hup, wake = threading.Event(), threading.Event(), threading.Event()
-
-    def on_signal(signum, _frame):
-        (hup if signum == signal.SIGHUP else stop).set()
-        wake.set()
-
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, on_signal)
-    while not stop.is_set():  # reloads run here, in the main thread, never in a handler
-        wake.wait(watch)
-        wake.clear()
-        if stop.is_set():
-            break
-        if hup.is_set():
-            hup.clear()
-            reloader.reload()
-            if tokens is not None:
-                _reload_tokens(tokens)
-        elif watch:
-            reloader.poll()
-    log.info("duetime shutting down")
-    if http is not None:
-        http.stop()
-    dropped = running.stop()
+    with SignalWaiter() as signals:
+        while True:  # reloads run here, in the main thread, never in a handler
+            received = signals.wait(watch)
+            if received & {signal.SIGINT, signal.SIGTERM}:
+                break
+            if signal.SIGHUP in received:
+                reloader.reload()
+                if tokens is not None:
+                    _reload_tokens(tokens)
+            elif watch:
+                reloader.poll()
+        log.info("duetime shutting down")  # further signals are ignored until the end
+        if http is not None:
+            http.stop()
+        dropped = running.stop()
     if dropped:
         log.warning("%d call(s) still computing after the %g s grace period were dropped: "
                     "nothing recorded, nothing answered", dropped, running.grace)
     return dropped
+
+
+class SignalWaiter:
+    """The signals SIGINT, SIGTERM and SIGHUP, received by the main thread
+    whichever thread the kernel hands them to.
+
+    A process-directed signal goes to any thread that does not block it — often
+    one of gRPC's own threads, which are busy while the main thread sleeps.
+    Python runs its handler only once the main thread executes bytecode again,
+    so a main thread asleep in ``Event.wait()`` would miss a SIGTERM taken by
+    another thread until something else woke it. Here the C-level handler's
+    write to a wakeup socket (:func:`signal.set_wakeup_fd`, written from
+    whichever thread took the signal) wakes :meth:`wait`, which reads the
+    signal numbers themselves from the socket. Use in the main thread, as a
+    context manager (restores the previous handlers and wakeup fd).
+    """
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+    def __enter__(self) -> SignalWaiter:
+        self._reader, self._writer = socket.socketpair()
+        self._reader.setblocking(False)
+        self._writer.setblocking(False)
+        self._previous = {s: signal.signal(s, _noop_handler) for s in self.SIGNALS}
+        self._previous_fd = signal.set_wakeup_fd(self._writer.fileno(),
+                                                 warn_on_full_buffer=False)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        signal.set_wakeup_fd(self._previous_fd)
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+        self._reader.close()
+        self._writer.close()
+
+    def wait(self, timeout: float | None) -> set[int]:
+        """The signal numbers received, after waiting up to ``timeout`` s
+        (None: until one comes) for the first; empty on timeout."""
+        ready, _, _ = select.select([self._reader], [], [], timeout)
+        received: set[int] = set()
+        while ready:
+            try:
+                data = self._reader.recv(256)
+            except (BlockingIOError, InterruptedError):
+                break
+            received.update(data)
+            if len(data) < 256:
+                break
+        return received & set(self.SIGNALS)
+
+
+def _noop_handler(_signum, _frame) -> None:
+    """Keeps the default action (exit) away; :class:`SignalWaiter` acts on the signal."""
 
 
 def _reload_tokens(tokens: TokenSet) -> None:
