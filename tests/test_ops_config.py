@@ -235,3 +235,32 @@ def test_health_command_against_a_plain_server(ops_server):
     closed = duetime("health", "--server", f"127.0.0.1:{free_port()}", "--timeout", "2")
     assert closed.returncode == 1 and closed.stdout.startswith(("UNAVAILABLE", "DEADLINE_EXCEEDED"))
     assert len(closed.stdout.splitlines()) == 1
+
+
+def test_the_logged_configuration_resolves_defaults(tmp_path, monkeypatch):
+    """The start-up line names the ledger file and cache size actually used,
+    and 'off' for features not configured."""
+    from duetime.api.server import CALENDAR_CACHE, effective_settings
+
+    monkeypatch.setattr(CALENDAR_CACHE, "maxsize", 1024)  # as a fresh process has it
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)  # no ./calendars here
+    shown = effective_settings(config_of())
+    assert shown["db"] == str(tmp_path / "duetime" / "ledger.db")
+    assert shown["calendar_cache"] == 1024
+    assert (shown["calendars"], shown["watch"], shown["tls_cert"], shown["auth_tokens"]) == (
+        None, None, None, None)
+    chosen = effective_settings(config_of("--db", "/srv/a.db", "--calendar-cache", "7"))
+    assert (chosen["db"], chosen["calendar_cache"]) == ("/srv/a.db", 7)
+
+
+@pytest.mark.parametrize("argv", [
+    ["serve", "--po", "7000"],
+    ["serve", "--log-f", "json"],
+    ["due", "2026-11-27T16:00+01:00", "3bd", "--t", "Europe/Zagreb"],
+])
+def test_options_must_be_spelled_in_full(capsys, argv):
+    with pytest.raises(SystemExit) as exited:
+        parser().parse_args(argv)
+    assert exited.value.code == 2
+    assert f"unrecognized arguments: {' '.join(argv[-2:])}" in capsys.readouterr().err

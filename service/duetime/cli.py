@@ -1074,9 +1074,12 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser that reads ``-1bd``, ``-1.5h``, ``-P1M`` as values,
     not options: no duetime option starts with a dash and a digit or ``P``,
     so a negative duration can stand where any positional (or option value)
-    does. (argparse only does so for plain negative numbers by itself.)"""
+    does. (argparse only does so for plain negative numbers by itself.)
+    Options must be spelled in full (no ``--tls`` for ``--tls-ca``): an
+    abbreviation would silently change meaning when a longer option is added."""
 
     def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)  # subcommands' parsers are Parsers too
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-(?:\d|\.\d|P)")
 

@@ -124,7 +124,7 @@ from duetime.config import (
     TlsFiles,
 )
 from duetime.core import DuetimeError, FailedPrecondition, FieldViolation, InvalidArgument
-from duetime.ledger import Ledger, LedgerUnavailable, open_ledger
+from duetime.ledger import Ledger, LedgerUnavailable, default_db_path, open_ledger
 from duetime.metrics import Metrics
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
@@ -791,8 +791,10 @@ def serve(config: ServerConfig) -> int:
     changed since it was checked) or RuntimeError if it cannot start.
     """
     host, port, calendars, watch = config.host, config.port, config.calendars, config.watch
-    log.info("configuration: %s", " ".join(f"{k}={v}" for k, v in config.describe().items()),
-             extra={"config": config.describe()})
+    shown = effective_settings(config)
+    log.info("configuration: %s",
+             " ".join(f"{k}={'off' if v is None else v}" for k, v in shown.items()),
+             extra={"config": shown})
     tls = config.load_tls()
     tokens = TokenSet(config.auth_tokens) if config.auth_tokens is not None else None
     if tls is not None:
@@ -862,6 +864,19 @@ def serve(config: ServerConfig) -> int:
         log.warning("%d call(s) still computing after the %g s grace period were dropped: "
                     "nothing recorded, nothing answered", dropped, running.grace)
     return dropped
+
+
+def effective_settings(config: ServerConfig) -> dict[str, object]:
+    """:meth:`ServerConfig.describe` with the defaults resolved that serving
+    resolves: the ledger file (``db`` None: :func:`default_db_path`) and the
+    calendar cache's size (None: ``$DUETIME_CALENDAR_CACHE`` or 1024). Other
+    None values mean off (no bundles, no watch, no TLS, no tokens)."""
+    shown = config.describe()
+    if shown["db"] is None:
+        shown["db"] = str(default_db_path())
+    if shown["calendar_cache"] is None:
+        shown["calendar_cache"] = CALENDAR_CACHE.maxsize
+    return shown
 
 
 class SignalWaiter:
