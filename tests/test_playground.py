@@ -12,6 +12,7 @@ errors.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -302,15 +303,197 @@ def test_sla_panel_replays_the_support_contract(page):
         "awaiting_third_party: clock paused with 40h left in its measure; deadline cleared")
     expect(page.get_by_test_id("sla-verdict")).to_contain_text("Clock STOPPED, SLA met. Tier priority, record ")
 
-    # an event the clock refuses is said next to that event
+    # an event the clock refuses is said next to that event (out of time
+    # order: next to its time, test_an_sla_event_out_of_order_is_said_at_its_time)
     event = page.get_by_test_id("sla-event").nth(3)
     event.get_by_test_id("sla-event-type").fill("customer_reply")
     event.get_by_test_id("sla-event-time").fill("2026-12-16T10:00:00+01:00")
     page.get_by_test_id("sla-replay").click()
-    expect(event.get_by_test_id("sla-event-type-error")).to_have_text(
+    expect(event.get_by_test_id("sla-event-time-error")).to_have_text(
         "customer_reply (RESET): the event is earlier than the clock's last event; "
         "events must come in time order")
     expect(page.get_by_test_id("sla-row")).to_have_count(0)
+
+
+def described_by(page, locator) -> list[str]:
+    """The data-testid of each element an input's aria-describedby names."""
+    ids = (locator.get_attribute("aria-describedby") or "").split()
+    return [page.locator(f"#{i}").get_attribute("data-testid") for i in ids]
+
+
+def test_an_sla_event_out_of_order_is_said_at_its_time(page):
+    """The service refuses an event earlier than the clock's last one with a
+    PreconditionFailure (type CLOCK_STATE) on that event's time
+    ("events[3].time"); the page shows it at the time input. An unknown type
+    (a BadRequest on "events[3].type") shows at the type input."""
+    event = page.get_by_test_id("sla-event").nth(3)
+    event_type, time = event.get_by_test_id("sla-event-type"), event.get_by_test_id("sla-event-time")
+    shown_errors = page.locator("[data-testid=sla] .field-error:not([hidden])")
+    time.fill("2026-12-16T10:00:00+01:00")  # awaiting_third_party, before tier_change (12-17)
+    with page.expect_response("**/v1/sla:evaluate") as answered:
+        page.get_by_test_id("sla-replay").click()
+    refused = answered.value.json()["error"]
+    assert refused["status"] == "FAILED_PRECONDITION"
+    assert refused["details"][0] == {
+        "@type": "type.googleapis.com/google.rpc.PreconditionFailure",
+        "violations": [{
+            "type": "CLOCK_STATE", "subject": "events[3].time",
+            "description": "awaiting_third_party (PAUSE): the event is earlier than the clock's "
+                           "last event; events must come in time order"}]}
+    said = event.get_by_test_id("sla-event-time-error")
+    expect(said).to_have_text("awaiting_third_party (PAUSE): the event is earlier than the clock's "
+                              "last event; events must come in time order")
+    expect(shown_errors).to_have_count(1)
+    assert described_by(page, time) == ["sla-event-time-error"]
+    assert said.get_attribute("role") == "alert"
+    expect(time).to_have_attribute("aria-invalid", "true")
+    expect(event_type).not_to_have_attribute("aria-invalid", "true")
+    expect(event.get_by_test_id("sla-event-type-error")).to_be_hidden()
+    expect(page.get_by_test_id("sla-error")).to_be_hidden()
+
+    time.fill("2026-12-18T10:00:00+01:00")
+    event_type.fill("lunch")
+    page.get_by_test_id("sla-replay").click()
+    expect(event.get_by_test_id("sla-event-type-error")).to_have_text(
+        "'lunch' is not an event of policy 'support-contract' "
+        "(known: awaiting_third_party, customer_reply, resolved, tier_change)")
+    expect(shown_errors).to_have_count(1)
+    expect(time).not_to_have_attribute("aria-invalid", "true")
+
+    event_type.fill("awaiting_third_party")
+    page.get_by_test_id("sla-replay").click()
+    expect(page.get_by_test_id("sla-row")).to_have_count(6)
+    expect(shown_errors).to_have_count(0)
+
+
+def test_the_sla_track_labels_its_axis_in_local_dates(page):
+    """Between the two ends the track's axis has a tick at every Monday's
+    local midnight (the finest step giving at most 6 ticks whose labels fit),
+    each placed where that instant falls and none overlapping another."""
+    page.get_by_test_id("sla-replay").click()
+    expect(page.get_by_test_id("sla-row")).to_have_count(6)
+    ends = page.locator(".sla-track .axis-labels .lane-axis span")
+    expect(ends).to_have_text(["2026-12-11T10:00:00+01:00", "2026-12-29T12:00:00+01:00"])
+    ticks = page.get_by_test_id("sla-tick")
+    expect(ticks).to_have_text(["2026-12-14", "2026-12-21", "2026-12-28"])
+
+    lo = datetime.fromisoformat("2026-12-11T10:00:00+01:00")
+    hi = datetime.fromisoformat("2026-12-29T12:00:00+01:00")
+    mondays = [datetime(2026, 12, d, tzinfo=ZAGREB) for d in (14, 21, 28)]
+    assert [t.get_attribute("style") for t in ticks.all()] == [
+        f"left: {(m - lo) / (hi - lo) * 100:.3f}%;" for m in mondays]
+    assert [f"{(m - lo) / (hi - lo) * 100:.3f}" for m in mondays] == ["14.286", "52.995", "91.705"]
+
+    def boxes():
+        axis = page.get_by_test_id("sla-ticks").bounding_box()
+        found = [t.bounding_box() for t in ticks.all()]
+        for box in found:
+            assert axis["x"] <= box["x"] and box["x"] + box["width"] <= axis["x"] + axis["width"]
+        for left, right in itertools.pairwise(found):
+            assert left["x"] + left["width"] < right["x"]
+        return found
+
+    assert len(boxes()) == 3
+    # narrower: a label that would stick out of the axis is left out
+    page.set_viewport_size({"width": 700, "height": 900})
+    expect(ticks).to_have_text(["2026-12-14", "2026-12-21"])
+    assert len(boxes()) == 2
+
+
+def test_the_sla_track_ticks_by_step(page):
+    """ticksOf: local wall hours within a day, local midnights, Mondays, and
+    first days of months, in the calendar's zone (DST changes included)."""
+    found = page.evaluate("""async () => {
+        const sla = await import("./sla.js");
+        const time = await import("./time.js");
+        const us = (text) => time.parseTimestamp(text);
+        const ticks = (unit, n, lo, hi, zone) => {
+            const step = { unit, n, every: { hour: 3600e6, day: 86400e6, week: 7 * 86400e6,
+                                             month: 30.44 * 86400e6 }[unit] * n };
+            const found = sla.ticksOf(step, us(lo), us(hi), zone);
+            return found && found.map((t) => [t.text, time.formatLocal(t.us, zone)]);
+        };
+        return [
+            ticks("hour", 6, "2026-03-28T20:00:00Z", "2026-03-29T20:00:00Z", "Europe/Zagreb"),
+            ticks("day", 1, "2026-10-23T12:00:00Z", "2026-10-27T12:00:00Z", "Europe/Zagreb"),
+            ticks("day", 1, "2026-10-01T12:00:00Z", "2026-10-27T12:00:00Z", "Europe/Zagreb"),
+            ticks("week", 1, "2026-12-11T09:00:00Z", "2026-12-29T11:00:00Z", "America/New_York"),
+            ticks("month", 3, "2026-01-15T00:00:00Z", "2027-01-15T00:00:00Z", "Asia/Kolkata"),
+            ticks("day", 1, "2026-09-04T12:00:00Z", "2026-09-08T12:00:00Z", "America/Santiago"),
+        ];
+    }""")
+    assert found == [
+        [["2026-03-29", "2026-03-29T00:00:00+01:00"],  # a midnight says its date
+         ["06:00", "2026-03-29T06:00:00+02:00"], ["12:00", "2026-03-29T12:00:00+02:00"],
+         ["18:00", "2026-03-29T18:00:00+02:00"]],
+        [["2026-10-24", "2026-10-24T00:00:00+02:00"], ["2026-10-25", "2026-10-25T00:00:00+02:00"],
+         ["2026-10-26", "2026-10-26T00:00:00+01:00"], ["2026-10-27", "2026-10-27T00:00:00+01:00"]],
+        None,  # 26 days a day apart: more than 6 ticks
+        [["2026-12-14", "2026-12-14T00:00:00-05:00"], ["2026-12-21", "2026-12-21T00:00:00-05:00"],
+         ["2026-12-28", "2026-12-28T00:00:00-05:00"]],
+        [["2026-04-01", "2026-04-01T00:00:00+05:30"], ["2026-07-01", "2026-07-01T00:00:00+05:30"],
+         ["2026-10-01", "2026-10-01T00:00:00+05:30"], ["2027-01-01", "2027-01-01T00:00:00+05:30"]],
+        # a DST gap skips the midnight of 6 September: that date starts at 01:00
+        [["2026-09-05", "2026-09-05T00:00:00-04:00"], ["2026-09-06", "2026-09-06T01:00:00-03:00"],
+         ["2026-09-07", "2026-09-07T00:00:00-03:00"], ["2026-09-08", "2026-09-08T00:00:00-03:00"]],
+    ]
+
+
+def test_switching_to_a_bundle_puts_the_inline_holidays_aside(page):
+    """The Zagreb example's holidays belong to its inline calendar: a bundle
+    starts with no extra holidays and is sent alone (no holidays, zone,
+    weekend or hours); back on inline, the example's holidays are there
+    again, and a bundle's extra holidays wait for the bundle."""
+    sent: list[tuple[str, dict]] = []
+    page.on("request", lambda r: sent.append((r.url.split("/v1/")[1], json.loads(r.post_data)))
+            if r.method == "POST" and "/v1/" in r.url else None)
+    holidays, label = page.get_by_test_id("holiday-row"), page.locator("[data-part-label=holidays]")
+    with page.expect_response("**/v1/holidays:list"):
+        page.get_by_test_id("load-example").click()
+    expect(page.get_by_test_id("versions")).to_contain_text("calendar cal-")
+    inline = {"timeZone": "Europe/Zagreb",
+              "weekend": {"days": ["WEEKDAY_SATURDAY", "WEEKDAY_SUNDAY"]},
+              "workingHours": {"days": [{"weekday": f"WEEKDAY_{day}", "intervals": [{"start": "09:00", "end": "17:00"}]}
+                                        for day in ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY")]},
+              "holidays": [{"date": d, "name": n} for d, n in HOLIDAYS]}
+    assert [(path, body["calendar"]) for path, body in sent] == [
+        ("schedules:compute", inline), ("holidays:list", inline)]
+
+    page.get_by_test_id("source-bundle").check()
+    page.get_by_test_id("bundle").select_option("hr-zagreb")
+    expect(label).to_have_text("Extra holidays (added to the bundle's)")
+    expect(holidays).to_have_count(0)
+    sent.clear()
+    with page.expect_response("**/v1/holidays:list"):
+        page.get_by_test_id("compute").click()
+    version = (CALENDARS / "compiled" / "hr-zagreb" / "versions.txt").read_text().split()[-1]
+    expect(page.get_by_test_id("versions")).to_contain_text(f"calendar hr-zagreb@{version}, rules ")
+    assert [(path, body["calendar"]) for path, body in sent] == [
+        ("schedules:compute", {"bundle": "hr-zagreb"}), ("holidays:list", {"bundle": "hr-zagreb"})]
+    expect(page.locator("[data-testid=due-row][data-deadline=expire] [data-testid=due-local]")
+           ).to_have_text("2026-12-27T16:00:00+01:00")
+    expect(page.locator("[data-testid=day][data-date='2026-12-25'] [data-testid=day-label]")
+           ).to_have_text("Holiday: Christmas Day")  # the bundle's own
+
+    page.get_by_test_id("add-holiday").click()
+    holidays.last.get_by_test_id("holiday-date").fill("2026-12-24")
+    holidays.last.get_by_test_id("holiday-name").fill("Christmas Eve")
+
+    page.get_by_test_id("source-inline").check()
+    expect(label).to_have_text("Holidays")
+    expect(holidays).to_have_count(2)
+    assert [(row.get_by_test_id("holiday-date").input_value(), row.get_by_test_id("holiday-name").input_value())
+            for row in holidays.all()] == HOLIDAYS
+    sent.clear()
+    with page.expect_response("**/v1/holidays:list"):
+        page.get_by_test_id("compute").click()
+    expect(page.get_by_test_id("versions")).to_contain_text("calendar cal-")
+    assert [(path, body["calendar"]) for path, body in sent] == [
+        ("schedules:compute", inline), ("holidays:list", inline)]
+
+    page.get_by_test_id("source-bundle").check()
+    expect(holidays).to_have_count(1)
+    expect(holidays.get_by_test_id("holiday-date")).to_have_value("2026-12-24")
 
 
 def test_bundle_with_a_dst_change_and_a_local_entry(page, server):

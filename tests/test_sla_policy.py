@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,8 @@ import pytest
 from duetime.bundles import BundleStore
 from duetime.bundles.policy import PolicyStore, check_policies, compile_policies
 from duetime.core import FailedPrecondition, InvalidArgument, Status, parse_instant, to_us
-from duetime.core.sla import BusinessEvent, evaluate
+from duetime.core.clock import EventType
+from duetime.core.sla import BusinessEvent, Rule, evaluate
 from duetime.core.zones import format_local
 
 ROOT = Path(__file__).resolve().parents[1] / "calendars"
@@ -109,5 +111,16 @@ def test_a_refused_transition_names_the_event(policy):
     with pytest.raises(FailedPrecondition) as e:
         evaluate(policy, SCENARIO[:3] + [BusinessEvent("customer_reply", t("2026-12-16T10:00:00+01:00"))])
     (v,) = e.value.violations
-    assert v.field == "events[3]"
-    assert v.description.startswith("customer_reply (RESET): the event is earlier")
+    assert v.field == "events[3].time"
+    assert v.description == ("customer_reply (RESET): the event is earlier than the clock's last "
+                             "event; events must come in time order")
+    # a policy that pauses a paused clock: the refusal is about the event itself
+    pausing = dataclasses.replace(policy, rules={
+        **policy.rules, "awaiting_third_party": Rule({"RUNNING": EventType.PAUSE,
+                                                      "PAUSED": EventType.PAUSE})})
+    with pytest.raises(FailedPrecondition) as e:
+        evaluate(pausing, SCENARIO[:4] + [BusinessEvent("awaiting_third_party",
+                                                         t("2026-12-19T10:00:00+01:00"))])
+    (v,) = e.value.violations
+    assert v.field == "events[4]"
+    assert v.description == "awaiting_third_party (PAUSE): the clock is already paused"

@@ -152,19 +152,21 @@ def start_clock(target: str, at_us: int, cal: Calendar, field: str = "target") -
     return ClockState(d.text, measure, Status.RUNNING, at_us, at_us, deadline_us=deadline, running_since_us=at_us)
 
 
-def _refuse(why: str) -> FailedPrecondition:
-    return FailedPrecondition([FieldViolation("event", why)])
+def _refuse(why: str, field: str = "event") -> FailedPrecondition:
+    return FailedPrecondition([FieldViolation(field, why)])
 
 
 def apply_event(state: ClockState, event: ClockEvent, cal: Calendar) -> ClockState:
     """The state after ``event`` (SPEC §7). FailedPrecondition for events the
     state does not allow: any event on a stopped clock, PAUSE of a paused one,
-    RESUME of a running one, an event earlier than the last one."""
+    RESUME of a running one (subject ``event``), an event earlier than the
+    last one (subject ``event.time``)."""
     t = event.at_us
     if state.status is Status.STOPPED:
         raise _refuse("the clock is stopped; no later event is accepted")
     if t < state.last_event_us:
-        raise _refuse("the event is earlier than the clock's last event; events must come in time order")
+        raise _refuse("the event is earlier than the clock's last event; events must come in time order",
+                      "event.time")
     running = state.status is Status.RUNNING
     breached = state.breached_us
     if running and breached is None and state.deadline_us is not None and t > state.deadline_us:

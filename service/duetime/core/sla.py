@@ -125,7 +125,8 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent]) -> Evaluation:
         try:
             state = apply_event(state, ClockEvent(action, e.at_us, target, rule.anchor), tier.calendar)
         except FailedPrecondition as err:
-            raise FailedPrecondition([FieldViolation(f"events[{i}]", f"{e.type} ({action.value}): {v.description}")
+            raise FailedPrecondition([FieldViolation(f"events[{i}]{v.field.removeprefix('event')}",
+                                                     f"{e.type} ({action.value}): {v.description}")
                                       for v in err.violations]) from None
         timeline.append(TimelineEntry(e.type, e.at_us, action.value, tier.name, state.status, old, state.deadline_us,
                                       state.remaining_us, _reason(e.type, action, state, old, tier, rule.anchor)))

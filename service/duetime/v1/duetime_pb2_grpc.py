@@ -296,7 +296,8 @@ class DueTimeServiceServicer:
         state does not allow (resume a running clock, pause a paused one, any
         event on a stopped clock, an event earlier than the clock's last one) is
         FAILED_PRECONDITION with a google.rpc.PreconditionFailure detail (type
-        "CLOCK_STATE", subject "event") saying why in words. A state that is not
+        "CLOCK_STATE", subject "event", or "event.time" for an event earlier than
+        the clock's last one) saying why in words. A state that is not
         one duetime could have returned (an unspecified enum, a missing field, a
         calendar that no longer resolves to its calendar_version) is
         INVALID_ARGUMENT naming the field under "state.". Recorded.
@@ -311,7 +312,9 @@ class DueTimeServiceServicer:
         timeline of every recomputation with its reason in words. Pure: the same
         events and policy version give the same answer. Unknown events or tiers
         are INVALID_ARGUMENT naming "events[i]"; transitions the clock refuses
-        are FAILED_PRECONDITION as in ApplyClockEvent. Recorded.
+        are FAILED_PRECONDITION as in ApplyClockEvent, the subject naming the
+        event ("events[i]", or "events[i].time" for one out of time order).
+        Recorded.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -64,6 +64,11 @@ const bundles = new Map(); // bundle name → GetCalendarResponse (loaded on dem
 
 /** The bundle list being fetched, if it is. */
 let listing = null;
+/** The calendar source the form shows ("inline" or "bundle"), and the
+ * holiday rows of the other one, put aside until it is chosen again: an
+ * inline calendar's holidays are not a bundle's extra holidays. */
+let shownSource = "inline";
+const asideHolidays = { inline: [], bundle: [] };
 /** The last schedule drawn and the simulated clock over it. */
 let shown = null;
 let runs = 0;
@@ -137,8 +142,21 @@ function source() {
   return form.querySelector("input[name=source]:checked").value;
 }
 
+/** Shows the inputs of the chosen calendar source. On a change of source the
+ * holiday rows swap: the ones typed for the other source are put aside (not
+ * sent) and those of the chosen one come back (none the first time), so a
+ * bundle starts without extra holidays and inline gets its holidays back.
+ * Inline's zone, weekend and hours stay in their hidden inputs and are sent
+ * only with an inline calendar (scheduleRequest). */
 function showSource() {
-  const bundle = source() === "bundle";
+  const chosen = source();
+  if (chosen !== shownSource) {
+    asideHolidays[shownSource] = [...fields.holidays.children];
+    fields.holidays.replaceChildren(...asideHolidays[chosen]);
+    asideHolidays[chosen] = [];
+    shownSource = chosen;
+  }
+  const bundle = chosen === "bundle";
   form.querySelector("[data-part=bundle]").hidden = !bundle;
   form.querySelector("[data-part=inline]").hidden = bundle;
   form.querySelector("[data-part-label=holidays]").textContent = bundle

@@ -6,7 +6,21 @@
 
 import { evaluateSla } from "./api.js";
 import { FieldErrors, attachErrorSlot } from "./errors.js";
-import { InputError, formatDuration, formatLocal, formatUtc, parseDateTime, parseDuration, parseTimestamp } from "./time.js";
+import {
+  InputError,
+  addDays,
+  daysBetween,
+  formatDuration,
+  formatLocal,
+  formatUtc,
+  formatWall,
+  mondayOf,
+  parseDateTime,
+  parseDuration,
+  parseTimestamp,
+  resolveWall,
+  wallOf,
+} from "./time.js";
 
 /** The support-contract scenario of the README: a reply, a tier change, a
  * wait on a third party and the customer's answer, then resolution. */
@@ -208,6 +222,115 @@ function showAnswer(result, answer) {
   }
 }
 
+/** Watches the width of the SLA track's tick lane (one track is shown). */
+let trackObserver = null;
+
+const HOUR_US = 3_600_000_000;
+const DAY_US = 24 * HOUR_US;
+/** At most this many ticks between the two ends of the SLA track's axis. */
+export const MAX_TICKS = 6;
+
+/** Tick steps, finest first: wall-clock minutes and hours, days, Mondays,
+ * first days of months. `every` is the step's length for counting ticks. */
+const TICK_STEPS = [
+  ...[1, 5, 15, 30].map((n) => ({ unit: "minute", n, every: (n * HOUR_US) / 60 })),
+  ...[1, 2, 3, 6, 12].map((n) => ({ unit: "hour", n, every: n * HOUR_US })),
+  ...[1, 2].map((n) => ({ unit: "day", n, every: n * DAY_US })),
+  ...[1, 2].map((n) => ({ unit: "week", n, every: 7 * n * DAY_US })),
+  ...[1, 2, 3, 6, 12, 24, 60, 120, 240].map((n) => ({ unit: "month", n, every: 30.44 * n * DAY_US })),
+];
+
+const EPOCH_MONDAY = "1970-01-05";
+
+/** The local date `months` months after the first day of `date`'s month. */
+function addMonths(date, months) {
+  const [y, m] = date.split("-").map(Number);
+  const index = y * 12 + (m - 1) + months;
+  return `${String(Math.floor(index / 12)).padStart(4, "0")}-${String((index % 12) + 1).padStart(2, "0")}-01`;
+}
+
+/**
+ * The ticks of one step strictly between instants lo and hi, in `zone`'s
+ * local time: [{ us, text }]. Minutes and hours fall on wall times that are
+ * multiples of the step (midnight says its date), days on every n-th local
+ * midnight, weeks on Mondays, months on the first of every n-th month; a
+ * date's tick is its first instant. Null when the step would give more than
+ * MAX_TICKS ticks.
+ */
+export function ticksOf(step, lo, hi, zone) {
+  if ((hi - lo) / step.every > MAX_TICKS + 1) return null;
+  const first = wallOf(lo, zone).date;
+  const last = wallOf(hi, zone).date;
+  const found = [];
+  const add = (date, seconds = 0) => {
+    const { us, how } = resolveWall(zone, date, seconds);
+    // A wall time a DST gap skips is no tick, but a date whose midnight it
+    // skips still starts (later); a wall time a fold repeats is the earlier.
+    if ((how === "gap" && seconds) || us <= lo || us >= hi || found.some((t) => t.us === us)) return;
+    found.push({ us, text: seconds ? formatWall(seconds) : date });
+  };
+  if (step.unit === "minute" || step.unit === "hour") {
+    const every = step.unit === "hour" ? step.n * 3600 : step.n * 60;
+    const [from, to] = [wallOf(lo, zone).seconds, wallOf(hi, zone).seconds];
+    for (let date = first; date <= last; date = addDays(date, 1)) {
+      const start = date === first ? Math.floor(from / every) * every : 0;
+      const end = date === last ? to : 86_399;
+      for (let seconds = start; seconds <= end; seconds += every) add(date, seconds);
+    }
+  } else if (step.unit === "day") {
+    for (let date = first; date <= last; date = addDays(date, 1)) {
+      if (daysBetween(EPOCH_MONDAY, date) % step.n === 0) add(date);
+    }
+  } else if (step.unit === "week") {
+    for (let date = mondayOf(first); date <= last; date = addDays(date, 7)) {
+      if ((daysBetween(EPOCH_MONDAY, date) / 7) % step.n === 0) add(date);
+    }
+  } else {
+    for (let date = addMonths(first, 0); date <= last; date = addMonths(date, 1)) {
+      const [y, m] = date.split("-").map(Number);
+      if ((y * 12 + m - 1) % step.n === 0) add(date);
+    }
+  }
+  return found.length > MAX_TICKS ? null : found.sort((a, b) => a.us - b.us);
+}
+
+/** Draws into `axis` the ticks of the finest step whose labels fit its
+ * width: at most MAX_TICKS, none overlapping another (0.5em apart) or
+ * sticking out of the axis (a tick whose label would is left out). */
+function placeTicks(axis, lo, hi, zone, at) {
+  const width = axis.clientWidth;
+  if (!width) return;
+  const box = axis.getBoundingClientRect();
+  const gap = parseFloat(getComputedStyle(axis).fontSize) / 2 || 6;
+  for (const step of TICK_STEPS) {
+    const ticks = ticksOf(step, lo, hi, zone);
+    if (!ticks) continue;
+    axis.replaceChildren(
+      ...ticks.map((tick) => {
+        const mark = document.createElement("span");
+        mark.className = "tick";
+        mark.dataset.testid = "sla-tick";
+        mark.style.left = at(tick.us);
+        mark.textContent = tick.text;
+        return mark;
+      }),
+    );
+    let right = -Infinity; // of the last label kept
+    let overlaps = false;
+    for (const mark of [...axis.children]) {
+      const r = mark.getBoundingClientRect();
+      if (r.left < box.left || r.right > box.right) {
+        mark.remove();
+        continue;
+      }
+      if (r.left < right + gap) overlaps = true;
+      right = r.right;
+    }
+    if (!overlaps) return;
+  }
+  axis.replaceChildren();
+}
+
 /** One lane per event on a shared time axis: the event (a dot), the
  * deadline it left (a flag; dashed where the deadline was before), and a
  * hatched bar while the clock stays paused. The table says the same in words. */
@@ -246,6 +369,12 @@ function slaTrack(timeline, zone) {
   ends.append(span("", lo, "", undefined), span("", hi, "", undefined));
   ends.children[0].textContent = formatLocal(lo, zone);
   ends.children[1].textContent = formatLocal(hi, zone);
+  const ticks = lane("", "lane axis-ticks");
+  ticks.dataset.testid = "sla-ticks";
+  // The ticks are chosen once the axis has a width, and again when it changes.
+  trackObserver?.disconnect();
+  trackObserver = new ResizeObserver(() => placeTicks(ticks, lo, hi, zone, at));
+  trackObserver.observe(ticks);
   timeline.forEach((entry, i) => {
     const time = parseTimestamp(entry.time);
     const paused = entry.remaining !== undefined;
