@@ -149,3 +149,21 @@ def test_signals_taken_by_another_thread_still_act(start_server):
     assert running.terminate(timeout=10, pid=target) == 0, "".join(running.stderr)
     assert time.monotonic() - began < 5, threads[target]
     assert "shutting down" in "".join(running.stderr)
+
+
+def test_signals_during_shutdown_do_not_cut_the_exit_short(start_server):
+    """After the first SIGTERM every later SIGTERM, SIGINT or SIGHUP (a second
+    Ctrl-C, a reload racing the stop) is ignored, to the very end: exit 0."""
+    running = start_server()
+    assert_answers_zagreb(running)
+    running.channel.close()
+    running.proc.send_signal(signal.SIGTERM)
+    sent = 0
+    while running.proc.poll() is None and sent < 20_000:
+        running.proc.send_signal((signal.SIGTERM, signal.SIGINT, signal.SIGHUP)[sent % 3])
+        sent += 1
+        time.sleep(0.0005)
+    assert running.wait_exit(10) == 0, "".join(running.stderr)
+    assert sent > 10, sent
+    log = "".join(running.stderr)
+    assert "shutting down" in log and "Traceback" not in log and "KeyboardInterrupt" not in log

@@ -248,10 +248,14 @@ def test_the_logged_configuration_resolves_defaults(tmp_path, monkeypatch):
     shown = effective_settings(config_of())
     assert shown["db"] == str(tmp_path / "duetime" / "ledger.db")
     assert shown["calendar_cache"] == 1024
-    assert (shown["calendars"], shown["watch"], shown["tls_cert"], shown["auth_tokens"]) == (
-        None, None, None, None)
-    chosen = effective_settings(config_of("--db", "/srv/a.db", "--calendar-cache", "7"))
+    assert [key for key, value in shown.items() if value is None] == [
+        "calendars", "watch", "tls_cert", "tls_key", "tls_client_ca", "auth_tokens",
+        "metrics_port", "metrics_host", "http_port"]
+    chosen = effective_settings(config_of("--db", "/srv/a.db", "--calendar-cache", "7",
+                                          "--metrics-port", "9464", "--http-port", "8080"))
     assert (chosen["db"], chosen["calendar_cache"]) == ("/srv/a.db", 7)
+    assert (chosen["metrics_port"], chosen["metrics_host"], chosen["http_port"]) == (
+        9464, "127.0.0.1", 8080)
 
 
 @pytest.mark.parametrize("argv", [
@@ -264,3 +268,38 @@ def test_options_must_be_spelled_in_full(capsys, argv):
         parser().parse_args(argv)
     assert exited.value.code == 2
     assert f"unrecognized arguments: {' '.join(argv[-2:])}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("db, shown", [
+    ("POSTGRESQL://duet:hunter2@db.internal/ledger", "postgresql://db.internal:5432/ledger"),
+    ("Postgres://duet:hunter2@[::1]:5999/ledger?password=hunter3",
+     "postgresql://[::1]:5999/ledger"),
+    ("postgresql://duet:hunter2@/ledger?host=/run/postgresql",
+     "postgresql://%2Frun%2Fpostgresql:5432/ledger"),
+    ("/srv/duetime/ledger.db", "/srv/duetime/ledger.db"),
+])
+def test_database_urls_are_logged_without_secrets(db, shown):
+    from duetime.config import redact_db
+
+    assert redact_db(db) == shown
+
+
+@pytest.mark.parametrize("db", [
+    "host=127.0.0.1 password=hunter2 dbname=ledger",
+    "dbname=ledger user=duet password=hunter2",
+])
+def test_a_key_value_connection_string_is_refused_without_repeating_it(capsys, db):
+    """A libpq key=value string would otherwise be a SQLite file name, created
+    and logged whole, password included."""
+    expected = ("is a key=value connection string, which duetime does not read; give a "
+                "postgresql://USER:PASSWORD@HOST:PORT/DBNAME URL (or a SQLite path)")
+    with pytest.raises(ConfigError) as refused:  # as the environment variable
+        config_of(DUETIME_DB=db)
+    assert str(refused.value) == f"DUETIME_DB: {expected}"
+    with pytest.raises(SystemExit) as exited:  # as the flag: argparse's own usage error
+        serve_args("--db", db)
+    assert exited.value.code == 2
+    assert main(["records", "verify", "--db", db]) == 1
+    err = capsys.readouterr().err
+    assert "hunter2" not in err
+    assert err.count(expected) == 2, err

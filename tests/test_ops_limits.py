@@ -139,5 +139,5 @@ def test_grace_bounds_the_shutdown(ops_server):
     caller.join(timeout=20)
     assert took < 5, took
     assert codes and codes[0] != grpc.StatusCode.OK
-    assert "1 call(s) still computing after the 0.5 s grace period were dropped" in \
+    assert "1 call(s) still running after the 0.5 s grace period were cut off" in \
         "".join(server.stderr)

@@ -310,7 +310,7 @@ def test_sla_panel_replays_the_support_contract(page):
     event.get_by_test_id("sla-event-time").fill("2026-12-16T10:00:00+01:00")
     page.get_by_test_id("sla-replay").click()
     expect(event.get_by_test_id("sla-event-time-error")).to_have_text(
-        "customer_reply (RESET): the event is earlier than the clock's last event; "
+        "customer_reply (RESET): the event is earlier than the one before it; "
         "events must come in time order")
     expect(page.get_by_test_id("sla-row")).to_have_count(0)
 
@@ -322,7 +322,7 @@ def described_by(page, locator) -> list[str]:
 
 
 def test_an_sla_event_out_of_order_is_said_at_its_time(page):
-    """The service refuses an event earlier than the clock's last one with a
+    """The service refuses an event earlier than the one before it with a
     PreconditionFailure (type CLOCK_STATE) on that event's time
     ("events[3].time"); the page shows it at the time input. An unknown type
     (a BadRequest on "events[3].type") shows at the type input."""
@@ -338,11 +338,11 @@ def test_an_sla_event_out_of_order_is_said_at_its_time(page):
         "@type": "type.googleapis.com/google.rpc.PreconditionFailure",
         "violations": [{
             "type": "CLOCK_STATE", "subject": "events[3].time",
-            "description": "awaiting_third_party (PAUSE): the event is earlier than the clock's "
-                           "last event; events must come in time order"}]}
+            "description": "awaiting_third_party (PAUSE): the event is earlier than the one "
+                           "before it; events must come in time order"}]}
     said = event.get_by_test_id("sla-event-time-error")
-    expect(said).to_have_text("awaiting_third_party (PAUSE): the event is earlier than the clock's "
-                              "last event; events must come in time order")
+    expect(said).to_have_text("awaiting_third_party (PAUSE): the event is earlier than the one "
+                              "before it; events must come in time order")
     expect(shown_errors).to_have_count(1)
     assert described_by(page, time) == ["sla-event-time-error"]
     assert said.get_attribute("role") == "alert"
@@ -398,6 +398,92 @@ def test_the_sla_track_labels_its_axis_in_local_dates(page):
     page.set_viewport_size({"width": 700, "height": 900})
     expect(ticks).to_have_text(["2026-12-14", "2026-12-21"])
     assert len(boxes()) == 2
+
+
+def overlap(a: dict, b: dict) -> bool:
+    """Whether two bounding boxes share any area."""
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def inside(box: dict, outer: dict, slack: float = 0.01) -> bool:
+    """Whether a bounding box lies within another (to a hundredth of a pixel)."""
+    return (outer["x"] - slack <= box["x"]
+            and box["x"] + box["width"] <= outer["x"] + outer["width"] + slack
+            and outer["y"] - slack <= box["y"]
+            and box["y"] + box["height"] <= outer["y"] + outer["height"] + slack)
+
+
+def replay_sla_track(page, width: int) -> dict:
+    """The support-contract scenario replayed on a fresh load at a viewport
+    `width` px wide; once the track's axis has been laid out (its end labels
+    and ticks are placed by a ResizeObserver, which runs before the next
+    frame is painted), the bounding boxes of its end labels' axis, its tick
+    axis, the end labels and the ticks, with the end labels' texts and titles."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.get_by_test_id("sla-replay").click()
+    expect(page.get_by_test_id("sla-row")).to_have_count(6)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    ends, ticks = page.get_by_test_id("sla-end"), page.get_by_test_id("sla-tick")
+    return {
+        "axis": page.get_by_test_id("sla-ends").bounding_box(),
+        "tick_axis": page.get_by_test_id("sla-ticks").bounding_box(),
+        "ends": [e.bounding_box() for e in ends.all()],
+        "ticks": [t.bounding_box() for t in ticks.all()],
+        "texts": ends.all_text_contents(),
+        "titles": [e.get_attribute("title") for e in ends.all()],
+    }
+
+
+def assert_axis_labels_apart(width: int, found: dict) -> None:
+    """The two end labels overlap neither each other nor any tick label and
+    stay within their axis (as wide as the tick axis, where each tick stays);
+    no two tick labels overlap; at least one tick shows."""
+    axis, tick_axis, ends, ticks = found["axis"], found["tick_axis"], found["ends"], found["ticks"]
+    assert len(ends) == 2, width
+    assert (axis["x"], axis["width"]) == (tick_axis["x"], tick_axis["width"]), width
+    assert axis["width"] > 0, width
+    assert not overlap(*ends), (width, ends)
+    assert all(inside(end, axis) for end in ends), (width, axis, ends)
+    assert ticks, width
+    assert all(inside(tick, tick_axis) for tick in ticks), (width, tick_axis, ticks)
+    assert not any(overlap(tick, end) for tick in ticks for end in ends), (width, ticks, ends)
+    assert not any(overlap(a, b) for a, b in itertools.combinations(ticks, 2)), (width, ticks)
+
+
+def test_the_sla_track_end_labels_fit_narrow_windows(page):
+    """At any viewport width from 320 px up, the SLA track's two end labels
+    (the first and last instants' local timestamps) overlap neither each other
+    nor a tick label and stay within the axis: full on one line when both fit
+    (1280 px), else on two lines, the start's above the end's (320 px; on a
+    track narrower than 36rem each lane's label also goes above its axis,
+    which then takes the track's whole width). Each label's title is its
+    full timestamp."""
+    full = ["2026-12-11T10:00:00+01:00", "2026-12-29T12:00:00+01:00"]
+    seen = {}
+    for width in (320, 400, 500, 700, 1280):
+        seen[width] = replay_sla_track(page, width)
+        assert_axis_labels_apart(width, seen[width])
+        assert seen[width]["titles"] == full, width
+    assert seen[1280]["texts"] == full
+    start, end = seen[1280]["ends"]
+    assert start["y"] == end["y"]  # one line
+    assert seen[320]["texts"] == full
+    start, end = seen[320]["ends"]
+    assert start["y"] + start["height"] <= end["y"]  # two lines
+    assert start["x"] == seen[320]["axis"]["x"]
+    assert end["x"] + end["width"] == pytest.approx(seen[320]["axis"]["x"] + seen[320]["axis"]["width"])
+
+    # When even one full label is wider than the axis (here: a 24px root
+    # font at 320 px), the labels say the local date and wall time alone.
+    page.add_init_script("""document.addEventListener("DOMContentLoaded", () =>
+        document.documentElement.style.fontSize = "24px")""")
+    found = replay_sla_track(page, 320)
+    assert_axis_labels_apart(320, found)
+    assert found["texts"] == ["2026-12-11 10:00", "2026-12-29 12:00"]
+    assert found["titles"] == full
 
 
 def test_the_sla_track_ticks_by_step(page):

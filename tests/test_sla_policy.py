@@ -112,8 +112,8 @@ def test_a_refused_transition_names_the_event(policy):
         evaluate(policy, SCENARIO[:3] + [BusinessEvent("customer_reply", t("2026-12-16T10:00:00+01:00"))])
     (v,) = e.value.violations
     assert v.field == "events[3].time"
-    assert v.description == ("customer_reply (RESET): the event is earlier than the clock's last "
-                             "event; events must come in time order")
+    assert v.description == ("customer_reply (RESET): the event is earlier than the one before "
+                             "it; events must come in time order")
     # a policy that pauses a paused clock: the refusal is about the event itself
     pausing = dataclasses.replace(policy, rules={
         **policy.rules, "awaiting_third_party": Rule({"RUNNING": EventType.PAUSE,

@@ -130,7 +130,14 @@ from duetime.core import (
     get_zone,
     parse_instant,
 )
-from duetime.ledger import MAX_PAGE_SIZE, Ledger, LedgerUnavailable, default_db_path, open_ledger
+from duetime.ledger import (
+    MAX_PAGE_SIZE,
+    Ledger,
+    LedgerUnavailable,
+    default_db_path,
+    open_ledger,
+    postgres_url,
+)
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
 
@@ -850,7 +857,11 @@ def _existing_ledger(db: str | None) -> Ledger:
     SQLite file) for reading: a SQLite file that does not exist is an error
     here, not a new empty ledger. Raises LedgerUnavailable."""
     target = db or os.environ.get("DUETIME_DB") or str(default_db_path())
-    if not target.startswith(("postgresql://", "postgres://")) and not Path(target).is_file():
+    try:
+        url = postgres_url(target)
+    except ValueError as exc:  # never repeat it: it may hold a password
+        raise LedgerUnavailable(f"--db {exc}") from None
+    if url is None and not Path(target).is_file():
         raise LedgerUnavailable(f"no ledger at {target} (give --db PATH or a postgresql:// "
                                 "URL, or set DUETIME_DB)")
     return open_ledger(target)

@@ -25,9 +25,10 @@ import ssl
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from duetime.catalog import default_dir
+from duetime.ledger import postgres_label, postgres_url
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
@@ -153,7 +154,10 @@ def parse_host(text: str) -> str:
     return text.strip()
 
 
-def parse_text(text: str) -> str:
+def parse_db(text: str) -> str:
+    """A ``--db`` value: a SQLite path or a PostgreSQL URL; ValueError for a
+    libpq key=value string (:func:`duetime.ledger.postgres_url`)."""
+    postgres_url(text)
     return text
 
 
@@ -199,7 +203,7 @@ SETTINGS: tuple[Setting, ...] = (
             f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 or :: for every interface)"),
     Setting("port", "--port", "DUETIME_PORT", parse_port, "PORT",
             f"gRPC TCP port, 0..65535 (default {DEFAULT_PORT}; 0 picks a free port)"),
-    Setting("db", "--db", "DUETIME_DB", parse_text, "PATH_OR_URL",
+    Setting("db", "--db", "DUETIME_DB", parse_db, "PATH_OR_URL",
             "the ledger: a SQLite file path or a postgresql:// URL (default "
             "~/.local/share/duetime/ledger.db)"),
     Setting("calendars", "--calendars", "DUETIME_CALENDARS", parse_path, "DIR",
@@ -350,17 +354,25 @@ def _read(path: Path, setting: str) -> bytes:
 
 def redact_db(db: str | None) -> str | None:
     """A ``--db`` value safe to log: a PostgreSQL URL as
-    ``postgresql://host:port/dbname`` (no user, password or parameters), a
-    file path as it is."""
-    if not db or not db.startswith(("postgresql://", "postgres://")):
+    ``postgresql://host:port/dbname`` (no user, password or parameters; see
+    :func:`duetime.ledger.postgres_label`), a file path as it is."""
+    try:
+        url = postgres_url(db) if db else None
+    except ValueError:
+        return "(a key=value connection string)"
+    if url is None:
         return db
     try:
-        parts = urlsplit(db)
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
+        parts = urlsplit(url)
+        host = unquote(parts.hostname or "")
+        port = parts.port
     except ValueError:
         return "postgresql://(unparsable URL)"
-    return f"postgresql://{host}{port}{parts.path}"
+    query = dict(parse_qsl(parts.query))
+    if not host and query.get("host"):  # postgresql:///db?host=/run/postgresql
+        host = query["host"]
+    return postgres_label(host or "localhost", port or query.get("port"),
+                          unquote(parts.path.lstrip("/")))
 
 
 def resolve(args: argparse.Namespace | Mapping[str, object] | None = None,

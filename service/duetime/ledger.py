@@ -37,6 +37,7 @@ import bisect
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -46,6 +47,7 @@ from dataclasses import dataclass, fields
 from itertools import chain
 from operator import attrgetter
 from pathlib import Path
+from urllib.parse import quote
 
 SCHEMA_VERSION = 2
 """Version of the store schema this code writes. 1: records without
@@ -633,21 +635,61 @@ def default_db_path() -> Path:
     return Path(base) / "duetime" / "ledger.db"
 
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""URL schemes of a PostgreSQL ledger (matched without regard to case)."""
+_CONNINFO = re.compile(
+    r"(?:^|\s)(?:host|hostaddr|port|dbname|user|password|passfile|service|sslmode)\s*=")
+
+
+def postgres_url(db: str | os.PathLike[str]) -> str | None:
+    """``db`` as a PostgreSQL URL with its scheme in lower case (libpq wants
+    that), or None when ``db`` is not one (a SQLite file path). ValueError for
+    a libpq ``key=value`` connection string, which is not supported: it would
+    otherwise be taken for a file name and logged whole, password included
+    (the message does not repeat it)."""
+    if not isinstance(db, str):
+        return None
+    scheme, sep, rest = db.partition("://")
+    if sep and f"{scheme.lower()}://" in POSTGRES_SCHEMES:
+        return f"{scheme.lower()}://{rest}"
+    if _CONNINFO.search(db):
+        raise ValueError("is a key=value connection string, which duetime does not read; give "
+                         "a postgresql://USER:PASSWORD@HOST:PORT/DBNAME URL (or a SQLite path)")
+    return None
+
+
+def postgres_label(host: str, port: int | str | None, dbname: str) -> str:
+    """``postgresql://HOST:PORT/DBNAME`` for logs and errors, never a user or
+    password: an IPv6 host in brackets, a Unix socket directory
+    percent-encoded (libpq's URL form)."""
+    if host.startswith("/"):
+        host = quote(host, safe="")
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"postgresql://{host}:{port or 5432}/{dbname}"
+
+
 def open_ledger(db: str | os.PathLike[str] | None = None, **options) -> Ledger:
     """Open (creating and migrating if needed) the ledger named by ``db``.
 
-    ``db``: a ``postgresql://`` or ``postgres://`` URL → :class:`PostgresLedger
-    <duetime.ledger_pg.PostgresLedger>` (``options`` go to it, e.g.
-    ``max_connections``); anything else is a SQLite file path. None or ``""``:
-    ``$DUETIME_DB`` if set and non-empty, else :func:`default_db_path`.
-    Raises LedgerUnavailable if the store cannot be opened.
+    ``db``: a ``postgresql://`` or ``postgres://`` URL (scheme in any case)
+    → :class:`PostgresLedger <duetime.ledger_pg.PostgresLedger>`
+    (``options`` go to it, e.g. ``max_connections``); anything else is a
+    SQLite file path, but a libpq ``key=value`` string is refused (see
+    :func:`postgres_url`). None or ``""``: ``$DUETIME_DB`` if set and
+    non-empty, else :func:`default_db_path`. Raises LedgerUnavailable if the
+    store cannot be opened.
     """
     if db is None or db == "":
         db = os.environ.get("DUETIME_DB") or default_db_path()
-    if isinstance(db, str) and db.startswith(("postgresql://", "postgres://")):
+    try:
+        url = postgres_url(db)
+    except ValueError as exc:
+        raise LedgerUnavailable(f"the ledger {exc}") from None
+    if url is not None:
         from duetime.ledger_pg import PostgresLedger
 
-        return PostgresLedger(db, **options)
+        return PostgresLedger(url, **options)
     return SqliteLedger(db)
 
 

@@ -38,6 +38,7 @@ from duetime.ledger import (
     LedgerUnavailable,
     SqlLedger,
     check_rows,
+    postgres_label,
     resolve_batch,
 )
 
@@ -209,7 +210,7 @@ class PostgresLedger(SqlLedger):
         except psycopg.Error as exc:
             raise LedgerUnavailable(f"bad PostgreSQL URL: {_reason(exc)}") from exc
         host = params.get("host") or params.get("hostaddr") or "localhost"
-        self.label = f"postgresql://{host}:{params.get('port') or 5432}/{params.get('dbname') or ''}"
+        self.label = postgres_label(host, params.get("port"), params.get("dbname") or "")
         extra = {"application_name": "duetime"}
         if "connect_timeout" not in params:
             extra["connect_timeout"] = str(max(2, round(connect_timeout)))

@@ -40,7 +40,8 @@ ledger and stays SERVING.
 Shutdown (:meth:`RunningServer.stop`): stop accepting calls, let those in
 flight finish within the grace period, then close the ledger once no call is
 using it; a call still computing after the grace period is dropped when it
-reaches the ledger (nothing recorded, nothing answered).
+reaches the ledger (nothing recorded, nothing answered), while one already
+writing its record by then completes the write (recorded, not answered).
 
 Calendars: the app answers from a :class:`~duetime.catalog.Catalog` loaded
 from a calendars directory. :class:`Reloader` loads it again on SIGHUP, or
@@ -669,9 +670,10 @@ class RunningServer:
         """Report NOT_SERVING and stop accepting calls, let in-flight calls
         finish (``grace`` s, default :attr:`grace`), then close the ledger
         once no call is using it (waiting at most ``grace`` s more). Returns
-        how many calls were still computing: they are dropped when they
-        reach the ledger (nothing recorded, nothing answered); their threads
-        may still run. Stops the metrics listener last."""
+        how many calls were still running: none is answered; those still
+        computing are dropped when they reach the ledger (nothing recorded),
+        those already writing to it finish the write; their threads may still
+        run. Stops the metrics listener last."""
         grace = self.grace if grace is None else grace
         self.ledger_health.stop()
         self.health.enter_graceful_shutdown()
@@ -786,7 +788,8 @@ def serve(config: ServerConfig) -> int:
     else 1024). ``config.http_port``: also serve the HTTP/JSON API
     (:mod:`duetime.api.http`) on ``host:http_port`` (0: not); on shutdown it
     stops first (its calls in flight get the same grace period), then gRPC.
-    Must run in the main thread (signals).
+    Must run in the main thread (signals); once shutdown has begun SIGINT,
+    SIGTERM and SIGHUP are ignored, also after it returns.
     Raises CatalogError, LedgerUnavailable, ConfigError (a TLS or token file
     changed since it was checked) or RuntimeError if it cannot start.
     """
@@ -861,21 +864,28 @@ def serve(config: ServerConfig) -> int:
             http.stop()
         dropped = running.stop()
     if dropped:
-        log.warning("%d call(s) still computing after the %g s grace period were dropped: "
-                    "nothing recorded, nothing answered", dropped, running.grace)
+        log.warning("%d call(s) still running after the %g s grace period were cut off, "
+                    "unanswered: one already writing its record when the ledger closed may "
+                    "have been recorded (a retry with the same idempotency key returns it); "
+                    "the others record nothing", dropped, running.grace)
     return dropped
 
 
 def effective_settings(config: ServerConfig) -> dict[str, object]:
     """:meth:`ServerConfig.describe` with the defaults resolved that serving
     resolves: the ledger file (``db`` None: :func:`default_db_path`) and the
-    calendar cache's size (None: ``$DUETIME_CALENDAR_CACHE`` or 1024). Other
-    None values mean off (no bundles, no watch, no TLS, no tokens)."""
+    calendar cache's size (None: ``$DUETIME_CALENDAR_CACHE`` or 1024). None
+    means off: no bundles, no watch, no TLS, no tokens, no metrics listener
+    (port and host), no HTTP listener."""
     shown = config.describe()
     if shown["db"] is None:
         shown["db"] = str(default_db_path())
     if shown["calendar_cache"] is None:
         shown["calendar_cache"] = CALENDAR_CACHE.maxsize
+    if not config.metrics_port:
+        shown["metrics_port"] = shown["metrics_host"] = None
+    if not config.http_port:
+        shown["http_port"] = None
     return shown
 
 
@@ -891,7 +901,9 @@ class SignalWaiter:
     write to a wakeup socket (:func:`signal.set_wakeup_fd`, written from
     whichever thread took the signal) wakes :meth:`wait`, which reads the
     signal numbers themselves from the socket. Use in the main thread, as a
-    context manager (restores the previous handlers and wakeup fd).
+    context manager. On leaving it the previous wakeup fd comes back but the
+    three signals stay ignored: the process is ending, and a second SIGTERM,
+    a Ctrl-C or a reload racing the stop must not cut its exit short.
     """
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -900,15 +912,16 @@ class SignalWaiter:
         self._reader, self._writer = socket.socketpair()
         self._reader.setblocking(False)
         self._writer.setblocking(False)
-        self._previous = {s: signal.signal(s, _noop_handler) for s in self.SIGNALS}
+        for signum in self.SIGNALS:
+            signal.signal(signum, _noop_handler)
         self._previous_fd = signal.set_wakeup_fd(self._writer.fileno(),
                                                  warn_on_full_buffer=False)
         return self
 
     def __exit__(self, *_exc) -> None:
+        for signum in self.SIGNALS:
+            signal.signal(signum, signal.SIG_IGN)
         signal.set_wakeup_fd(self._previous_fd)
-        for signum, handler in self._previous.items():
-            signal.signal(signum, handler)
         self._reader.close()
         self._writer.close()
 

@@ -87,7 +87,9 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent]) -> Evaluation:
     """Replay ``events`` (the first must be ``start``; an optional ``tier``
     attribute picks the tier, else the policy's initial tier). Unknown event
     types or tiers are InvalidArgument naming ``events[i]``; transitions the
-    clock refuses are FailedPrecondition (SPEC §10)."""
+    clock refuses are FailedPrecondition (SPEC §10), and so is an event
+    earlier than the one before it, whatever the policy does with it
+    (``events[i].time``)."""
     if not events or events[0].type != START_EVENT:
         raise InvalidArgument.at("events[0].type", f"a history begins with a {START_EVENT!r} event")
     bad = []
@@ -111,6 +113,10 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent]) -> Evaluation:
         rule = policy.rules[e.type]
         action = rule.actions.get(state.status.value)
         old = state.deadline_us
+        if e.at_us < events[i - 1].at_us:  # the history, not only the clock's events, is ordered
+            raise FailedPrecondition([FieldViolation(
+                f"events[{i}].time", f"{e.type} ({action.value if action else 'NONE'}): the event is earlier than "
+                                     "the one before it; events must come in time order")])
         if action is None:
             timeline.append(TimelineEntry(e.type, e.at_us, "NONE", tier.name, state.status, old, old, state.remaining_us,
                                           f"{e.type} while {state.status.value}: the policy does nothing"))

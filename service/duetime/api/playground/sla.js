@@ -331,6 +331,35 @@ function placeTicks(axis, lo, hi, zone, at) {
   axis.replaceChildren();
 }
 
+/** "2026-12-11 10:00": the local date and wall time of `us` in `zone`
+ * without its seconds (when zero), fraction or offset. */
+function shortLocal(us, zone) {
+  const wall = wallOf(us, zone);
+  return `${wall.date} ${formatWall(wall.seconds)}`;
+}
+
+/** Writes the two end labels of `axis` (its first and last instants) in the
+ * first form that fits its width: the full local timestamps on one line (at
+ * least 1em apart), else on two lines (the start's above, the end's below),
+ * else the same with shortLocal texts. Each label's title keeps the full
+ * timestamp; when not even a short label fits, it is cut with an ellipsis. */
+function placeEnds(axis, lo, hi, zone) {
+  const width = axis.clientWidth;
+  if (!width) return;
+  const gap = parseFloat(getComputedStyle(axis).fontSize) || 12;
+  const [first, last] = axis.children;
+  const full = [formatLocal(lo, zone), formatLocal(hi, zone)];
+  const short = [shortLocal(lo, zone), shortLocal(hi, zone)];
+  for (const [texts, stacked] of [[full, false], [full, true], [short, false], [short, true]]) {
+    [first.textContent, last.textContent] = texts;
+    axis.classList.toggle("stacked", stacked);
+    // scrollWidth: the text's own width, even when max-width cuts the label
+    // (whole pixels, hence 1px to spare)
+    const [a, b] = [first.scrollWidth + 1, last.scrollWidth + 1];
+    if (stacked ? Math.max(a, b) <= width : a + gap + b <= width) return;
+  }
+}
+
 /** One lane per event on a shared time axis: the event (a dot), the
  * deadline it left (a flag; dashed where the deadline was before), and a
  * hatched bar while the clock stays paused. The table says the same in words. */
@@ -366,14 +395,22 @@ function slaTrack(timeline, zone) {
     return axis;
   };
   const ends = lane("", "lane axis-labels");
-  ends.append(span("", lo, "", undefined), span("", hi, "", undefined));
-  ends.children[0].textContent = formatLocal(lo, zone);
-  ends.children[1].textContent = formatLocal(hi, zone);
+  ends.dataset.testid = "sla-ends";
+  for (const us of [lo, hi]) {
+    const end = span("end", us, formatLocal(us, zone));
+    end.dataset.testid = "sla-end";
+    end.textContent = formatLocal(us, zone);
+    ends.append(end);
+  }
   const ticks = lane("", "lane axis-ticks");
   ticks.dataset.testid = "sla-ticks";
-  // The ticks are chosen once the axis has a width, and again when it changes.
+  // The end labels' form and the ticks are chosen once the axis has a width,
+  // and again when it changes (both lanes' axes are equally wide).
   trackObserver?.disconnect();
-  trackObserver = new ResizeObserver(() => placeTicks(ticks, lo, hi, zone, at));
+  trackObserver = new ResizeObserver(() => {
+    placeEnds(ends, lo, hi, zone);
+    placeTicks(ticks, lo, hi, zone, at);
+  });
   trackObserver.observe(ticks);
   timeline.forEach((entry, i) => {
     const time = parseTimestamp(entry.time);
