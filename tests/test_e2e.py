@@ -6,6 +6,8 @@ import os
 import resource
 import signal
 import sqlite3
+import subprocess
+import sys
 import time
 
 import grpc
@@ -17,7 +19,13 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
 from grpc_status import rpc_status
-from server_process import server_fixture, start_server_fixture, zagreb_request  # noqa: F401
+from server_process import (  # noqa: F401
+    CALENDARS,
+    free_port,
+    server_fixture,
+    start_server_fixture,
+    zagreb_request,
+)
 
 
 def failure(call) -> tuple[grpc.StatusCode, BadRequest, ErrorInfo]:
@@ -167,3 +175,36 @@ def test_signals_during_shutdown_do_not_cut_the_exit_short(start_server):
     assert sent > 10, sent
     log = "".join(running.stderr)
     assert "shutting down" in log and "Traceback" not in log and "KeyboardInterrupt" not in log
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
+def test_a_signal_while_starting_is_acted_on_once_started(tmp_path, signum):
+    """Sent as soon as the server logs its configuration (the first thing it
+    does), long before it listens: SIGTERM/SIGINT stop it cleanly once it has
+    started, SIGHUP reloads; none kills it half-started."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "duetime", "serve", "--port", "0", "--http-port", str(free_port()),
+         "--db", str(tmp_path / "ledger.db"), "--calendars", str(CALENDARS)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        for line in proc.stderr:
+            lines.append(line)
+            if "configuration: " in line:
+                proc.send_signal(signum)
+                break
+        if signum == signal.SIGHUP:
+            for line in proc.stderr:
+                lines.append(line)
+                if "calendars reloaded from" in line:
+                    break
+            proc.send_signal(signal.SIGTERM)
+        _, rest = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    log = "".join(lines) + rest
+    assert proc.returncode == 0, log
+    assert "duetime listening on" in log and "duetime shutting down" in log, log
+    assert "Traceback" not in log, log

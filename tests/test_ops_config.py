@@ -276,6 +276,8 @@ def test_options_must_be_spelled_in_full(capsys, argv):
      "postgresql://[::1]:5999/ledger"),
     ("postgresql://duet:hunter2@/ledger?host=/run/postgresql",
      "postgresql://%2Frun%2Fpostgresql:5432/ledger"),
+    (" postgresql://duet:hunter2@db.internal:5433/ledger\n", "postgresql://db.internal:5433/ledger"),
+    ("postgresql://duet:hunter2@[::1/ledger", "postgresql://(unparsable URL)"),
     ("/srv/duetime/ledger.db", "/srv/duetime/ledger.db"),
 ])
 def test_database_urls_are_logged_without_secrets(db, shown):
@@ -284,15 +286,19 @@ def test_database_urls_are_logged_without_secrets(db, shown):
     assert redact_db(db) == shown
 
 
-@pytest.mark.parametrize("db", [
-    "host=127.0.0.1 password=hunter2 dbname=ledger",
-    "dbname=ledger user=duet password=hunter2",
+@pytest.mark.parametrize("db, what", [
+    ("host=127.0.0.1 password=hunter2 dbname=ledger", "a key=value connection string"),
+    ("dbname=ledger user=duet password=hunter2", "a key=value connection string"),
+    ("sslpassword=hunter2", "a key=value connection string"),
+    ("PASSWORD=hunter2 HOST=db.internal", "a key=value connection string"),
+    ("postgresql+psycopg://duet:hunter2@db.internal/ledger", "a postgresql+psycopg:// URL"),
+    (" sqlite:///srv/hunter2.db", "a sqlite:// URL"),
 ])
-def test_a_key_value_connection_string_is_refused_without_repeating_it(capsys, db):
-    """A libpq key=value string would otherwise be a SQLite file name, created
-    and logged whole, password included."""
-    expected = ("is a key=value connection string, which duetime does not read; give a "
-                "postgresql://USER:PASSWORD@HOST:PORT/DBNAME URL (or a SQLite path)")
+def test_what_is_neither_a_url_nor_a_path_is_refused_without_repeating_it(capsys, db, what):
+    """A libpq key=value string or a URL of another scheme would otherwise be
+    a SQLite file name, created and logged whole, password included."""
+    expected = (f"is {what}, which duetime does not read; give a "
+                "postgresql://USER:PASSWORD@HOST:PORT/DBNAME URL or a SQLite file path")
     with pytest.raises(ConfigError) as refused:  # as the environment variable
         config_of(DUETIME_DB=db)
     assert str(refused.value) == f"DUETIME_DB: {expected}"
@@ -303,3 +309,19 @@ def test_a_key_value_connection_string_is_refused_without_repeating_it(capsys, d
     err = capsys.readouterr().err
     assert "hunter2" not in err
     assert err.count(expected) == 2, err
+    assert f"error: --db {expected}" in err
+
+
+def test_an_unparsable_postgresql_url_is_not_repeated(monkeypatch, capsys):
+    """libpq's own parse errors quote the URL (or the password, for a bad
+    percent-encoding); the error says what to check instead."""
+    monkeypatch.setenv("DUETIME_DB", "postgresql://duet:hunter2@[::1/ledger")
+    assert main(["records", "verify"]) == 1
+    monkeypatch.setenv("DUETIME_DB", "postgresql://duet:hunter%2@127.0.0.1:1/ledger")
+    assert main(["records", "verify"]) == 1
+    err = capsys.readouterr().err
+    assert "hunter" not in err
+    assert err.count(
+        "error: bad PostgreSQL URL: libpq cannot parse it (not repeated here: it may hold a "
+        "password); check the brackets around an IPv6 host, and write a % in the user or "
+        "password as %25") == 2, err

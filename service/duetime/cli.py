@@ -860,7 +860,7 @@ def _existing_ledger(db: str | None) -> Ledger:
     try:
         url = postgres_url(target)
     except ValueError as exc:  # never repeat it: it may hold a password
-        raise LedgerUnavailable(f"--db {exc}") from None
+        raise LedgerUnavailable(f"{'--db' if db else 'DUETIME_DB'} {exc}") from None
     if url is None and not Path(target).is_file():
         raise LedgerUnavailable(f"no ledger at {target} (give --db PATH or a postgresql:// "
                                 "URL, or set DUETIME_DB)")

@@ -637,24 +637,30 @@ def default_db_path() -> Path:
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """URL schemes of a PostgreSQL ledger (matched without regard to case)."""
-_CONNINFO = re.compile(
-    r"(?:^|\s)(?:host|hostaddr|port|dbname|user|password|passfile|service|sslmode)\s*=")
+_URL = re.compile(r"\s*([A-Za-z][A-Za-z0-9+.-]*)://")
+_CONNINFO = re.compile(r"(?:^|\s)[A-Za-z_]+\s*=")
 
 
 def postgres_url(db: str | os.PathLike[str]) -> str | None:
-    """``db`` as a PostgreSQL URL with its scheme in lower case (libpq wants
-    that), or None when ``db`` is not one (a SQLite file path). ValueError for
-    a libpq ``key=value`` connection string, which is not supported: it would
-    otherwise be taken for a file name and logged whole, password included
-    (the message does not repeat it)."""
+    """``db`` as a PostgreSQL URL (surrounding white space removed, scheme in
+    lower case, as libpq wants), or None when ``db`` is a SQLite file path.
+
+    ValueError for what is neither and would otherwise be taken for a file
+    name — created in the working directory and logged whole, password
+    included: a URL of another scheme (``postgresql+psycopg://``,
+    ``sqlite://``, …) or a libpq ``key=value`` connection string. The
+    message never repeats the value."""
     if not isinstance(db, str):
         return None
-    scheme, sep, rest = db.partition("://")
-    if sep and f"{scheme.lower()}://" in POSTGRES_SCHEMES:
-        return f"{scheme.lower()}://{rest}"
+    if url := _URL.match(db):
+        scheme = url.group(1).lower()
+        if f"{scheme}://" in POSTGRES_SCHEMES:
+            return f"{scheme}://{db[url.end():].strip()}"
+        raise ValueError(f"is a {scheme}:// URL, which duetime does not read; give a "
+                         "postgresql://USER:PASSWORD@HOST:PORT/DBNAME URL or a SQLite file path")
     if _CONNINFO.search(db):
         raise ValueError("is a key=value connection string, which duetime does not read; give "
-                         "a postgresql://USER:PASSWORD@HOST:PORT/DBNAME URL (or a SQLite path)")
+                         "a postgresql://USER:PASSWORD@HOST:PORT/DBNAME URL or a SQLite file path")
     return None
 
 

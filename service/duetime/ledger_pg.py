@@ -208,7 +208,11 @@ class PostgresLedger(SqlLedger):
         try:
             params = pg_conninfo.conninfo_to_dict(dsn)
         except psycopg.Error as exc:
-            raise LedgerUnavailable(f"bad PostgreSQL URL: {_reason(exc)}") from exc
+            # libpq's reason quotes the URL or the part it failed on: the password, maybe
+            raise LedgerUnavailable(
+                "bad PostgreSQL URL: libpq cannot parse it (not repeated here: it may hold a "
+                "password); check the brackets around an IPv6 host, and write a % in the "
+                "user or password as %25") from None
         host = params.get("host") or params.get("hostaddr") or "localhost"
         self.label = postgres_label(host, params.get("port"), params.get("dbname") or "")
         extra = {"application_name": "duetime"}

@@ -788,11 +788,18 @@ def serve(config: ServerConfig) -> int:
     else 1024). ``config.http_port``: also serve the HTTP/JSON API
     (:mod:`duetime.api.http`) on ``host:http_port`` (0: not); on shutdown it
     stops first (its calls in flight get the same grace period), then gRPC.
-    Must run in the main thread (signals); once shutdown has begun SIGINT,
-    SIGTERM and SIGHUP are ignored, also after it returns.
+    Must run in the main thread (signals). Signals are taken from the start:
+    one that comes while the server is still starting is acted on once it
+    has started (SIGTERM/SIGINT then stop it cleanly); once shutdown has
+    begun SIGINT, SIGTERM and SIGHUP are ignored, also after it returns.
     Raises CatalogError, LedgerUnavailable, ConfigError (a TLS or token file
     changed since it was checked) or RuntimeError if it cannot start.
     """
+    with SignalWaiter() as signals:
+        return _serve(config, signals)
+
+
+def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
     host, port, calendars, watch = config.host, config.port, config.calendars, config.watch
     shown = effective_settings(config)
     log.info("configuration: %s",
@@ -848,21 +855,20 @@ def serve(config: ServerConfig) -> int:
             raise
     reloader = Reloader(running.app, calendars,
                         on_reload=metrics.set_catalog if metrics is not None else None)
-    with SignalWaiter() as signals:
-        while True:  # reloads run here, in the main thread, never in a handler
-            received = signals.wait(watch)
-            if received & {signal.SIGINT, signal.SIGTERM}:
-                break
-            if signal.SIGHUP in received:
-                reloader.reload()
-                if tokens is not None:
-                    _reload_tokens(tokens)
-            elif watch:
-                reloader.poll()
-        log.info("duetime shutting down")  # further signals are ignored until the end
-        if http is not None:
-            http.stop()
-        dropped = running.stop()
+    while True:  # reloads run here, in the main thread, never in a handler
+        received = signals.wait(watch)
+        if received & {signal.SIGINT, signal.SIGTERM}:
+            break
+        if signal.SIGHUP in received:
+            reloader.reload()
+            if tokens is not None:
+                _reload_tokens(tokens)
+        elif watch:
+            reloader.poll()
+    log.info("duetime shutting down")  # further signals are ignored until the end
+    if http is not None:
+        http.stop()
+    dropped = running.stop()
     if dropped:
         log.warning("%d call(s) still running after the %g s grace period were cut off, "
                     "unanswered: one already writing its record when the ledger closed may "
