@@ -267,7 +267,10 @@ def test_options_must_be_spelled_in_full(capsys, argv):
     with pytest.raises(SystemExit) as exited:
         parser().parse_args(argv)
     assert exited.value.code == 2
-    assert f"unrecognized arguments: {' '.join(argv[-2:])}" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: duetime {argv[0]} ")  # the subcommand's own usage
+    assert err.endswith(f"duetime {argv[0]}: error: unrecognized arguments: "
+                        f"{' '.join(argv[-2:])}\n")
 
 
 @pytest.mark.parametrize("db, shown", [

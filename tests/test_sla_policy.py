@@ -107,6 +107,15 @@ def test_policy_pins_calendar_versions(tmp_path):
     assert pinned.tiers["standard"].calendar_ref == f"support-desk-example@{bundles.resolve('support-desk-example').version}"
 
 
+def test_a_second_start_is_named_as_such(policy):
+    with pytest.raises(InvalidArgument) as e:
+        evaluate(policy, SCENARIO[:2] + [BusinessEvent("start", t("2026-12-15T10:00:00+01:00"))])
+    assert [(v.field, v.description) for v in e.value.violations] == [(
+        "events[2].type", "a history has one 'start' event, its first; to start a new cycle use an "
+                          "event of the policy (known: awaiting_third_party, customer_reply, "
+                          "resolved, tier_change)")]
+
+
 def test_a_refused_transition_names_the_event(policy):
     with pytest.raises(FailedPrecondition) as e:
         evaluate(policy, SCENARIO[:3] + [BusinessEvent("customer_reply", t("2026-12-16T10:00:00+01:00"))])

@@ -1094,6 +1094,24 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = re.compile(r"^-(?:\d|\.\d|P)")
 
+    def parse_args(self, args=None, namespace=None):
+        """As argparse's, but an unrecognized argument is reported by the
+        (sub)command that was given it, with that command's usage."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self._chosen(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+    def _chosen(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The innermost subcommand's parser that ``parsed`` went through."""
+        chosen: argparse.ArgumentParser = self
+        while True:
+            subcommands = [a for a in chosen._actions if isinstance(a, argparse._SubParsersAction)]
+            name = getattr(parsed, subcommands[0].dest, None) if subcommands else None
+            if name not in (subcommands[0].choices if subcommands else {}):
+                return chosen
+            chosen = subcommands[0].choices[name]
+
 
 def _calendar_flags() -> argparse.ArgumentParser:
     """The calendar and call flags every computing command takes."""

@@ -94,7 +94,11 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent]) -> Evaluation:
         raise InvalidArgument.at("events[0].type", f"a history begins with a {START_EVENT!r} event")
     bad = []
     for i, e in enumerate(events):
-        if i and e.type not in policy.rules:
+        if i and e.type == START_EVENT and START_EVENT not in policy.rules:
+            bad.append(FieldViolation(f"events[{i}].type", f"a history has one {START_EVENT!r} event, "
+                                                           "its first; to start a new cycle use an event "
+                                                           f"of the policy (known: {', '.join(sorted(policy.rules))})"))
+        elif i and e.type not in policy.rules:
             bad.append(FieldViolation(f"events[{i}].type", f"{e.type!r} is not an event of policy {policy.name!r} "
                                                            f"(known: {', '.join(sorted(policy.rules))})"))
         tier = e.attributes.get("tier")
