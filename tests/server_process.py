@@ -1,7 +1,8 @@
 """Test helper: a real ``python -m duetime serve`` subprocess on 127.0.0.1.
 
-Test modules import :class:`ServerProcess`, :func:`zagreb_request`,
-:func:`free_port`, :func:`ts`, :data:`SUPPORT_CONTRACT_EVENTS` and the
+Test modules import :class:`ServerProcess`, :func:`start_with_http`,
+:func:`zagreb_request`, :func:`free_port`, :func:`ts`,
+:data:`SUPPORT_CONTRACT_EVENTS` and the
 fixtures ``server`` (one per module; import ``server_fixture``) and
 ``start_server`` (a fresh server per call; import ``start_server_fixture``).
 
@@ -34,6 +35,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 STARTUP_TIMEOUT = 30.0
 LISTENING = re.compile(r"duetime listening on 127\.0\.0\.1:(\d+)")
+HTTP_LISTENING = r"duetime HTTP/JSON listening on http://127\.0\.0\.1:(\d+)"
 CALENDARS = Path(__file__).resolve().parents[1] / "calendars"
 
 
@@ -183,6 +185,23 @@ class ServerProcess:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+def start_with_http(db_path: Path, *extra_args: str, timeout: float = 10.0) -> ServerProcess:
+    """A :class:`ServerProcess` that also serves HTTP/JSON (``--http-port`` on
+    a free port, then ``extra_args``), returned once that listener has logged
+    its port (within ``timeout`` s); ``http_url`` is its base URL, without a
+    trailing slash."""
+    port = free_port()
+    server = ServerProcess(db_path, CALENDARS, "--http-port", str(port), *extra_args)
+    try:
+        line = server.await_log(HTTP_LISTENING, timeout=timeout)
+        assert int(re.search(HTTP_LISTENING, line).group(1)) == port
+    except BaseException:
+        server.kill()
+        raise
+    server.http_url = f"http://127.0.0.1:{port}"
+    return server
 
 
 @pytest.fixture(name="start_server")

@@ -19,7 +19,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
-from server_process import (CALENDARS, SUPPORT_CONTRACT_EVENTS, ServerProcess, free_port, ts,
+from server_process import (SUPPORT_CONTRACT_EVENTS, ServerProcess, start_with_http, ts,
                             zagreb_request)
 
 # The paths the API promises (the playground and callers are written against
@@ -47,7 +47,6 @@ HTTP_OF = {"INVALID_ARGUMENT": 400, "OUT_OF_RANGE": 400, "FAILED_PRECONDITION": 
            "UNAUTHENTICATED": 401, "PERMISSION_DENIED": 403, "NOT_FOUND": 404,
            "ALREADY_EXISTS": 409, "ABORTED": 409, "RESOURCE_EXHAUSTED": 429, "INTERNAL": 500,
            "UNIMPLEMENTED": 501, "UNAVAILABLE": 503, "DEADLINE_EXCEEDED": 504}
-HTTP_LISTENING = r"duetime HTTP/JSON listening on http://127\.0\.0\.1:(\d+)"
 ZAGREB = pb.Calendar(time_zone="Europe/Zagreb",
                      holidays=[pb.Holiday(date="2026-12-25"), pb.Holiday(date="2026-12-26")])
 
@@ -131,13 +130,9 @@ def without_record_ids(message: Message) -> Message:
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
     """A server with --http-port, and an HTTP client to it."""
-    port = free_port()
-    server = ServerProcess(tmp_path_factory.mktemp("http") / "ledger.db", CALENDARS,
-                           "--http-port", str(port))
+    server = start_with_http(tmp_path_factory.mktemp("http") / "ledger.db")
     try:
-        line = server.await_log(HTTP_LISTENING)
-        assert int(re.search(HTTP_LISTENING, line).group(1)) == port
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+        with httpx.Client(base_url=server.http_url, timeout=10) as client:
             yield Both(server, client)
         assert server.terminate() == 0, "".join(server.stderr)
     finally:
@@ -426,17 +421,21 @@ def test_a_query_parameter_on_a_whole_body_route_is_400_and_not_recorded(both):
     assert (listed.status_code, listed.json()) == (200, {})
 
 
-def test_unknown_path_is_404_in_the_same_shape(both):
-    response = both.http.get("/v1/nothing-here")
+@pytest.mark.parametrize("path", ["/v1/nothing-here", "/v1/records/"])
+def test_unknown_path_is_404_in_the_same_shape(both, path):
+    """An unknown path, and ``GET /v1/records/`` (an empty record id: a 404
+    like any unknown path, not a bare 307 redirect), answer in the AIP-193
+    JSON shape."""
+    response = both.http.get(path, follow_redirects=False)
     assert response.status_code == 404
     assert response.json() == {"error": {
         "code": 404,
-        "message": "no duetime.v1 method or file at GET /v1/nothing-here; the API's paths are "
+        "message": f"no duetime.v1 method or file at GET {path}; the API's paths are "
                    "listed in proto/duetime/v1/duetime.proto (google.api.http)",
         "status": "NOT_FOUND",
         "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
                      "reason": "NO_SUCH_PATH", "domain": "duetime.dev",
-                     "metadata": {"path": "/v1/nothing-here"}}]}}
+                     "metadata": {"path": path}}]}}
 
 
 def test_wrong_method_is_405_in_the_same_shape(both):
@@ -461,12 +460,9 @@ def test_http_calls_are_logged_once(both):
 def test_with_auth_tokens_http_needs_the_same_bearer_token(tmp_path):
     tokens = tmp_path / "tokens"
     tokens.write_text("http-token-1\n")
-    port = free_port()
-    server = ServerProcess(tmp_path / "ledger.db", CALENDARS, "--http-port", str(port),
-                           "--auth-tokens", str(tokens))
+    server = start_with_http(tmp_path / "ledger.db", "--auth-tokens", str(tokens))
     try:
-        server.await_log(HTTP_LISTENING)
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as client:
+        with httpx.Client(base_url=server.http_url, timeout=10) as client:
             refused = client.post("/v1/dueTimes:compute", content=json_format.MessageToJson(
                 zagreb_request()))
             answered = client.post("/v1/dueTimes:compute", content=json_format.MessageToJson(
@@ -480,18 +476,3 @@ def test_with_auth_tokens_http_needs_the_same_bearer_token(tmp_path):
         assert server.terminate() == 0, "".join(server.stderr)
     finally:
         server.kill()
-
-
-def test_a_trailing_slash_is_a_json_404_not_a_redirect(both):
-    """``GET /v1/records/`` (an empty record id) is a 404 in the AIP-193 JSON
-    shape like any unknown path, not a bare 307 redirect."""
-    answer = both.http.get("/v1/records/", follow_redirects=False)
-    assert answer.status_code == 404
-    assert answer.json() == {"error": {
-        "code": 404,
-        "message": "no duetime.v1 method or file at GET /v1/records/; the API's paths are "
-                   "listed in proto/duetime/v1/duetime.proto (google.api.http)",
-        "status": "NOT_FOUND",
-        "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
-                     "reason": "NO_SUCH_PATH", "domain": "duetime.dev",
-                     "metadata": {"path": "/v1/records/"}}]}}

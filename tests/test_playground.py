@@ -18,14 +18,13 @@ import os
 import shutil
 import subprocess
 from datetime import date, datetime, timedelta, timezone
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import oracle as O
 import pytest
 from duetime.v1 import duetime_pb2 as pb
 from playwright.sync_api import expect, sync_playwright
-from server_process import CALENDARS, ServerProcess, free_port
+from server_process import CALENDARS, start_with_http
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -43,12 +42,9 @@ expect.set_options(timeout=WAIT_MS)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """duetime with gRPC on a free port and HTTP/JSON (and the page) on another."""
-    port = free_port()
-    running = ServerProcess(tmp_path_factory.mktemp("playground") / "ledger.db", CALENDARS,
-                            "--http-port", str(port))
+    running = start_with_http(tmp_path_factory.mktemp("playground") / "ledger.db", timeout=30)
     try:
-        running.await_log(rf"listening on http://127\.0\.0\.1:{port}\b", timeout=30)
-        running.url = f"http://127.0.0.1:{port}/"
+        running.url = f"{running.http_url}/"
         yield running
         assert running.terminate() == 0, "".join(running.stderr)
     finally:
@@ -670,17 +666,14 @@ def test_an_api_token_is_sent_and_a_refused_one_is_said(browser, tmp_path):
     token = "playground-token-7"
     tokens = tmp_path / "tokens"
     tokens.write_text(f"{token}\n")
-    port = free_port()
-    guarded = ServerProcess(tmp_path / "ledger.db", CALENDARS, "--http-port", str(port),
-                            "--auth-tokens", str(tokens))
+    guarded = start_with_http(tmp_path / "ledger.db", "--auth-tokens", str(tokens), timeout=30)
     try:
-        guarded.await_log(rf"listening on http://127\.0\.0\.1:{port}\b", timeout=30)
         context = browser.new_context()
         page = context.new_page()
         sent: list[str | None] = []
         page.on("request", lambda r: sent.append(r.headers.get("authorization"))
                 if "/v1/" in r.url else None)
-        page.goto(f"http://127.0.0.1:{port}/")
+        page.goto(f"{guarded.http_url}/")
         expect(page.locator("body")).to_have_attribute("data-ready", "true")
         field, said = page.get_by_test_id("api-token"), page.get_by_test_id("api-token-error")
         assert field.get_attribute("type") == "password"
@@ -713,7 +706,7 @@ def test_an_api_token_is_sent_and_a_refused_one_is_said(browser, tmp_path):
         expect(field).to_have_value(token)
         expect(said).to_be_hidden()
         other = context.new_page()
-        other.goto(f"http://127.0.0.1:{port}/")
+        other.goto(f"{guarded.http_url}/")
         expect(other.locator("body")).to_have_attribute("data-ready", "true")
         expect(other.get_by_test_id("api-token")).to_have_value("")
         expect(other.get_by_test_id("api-token-error")).to_have_text(
