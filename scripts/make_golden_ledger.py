@@ -31,6 +31,8 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from google.protobuf import timestamp_pb2
+
 from duetime.app import (
     BUSINESS_TIME,
     CLOCK_EVENT,
@@ -55,13 +57,10 @@ RECEIVED = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 MON_FRI = [1, 2, 3, 4, 5]
 
 
-def ts(text: str):
+def ts(text: str) -> timestamp_pb2.Timestamp:
     """A Timestamp of an RFC 3339 instant."""
-    from google.protobuf import timestamp_pb2
-
     out = timestamp_pb2.Timestamp()
-    out.FromJsonString(datetime.fromisoformat(text).astimezone(timezone.utc)
-                       .strftime("%Y-%m-%dT%H:%M:%S.%fZ"))
+    out.FromDatetime(datetime.fromisoformat(text))
     return out
 
 

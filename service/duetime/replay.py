@@ -2,7 +2,7 @@
 
 Given the versions an answer names (calendar, rules, tzdata), recomputing a
 recorded request gives the recorded response byte for byte
-(``docs/semantics.md``, "Replay"). :func:`recompute` recomputes one row;
+(``docs/semantics.md``, "Records"). :func:`recompute` recomputes one row;
 :func:`replay` goes through many and yields one :class:`Replayed` each:
 
 - ``same``: the recomputed response (given the record's ``record_id``,
@@ -25,6 +25,7 @@ still compared (its ``rules_version`` field then differs), and
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -38,6 +39,8 @@ from duetime.catalog import Catalog
 from duetime.core import RULES_VERSION, DuetimeError
 from duetime.ledger import LedgerRow
 from duetime.v1 import duetime_pb2 as pb
+
+log = logging.getLogger("duetime.replay")
 
 SAME = "same"
 DIFFERS = "differs"
@@ -221,8 +224,11 @@ def replay_one(row: LedgerRow, catalog: Catalog) -> Replayed:
     except NotReplayable as exc:
         return Replayed(outcome=NOT_REPLAYABLE, reason=str(exc), **result)
     except Exception as exc:  # noqa: BLE001 - a request that fails now is a difference
-        what = f"{exc.code}: {exc}" if isinstance(exc, DuetimeError) else \
-            f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, DuetimeError):  # refused now
+            what = f"{exc.code}: {exc}"
+        else:  # a fault of this duetime: reported as the record's difference, and logged
+            log.exception("replaying record %s (%s) failed", row.record_id, row.method)
+            what = f"{type(exc).__name__}: {exc}"
         return Replayed(outcome=DIFFERS, changes=(FieldChange("(answer)", "a response",
                                                               _clip(what)),), **result)
     if now == row.response:
@@ -263,7 +269,15 @@ def _compare(old: Message, new: Message, prefix: str, found: list[FieldChange]) 
     for fd in old.DESCRIPTOR.fields:
         path = f"{prefix}{fd.name}"
         a, b = getattr(old, fd.name), getattr(new, fd.name)
-        if _is_repeated(fd):
+        if fd.is_repeated and _is_message(fd) and fd.message_type.GetOptions().map_entry:
+            for key in sorted(set(a) | set(b)):
+                old_value = repr(a[key]) if key in a else "absent"
+                new_value = repr(b[key]) if key in b else "absent"
+                if old_value != new_value:
+                    found.append(FieldChange(f"{path}[{key!r}]", _clip(old_value),
+                                             _clip(new_value)))
+            continue
+        if fd.is_repeated:
             for i in range(max(len(a), len(b))):
                 item = f"{path}[{i}]"
                 if i >= len(a) or i >= len(b):
@@ -286,10 +300,6 @@ def _compare(old: Message, new: Message, prefix: str, found: list[FieldChange]) 
             _compare(a, b, f"{path}.", found)
         elif a != b:
             found.append(FieldChange(path, _shown(fd, a), _shown(fd, b)))
-
-
-def _is_repeated(fd: FieldDescriptor) -> bool:
-    return fd.label == FieldDescriptor.LABEL_REPEATED
 
 
 def _is_message(fd: FieldDescriptor) -> bool:
