@@ -16,7 +16,7 @@ from duetime.app import METHODS
 from duetime.bundles import BundleStore
 from duetime.catalog import Catalog
 from duetime.core import RULES_VERSION
-from duetime.ledger import COLUMNS, SqliteLedger, content_digest
+from duetime.ledger import COLUMNS, SqliteLedger, content_digest, open_ledger
 from duetime.replay import (
     DIFFERS,
     NOT_REPLAYABLE,
@@ -30,6 +30,7 @@ from duetime.replay import (
 )
 from duetime.tzdb import tzdata_version
 from duetime.v1 import duetime_pb2 as pb
+from pg import pg_dsn  # noqa: F401 - the fixture
 from server_process import CALENDARS, ServerProcess
 from test_cli_queries import run
 from test_e2e_bundles import add_company_day, copy_calendars
@@ -112,8 +113,8 @@ def test_golden_ledger_replays_with_no_difference(golden):
     assert GOLDEN.stat().st_size < 2 << 20
 
 
-def test_golden_ledger_is_the_tz_database_and_rules_of_this_duetime():
-    versions = sql(GOLDEN, "SELECT DISTINCT tzdata_version, rules_version FROM records")
+def test_golden_ledger_is_the_tz_database_and_rules_of_this_duetime(golden):
+    versions = sql(golden, "SELECT DISTINCT tzdata_version, rules_version FROM records")
     assert versions == [(tzdata_version(), RULES_VERSION)], (
         "the golden ledger was made with another tz database or rules version than this "
         "duetime's: its records cannot all be replayed here (never regenerate it to pass)")
@@ -268,6 +269,18 @@ def test_replay_command_on_the_golden_ledger(golden):
                       "--namespace", "tenant-a")
     assert (done.returncode, done.stdout.splitlines()) == (
         0, ["replayed 20 records: 20 same, 0 differ, 0 not replayable"])
+
+
+def test_replay_command_on_postgresql(golden, pg_dsn, capsys):  # noqa: F811 - the fixture
+    ledger = open_ledger(pg_dsn)
+    try:
+        rows = rows_of(golden)
+        assert ledger.put_many(rows) == rows
+    finally:
+        ledger.close()
+    code, out, err = run(capsys, "records", "replay", "--db", pg_dsn,
+                         "--calendars", str(CALENDARS))
+    assert (code, out, err) == (0, [ALL_SAME], "")
 
 
 def test_replay_command_shows_progress(golden, capsys, monkeypatch):
