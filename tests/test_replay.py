@@ -231,6 +231,23 @@ def test_another_rules_version_is_compared_and_said(golden):
         "were compared all the same", ALL_SAME])
 
 
+def test_an_unknown_method_or_policy_version_is_not_replayable(golden):
+    catalog = Catalog.load(CALENDARS)
+    rows = rows_of(golden)
+    unknown = type(rows[0])(**{**vars(rows[0]), "method": "/duetime.v1.DueTimeService/Nope"})
+    assert replay_one(unknown, catalog).line() == (
+        f"{rows[0].record_id} Nope not replayable: this duetime does not know the method "
+        "/duetime.v1.DueTimeService/Nope")
+    sla = next(row for row in rows if row.method.endswith("/EvaluateSla"))
+    response = pb.EvaluateSlaResponse.FromString(sla.response)
+    loaded = response.policy_version.split("@")[1]
+    response.policy_version = "support-contract@000000000000"
+    other = type(sla)(**{**vars(sla), "response": response.SerializeToString(deterministic=True)})
+    assert replay_one(other, catalog).line() == (
+        f"{sla.record_id} EvaluateSla not replayable: policy support-contract@000000000000 is "
+        f"not in the catalog (versions of support-contract loaded: {loaded})")
+
+
 def test_a_request_refused_now_is_a_difference(golden):
     row = rows_of(golden)[0]
     assert row.calendar_version.startswith("cal-")  # an inline calendar
