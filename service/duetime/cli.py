@@ -23,6 +23,8 @@ Commands::
     duetime records export [--since TIME] [--until TIME] [--key-prefix P]
                 [--namespace NS] [--server HOST:PORT | --db PATH_OR_URL] [--output FILE]
     duetime records verify [--db PATH_OR_URL]
+    duetime records replay [--since TIME] [--until TIME] [--key-prefix P] [--namespace NS]
+                [--server HOST:PORT | --db PATH_OR_URL] [--calendars DIR]
     duetime records impact [--calendar NAME@NEW] [--tzdata] [--since TIME] [--until TIME]
                 [--namespace NS] [--limit N] [--server HOST:PORT | --db PATH_OR_URL
                 [--calendars DIR]] [--json]
@@ -65,7 +67,11 @@ ListRecords and AnalyzeImpact) or the store itself (``--db``: a SQLite path or
 a ``postgresql://`` URL, default ``$DUETIME_DB``, else the default SQLite
 path). ``records export`` writes JSON Lines, one Record a line in the
 protobuf JSON mapping; ``records verify`` checks every row (it parses, its
-hashes match) and exits 1 naming each bad record; ``records impact`` lists
+hashes match) and exits 1 naming each bad record; ``records replay``
+recomputes every selected record under the versions it names and prints one
+line per record whose response differs or that cannot be replayed here, then
+``replayed N records: N same, N differ, N not replayable`` (exit 1 unless all
+are the same); ``records impact`` lists
 the due times a newer bundle version (or the tz database) would move,
 changing nothing.
 
@@ -75,7 +81,7 @@ used included) or a clock event the state does not allow (each problem
 printed as ``error: FIELD: DESCRIPTION``);
 1 any other failure (server unreachable, ledger unavailable, unknown record,
 idempotency key reused, calendars that do not load, a failed
-``calendars check`` or ``records verify``, an address already in use, a
+``calendars check``, ``records verify`` or ``records replay``, an address already in use, a
 ``health`` status other than SERVING).
 Output cut short by a closed pipe (``| head``) ends quietly with 141.
 """
@@ -88,6 +94,7 @@ import logging
 import os
 import re
 import sys
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import timezone
 from pathlib import Path
@@ -138,6 +145,7 @@ from duetime.ledger import (
     open_ledger,
     postgres_url,
 )
+from duetime.replay import Summary, replay, row_of
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
 
@@ -886,8 +894,8 @@ def _selected(request: Message, args: argparse.Namespace) -> Message:
 
 
 def _record_lines(args: argparse.Namespace) -> Iterator[pb.Record]:
-    """The records ``records export`` selects: from the server (ListRecords,
-    page by page) or from the store."""
+    """The records ``records export`` (and ``records replay``) selects: from
+    the server (ListRecords, page by page) or from the store."""
     _one_source(args)
     request = _selected(pb.ListRecordsRequest(key_prefix=args.key_prefix or "",
                                               page_size=MAX_PAGE_SIZE), args)
@@ -935,6 +943,31 @@ def cmd_records_verify(args: argparse.Namespace) -> int:
     return _problems_report(problems, f"records verify failed: {{}} problem(s) in {where}",
                             f"ok: {count} record(s) in {where}; every row parses and its "
                             "hashes match")
+
+
+REPLAY_PROGRESS = 2.0
+"""Seconds between two progress lines of ``records replay`` on stderr."""
+
+
+def cmd_records_replay(args: argparse.Namespace) -> int:
+    """Recompute the selected records (:mod:`duetime.replay`) with the local
+    catalog: one line per record that differs or is not replayable, the
+    summary last; exit 1 unless every record gave its recorded bytes."""
+    catalog = _catalog(args.calendars)
+    summary = Summary()
+    shown = time.monotonic()
+    for result in replay((row_of(r) for r in _record_lines(args)), catalog):
+        summary.add(result)
+        if result.outcome != "same":
+            print(result.line(), flush=True)
+        if time.monotonic() - shown >= REPLAY_PROGRESS:
+            shown = time.monotonic()
+            print(f"replay: {summary.replayed} records so far", file=sys.stderr, flush=True)
+    if summary.other_rules:
+        print(f"note: {summary.other_rules} record(s) were made under another rules version "
+              "than this duetime's; they were compared all the same")
+    print(summary.line())
+    return 0 if summary.ok else 1
 
 
 def _problems_report(problems: Sequence[str], failed: str, ok: str) -> int:
@@ -1258,8 +1291,9 @@ def _port(text: str) -> int:
 
 
 def _records_commands(sub) -> None:
-    """``duetime records export|verify|impact``."""
-    group = sub.add_parser("records", help="export, verify and analyze the ledger's records")
+    """``duetime records export|verify|replay|impact``."""
+    group = sub.add_parser("records",
+                           help="export, verify, replay and analyze the ledger's records")
     commands = group.add_subparsers(dest="records_command", required=True)
     store = argparse.ArgumentParser(add_help=False)
     store.add_argument("--db", metavar="PATH_OR_URL",
@@ -1288,6 +1322,20 @@ def _records_commands(sub) -> None:
         description="Check the store: every row parses, its request hash and content hash "
                     "match; exit 1 naming each bad record.")
     verify.set_defaults(run=cmd_records_verify)
+
+    replaying = commands.add_parser(
+        "replay", parents=[store, select], help="recompute records and compare, byte for byte",
+        description="Recompute the selected records under the versions they name (bundle "
+                    "versions from --calendars, this duetime's rules and tz database) and "
+                    "compare each response byte for byte: one line per record that differs "
+                    "(naming the fields, old → new) or cannot be replayed here (why), then a "
+                    "summary. Exit 1 when any record differs or was not replayed. Nothing is "
+                    "recorded or changed.")
+    replaying.add_argument("--key-prefix", metavar="P", help="only keys starting with P")
+    replaying.add_argument("--calendars", metavar="DIR",
+                           help="bundles and policies to recompute with (default "
+                                "$DUETIME_CALENDARS, else ./calendars)")
+    replaying.set_defaults(run=cmd_records_replay)
 
     impact = commands.add_parser(
         "impact", parents=[store, select], help="which due times a calendar change would move",
