@@ -115,6 +115,8 @@ def _pg(sql: str) -> str:
 
 
 def _reason(exc: BaseException) -> str:
+    """The first line of an error's text (its type's name when empty), cut to
+    200 characters: the reason a LedgerUnavailable gives."""
     text = str(exc).strip().splitlines()
     line = text[0] if text else type(exc).__name__
     return line if len(line) <= 200 else line[:197] + "..."
