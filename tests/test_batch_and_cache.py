@@ -344,9 +344,9 @@ def test_batch_looks_its_keys_up_in_one_query():
 
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])
 def test_sql_get_by_keys_reads_many_keys_in_chunks(store, tmp_path, monkeypatch, request):
-    from duetime import ledger as ledger_mod
+    from duetime.ledger import sql as ledger_mod
     from duetime.ledger import LedgerRow, SqliteLedger
-    from duetime.ledger_pg import PostgresLedger
+    from duetime.ledger.postgres import PostgresLedger
 
     monkeypatch.setattr(ledger_mod, "KEYS_PER_QUERY", 3)
     ledger = (SqliteLedger(tmp_path / "ledger.db") if store == "sqlite"

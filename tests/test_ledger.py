@@ -29,7 +29,7 @@ from duetime.ledger import (
     open_ledger,
     sha256_hex,
 )
-from duetime.ledger_pg import PostgresLedger
+from duetime.ledger.postgres import PostgresLedger
 from pg import admin_sql, dbname, pg_database, pg_dsn, scratch_server  # noqa: F401  (fixtures)
 
 T0 = 1_796_223_600_123_456

@@ -10,7 +10,7 @@ import time
 import psycopg
 import pytest
 from duetime.ledger import SCHEMA_VERSION, DuplicateKey, LedgerRow, LedgerUnavailable
-from duetime.ledger_pg import MIGRATION_LOCK, PG_MIGRATIONS, PostgresLedger
+from duetime.ledger.postgres import MIGRATION_LOCK, PG_MIGRATIONS, PostgresLedger
 from pg import admin_sql, pg_database, pg_dsn  # noqa: F401  (fixtures)
 
 

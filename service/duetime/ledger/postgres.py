@@ -21,6 +21,10 @@ record id and by key.
 Every psycopg error (refused or lost connection, read-only database, disk full,
 timeouts …) becomes LedgerUnavailable with a short reason naming
 ``host:port/dbname`` (never the password).
+
+psycopg is an optional dependency, imported when the first
+:class:`PostgresLedger` opens (:func:`load_psycopg`): importing this module
+costs a SQLite-only process nothing.
 """
 
 from __future__ import annotations
@@ -28,25 +32,16 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, TypeVar
 
-from duetime.ledger import (
-    COLUMNS,
-    SCHEMA_VERSION,
-    SELECT_ROWS,
-    LedgerRow,
-    LedgerUnavailable,
-    SqlLedger,
-    check_rows,
-    postgres_label,
-    resolve_batch,
-)
+from duetime.ledger.port import LedgerUnavailable, resolve_batch
+from duetime.ledger.postgres_urls import postgres_label
+from duetime.ledger.rows import COLUMNS, LedgerRow, check_rows
+from duetime.ledger.sql import SCHEMA_VERSION, SELECT_ROWS, SqlLedger
 
-try:
+if TYPE_CHECKING:
     import psycopg
-    from psycopg import conninfo as pg_conninfo
-except ImportError:  # pragma: no cover - depends on the installation
-    psycopg = None
 
 T = TypeVar("T")
 
@@ -91,8 +86,8 @@ PG_MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 assert len(PG_MIGRATIONS) == SCHEMA_VERSION
 
-_CHUNK = 1000  # rows per INSERT statement (12 parameters each; the limit is 65535)
-_ROW_VALUES = "(" + ", ".join(["%s"] * len(COLUMNS)) + ")"
+_MAX_INSERT_ROWS = 1000  # rows per INSERT statement (12 parameters each; the limit is 65535)
+_ROW_PLACEHOLDERS = "(" + ", ".join(["%s"] * len(COLUMNS)) + ")"
 _INSERT_HEAD = f"INSERT INTO records ({', '.join(COLUMNS)}) VALUES "
 _INSERT_TAIL = " ON CONFLICT DO NOTHING RETURNING record_id"
 _BY_IDS = SELECT_ROWS + " WHERE record_id = ANY(%s)"
@@ -102,12 +97,26 @@ _PROBE = ("INSERT INTO write_probe (id, written_us) VALUES (1, %s) "
           "ON CONFLICT (id) DO UPDATE SET written_us = excluded.written_us")
 
 
+def load_psycopg() -> ModuleType:
+    """The ``psycopg`` (version 3) module, imported on first use. Raises
+    LedgerUnavailable when it is not installed."""
+    try:
+        import psycopg
+        import psycopg.conninfo
+    except ImportError:
+        raise LedgerUnavailable("a PostgreSQL ledger needs psycopg 3: "
+                                "pip install 'duetime[postgres]'") from None
+    return psycopg
+
+
 def _pg(sql: str) -> str:
     """The shared SQL's ``?`` placeholders in psycopg's style."""
     return sql.replace("?", "%s")
 
 
 def _reason(exc: BaseException) -> str:
+    """The first line of an error's text (its type's name when empty), cut to
+    200 characters: the reason a LedgerUnavailable gives."""
     text = str(exc).strip().splitlines()
     line = text[0] if text else type(exc).__name__
     return line if len(line) <= 200 else line[:197] + "..."
@@ -121,8 +130,9 @@ class _Pool:
     :meth:`give` keeps a healthy connection idle and drops a broken one.
     """
 
-    def __init__(self, conninfo: str, size: int, acquire_timeout: float,
+    def __init__(self, psycopg: ModuleType, conninfo: str, size: int, acquire_timeout: float,
                  setup: Callable[[psycopg.Connection], None], label: str):
+        self._psycopg = psycopg
         self._conninfo, self._setup, self._label = conninfo, setup, label
         self._size, self._acquire_timeout = size, acquire_timeout
         self._slots = threading.BoundedSemaphore(size)
@@ -150,17 +160,18 @@ class _Pool:
         if conn is not None:
             return conn, True
         try:
-            conn = psycopg.connect(self._conninfo, autocommit=True)
+            conn = self._psycopg.connect(self._conninfo, autocommit=True)
             self._setup(conn)
             return conn, False
         except BaseException as exc:
             self._slots.release()
-            if isinstance(exc, psycopg.Error):
+            if isinstance(exc, self._psycopg.Error):
                 raise LedgerUnavailable(f"ledger {self._label}: {_reason(exc)}") from exc
             raise
 
     def give(self, conn: psycopg.Connection) -> None:
         """Return a connection from :meth:`take`."""
+        psycopg = self._psycopg
         try:
             keep = not (conn.closed or conn.broken)
             if keep and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
@@ -202,11 +213,9 @@ class PostgresLedger(SqlLedger):
 
     def __init__(self, dsn: str, *, max_connections: int = 10, connect_timeout: float = 5,
                  acquire_timeout: float = 5, statement_timeout: float = 30):
-        if psycopg is None:
-            raise LedgerUnavailable("a PostgreSQL ledger needs psycopg 3: "
-                                    "pip install 'duetime[postgres]'")
+        self._psycopg = psycopg = load_psycopg()
         try:
-            params = pg_conninfo.conninfo_to_dict(dsn)
+            params = psycopg.conninfo.conninfo_to_dict(dsn)
         except psycopg.Error as exc:
             # libpq's reason quotes the URL or the part it failed on: the password, maybe
             raise LedgerUnavailable(
@@ -218,14 +227,14 @@ class PostgresLedger(SqlLedger):
         extra = {"application_name": "duetime"}
         if "connect_timeout" not in params:
             extra["connect_timeout"] = str(max(2, round(connect_timeout)))
-        conninfo = pg_conninfo.make_conninfo(dsn, **{k: v for k, v in extra.items()
-                                                    if k not in params})
+        conninfo = psycopg.conninfo.make_conninfo(dsn, **{k: v for k, v in extra.items()
+                                                          if k not in params})
         timeout_ms = int(statement_timeout * 1000)
 
         def setup(conn: psycopg.Connection) -> None:
             conn.execute(f"SET statement_timeout = {timeout_ms}")
 
-        self._pool = _Pool(conninfo, max_connections, acquire_timeout, setup, self.label)
+        self._pool = _Pool(psycopg, conninfo, max_connections, acquire_timeout, setup, self.label)
         try:
             self._run(self._migrate)
         except BaseException:
@@ -240,7 +249,7 @@ class PostgresLedger(SqlLedger):
             conn, reused = self._pool.take(fresh=attempt == 2)
             try:
                 return work(conn)
-            except psycopg.Error as exc:
+            except self._psycopg.Error as exc:
                 dead = conn.closed or conn.broken
                 if not (dead and reused and attempt == 1):
                     raise LedgerUnavailable(f"ledger {self.label}: {_reason(exc)}") from exc
@@ -270,10 +279,10 @@ class PostgresLedger(SqlLedger):
         rows = check_rows(rows)
         if not rows:
             return []
-        chunks = [rows[i:i + _CHUNK] for i in range(0, len(rows), _CHUNK)]
+        chunks = [rows[i:i + _MAX_INSERT_ROWS] for i in range(0, len(rows), _MAX_INSERT_ROWS)]
 
         def insert(conn: psycopg.Connection, chunk: Sequence[LedgerRow]) -> set[str]:
-            sql = _INSERT_HEAD + ", ".join([_ROW_VALUES] * len(chunk)) + _INSERT_TAIL
+            sql = _INSERT_HEAD + ", ".join([_ROW_PLACEHOLDERS] * len(chunk)) + _INSERT_TAIL
             params = [value for row in chunk for value in row.values()]
             return {r[0] for r in conn.execute(sql, params).fetchall()}
 

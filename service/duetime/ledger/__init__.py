@@ -1,0 +1,101 @@
+"""The ledger: one stored row per answered computing call (SPEC §8).
+
+This package's names, re-exported here, are what the rest of duetime uses;
+each module holds one part:
+
+- :mod:`~duetime.ledger.port`: the :class:`Ledger` every store implements,
+  its errors (:class:`LedgerUnavailable`, :class:`DuplicateKey`) and what a
+  batch write returns (:func:`resolve_batch`).
+- :mod:`~duetime.ledger.rows`: :class:`LedgerRow`, its content digest (one
+  byte framing, :func:`~duetime.ledger.rows.frame`), :class:`RowBuilder` and
+  the checks of stored rows.
+- :mod:`~duetime.ledger.record_ids`: the UUIDv7 record ids.
+- :mod:`~duetime.ledger.listing`: :class:`RecordFilter`, page sizes and page tokens.
+- :mod:`~duetime.ledger.sql`: the schema version and the reads both SQL stores share.
+- :mod:`~duetime.ledger.sqlite`: :class:`SqliteLedger`, one SQLite file (the default).
+- :mod:`~duetime.ledger.postgres`: :class:`PostgresLedger`, PostgreSQL
+  through psycopg 3 (``pip install 'duetime[postgres]'``, imported when the
+  first one opens).
+- :mod:`~duetime.ledger.postgres_urls`: telling a PostgreSQL URL from a file
+  path, and labels of a database without its password.
+- :mod:`~duetime.ledger.memory`: :class:`MemoryLedger`, in-process, for unit tests.
+- :mod:`~duetime.ledger.group_commit`: :class:`GroupCommit`, one commit
+  shared by concurrent callers.
+- :mod:`~duetime.ledger.opening`: :func:`open_ledger` picks a store from a
+  ``--db`` value or ``$DUETIME_DB``; :func:`default_db_path`.
+
+Both durable stores share one versioned schema (:data:`SCHEMA_VERSION`) and
+apply forward migrations when opened, serialised between processes (SQLite:
+``BEGIN IMMEDIATE``; PostgreSQL: a transaction-level advisory lock), so any
+number of processes may open the same store at once; a store newer than this
+code is refused.
+
+Writes: :meth:`Ledger.put_many` stores a batch in one transaction with one
+commit (one fsync), the unit a group commit needs (:class:`GroupCommit` shares
+it among concurrent callers); :meth:`Ledger.put` is a batch of one.
+
+Errors: :class:`LedgerUnavailable` whenever the store cannot be opened, read or
+written (the caller must then not answer); :class:`DuplicateKey` when a
+:meth:`~Ledger.put` reuses a (namespace, idempotency key) that another row
+holds; ``ValueError`` for a bad page token or an unstorable row.
+"""
+
+from duetime.ledger.group_commit import GroupCommit
+from duetime.ledger.listing import (
+    DEFAULT_PAGE_SIZE,
+    MAX_PAGE_SIZE,
+    Position,
+    RecordFilter,
+    decode_page_token,
+    encode_page_token,
+)
+from duetime.ledger.memory import MemoryLedger
+from duetime.ledger.opening import default_db_path, open_ledger
+from duetime.ledger.port import DuplicateKey, Ledger, LedgerUnavailable, resolve_batch
+from duetime.ledger.postgres import PostgresLedger
+from duetime.ledger.postgres_urls import POSTGRES_SCHEMES, postgres_label, postgres_url
+from duetime.ledger.record_ids import new_record_id, new_record_ids
+from duetime.ledger.rows import (
+    COLUMNS,
+    LedgerRow,
+    RowBuilder,
+    check_rows,
+    content_digest,
+    row_problems,
+    sha256_hex,
+)
+from duetime.ledger.sql import SCHEMA_VERSION, SqlLedger
+from duetime.ledger.sqlite import SqliteLedger
+
+__all__ = [
+    "COLUMNS",
+    "DEFAULT_PAGE_SIZE",
+    "MAX_PAGE_SIZE",
+    "POSTGRES_SCHEMES",
+    "SCHEMA_VERSION",
+    "DuplicateKey",
+    "GroupCommit",
+    "Ledger",
+    "LedgerRow",
+    "LedgerUnavailable",
+    "MemoryLedger",
+    "Position",
+    "PostgresLedger",
+    "RecordFilter",
+    "RowBuilder",
+    "SqlLedger",
+    "SqliteLedger",
+    "check_rows",
+    "content_digest",
+    "decode_page_token",
+    "default_db_path",
+    "encode_page_token",
+    "new_record_id",
+    "new_record_ids",
+    "open_ledger",
+    "postgres_label",
+    "postgres_url",
+    "resolve_batch",
+    "row_problems",
+    "sha256_hex",
+]
