@@ -122,8 +122,9 @@ def test_errors_are_classes_by_status_code(client):
     client.start_clock("8bh", FRIDAY, idempotency_key="client-reused")
     with pytest.raises(AlreadyExists):
         client.start_clock("9bh", FRIDAY, idempotency_key="client-reused")
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFound) as missing:
         client.get_record("0" * 32)
+    assert missing.value.metadata == {"record_id": "0" * 32}
 
 
 def test_errors_found_before_calling(client):

@@ -43,7 +43,10 @@ Commands::
 
 Without ``--server`` a command computes locally (the same use-case code as the
 service, without the ledger) and says that nothing was recorded; with it, the
-server computes and records, and the record id is printed. Instants are
+server computes and records, and the record id is printed. Every call to a
+server goes through :class:`duetime.client.DuetimeClient`, and its refusals
+are printed from the client's errors; the flags' text forms are read by
+:mod:`duetime.parsing`, which the client shares. Instants are
 RFC 3339 with an offset (seconds optional, at most 6 fractional digits):
 ``2026-11-27T16:00+01:00``, checked by :func:`check_instant_text`. A negative
 duration is a positional argument like any other (``duetime due TIME -1bd``).

@@ -31,6 +31,20 @@ in order: its :class:`DueTime`, or its own error as a :class:`DuetimeError`
     for item, result in zip(items, duetime.compute_due_times(items)):
         print(result.due_time.due if result.ok else result.error.violations)
 
+The calls: :meth:`~DuetimeClient.compute_due_time`,
+:meth:`~DuetimeClient.compute_due_times`, :meth:`~DuetimeClient.stream_due_times`,
+:meth:`~DuetimeClient.business_time`, :meth:`~DuetimeClient.open_status`,
+:meth:`~DuetimeClient.compute_schedule`, :meth:`~DuetimeClient.start_clock`,
+:meth:`~DuetimeClient.apply_clock_event`, :meth:`~DuetimeClient.evaluate_sla`
+(recorded answers); :meth:`~DuetimeClient.get_record`,
+:meth:`~DuetimeClient.list_records`, :meth:`~DuetimeClient.analyze_impact`
+(the ledger, as ``duetime.v1`` messages); :meth:`~DuetimeClient.list_calendars`
+and :meth:`~DuetimeClient.health`. Each recorded answer also keeps the
+response message it was read from (``answer.recorded.message``). Text forms
+the client reads (hour specs, deadlines) are parsed by :mod:`duetime.parsing`;
+importing this module loads neither the command line nor the server's code
+and changes no process-wide setting (``zoneinfo.TZPATH`` stays the caller's).
+
 Errors: :class:`InvalidArgument`, :class:`OutOfRange`,
 :class:`FailedPrecondition`, :class:`AlreadyExists` and :class:`NotFound` are
 not retryable (the same call fails the same way); :class:`Unavailable` and
@@ -38,8 +52,10 @@ not retryable (the same call fails the same way); :class:`Unavailable` and
 plain :class:`DuetimeError` with its ``code``, retryable for
 RESOURCE_EXHAUSTED, ABORTED and CANCELLED (a call the server cancelled while
 stopping). The problems the service named
-are in ``.violations`` (field or subject, description) and its reason in
-``.reason``.
+are in ``.violations`` (field or subject, description), its reason in
+``.reason``, the facts of its ErrorInfo in ``.metadata`` and its message in
+``.details``. This is the one reader of the service's rich status
+(``google.rpc.Status`` details); the command line prints its errors from it.
 """
 
 from __future__ import annotations
@@ -93,17 +109,20 @@ class DuetimeError(Exception):
     """A failed duetime call. ``code`` is the gRPC status code (None for an
     error found before calling), ``details`` the status message as the service
     sent it (``str(error)`` is ``"CODE: details"``), ``reason`` the service's
-    UPPER_SNAKE reason, ``violations`` the problems it named, ``retryable``
-    whether the same call may succeed later."""
+    UPPER_SNAKE reason, ``metadata`` the facts its ``google.rpc.ErrorInfo``
+    gave (e.g. ``record_id``, ``idempotency_key``, ``call_budget_seconds``),
+    ``violations`` the problems it named, ``retryable`` whether the same call
+    may succeed later."""
 
     retryable = False
 
     def __init__(self, message: str, *, code: grpc.StatusCode | None = None, reason: str = "",
                  violations: Iterable[Violation] = (), retryable: bool | None = None,
-                 details: str = ""):
+                 details: str = "", metadata: Mapping[str, str] | None = None):
         super().__init__(message)
         self.code = code
         self.details = details
+        self.metadata = dict(metadata or {})
         self.reason = reason
         self.violations = tuple(violations)
         if retryable is not None:
@@ -182,7 +201,7 @@ def error_of_status(status) -> DuetimeError:
 def _error(code: grpc.StatusCode, message: str, details) -> DuetimeError:
     """The DuetimeError of a status code, message and rich details (``Any``s)."""
     violations: list[Violation] = []
-    reason = ""
+    reason, metadata = "", {}
     for detail in details:
         bad, failed, info = (error_details_pb2.BadRequest(),
                              error_details_pb2.PreconditionFailure(), error_details_pb2.ErrorInfo())
@@ -191,11 +210,11 @@ def _error(code: grpc.StatusCode, message: str, details) -> DuetimeError:
         elif detail.Unpack(failed):
             violations += [Violation(v.subject, v.description) for v in failed.violations]
         elif detail.Unpack(info):
-            reason = info.reason
+            reason, metadata = info.reason, dict(info.metadata)
     kind = _ERRORS.get(code, DuetimeError)
     retryable = None if kind is not DuetimeError else code in _RETRYABLE
     return kind(f"{code.name}: {message}", code=code, reason=reason,
-                violations=violations, retryable=retryable, details=message)
+                violations=violations, retryable=retryable, details=message, metadata=metadata)
 
 
 # ---------------------------------------------------------------------------
