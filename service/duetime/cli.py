@@ -358,9 +358,11 @@ def _ask(duetime: DuetimeClient, request: Message) -> Message:
         answer = duetime.apply_clock_event(
             request.state, EVENT_NAMES[event.type], _utc(event.time), target=event.target,
             anchor=ANCHOR_NAMES.get(event.anchor, ""), idempotency_key=key)
+    elif isinstance(request, pb.EvaluateSlaRequest):
+        evaluation = duetime.evaluate_sla(request.policy, request.events, idempotency_key=key)
+        return evaluation.clock.recorded.message
     else:
-        answer = duetime.evaluate_sla(request.policy, request.events, idempotency_key=key)
-        return answer.clock.recorded.message
+        raise TypeError(f"no call of the client asks {type(request).__name__}")
     return answer.recorded.message
 
 
