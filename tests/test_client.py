@@ -318,8 +318,13 @@ def test_ledger_and_calendar_reads(client):
     assert list(client.list_records(key_prefix="client-ledger-reads/", namespace="other")) == []
     impact = client.analyze_impact("hr-zagreb", limit=10)
     assert impact.calendar_version.startswith("hr-zagreb@")
-    names = [c.name for c in client.list_calendars().calendars]
-    assert "hr-zagreb" in names
+    assert (impact.changes, impact.truncated) == ((), False)
+    assert impact.message.records_examined == impact.records_examined > 0
+    calendars = client.list_calendars()
+    zagreb = next(c for c in calendars.calendars if c.name == "hr-zagreb")
+    assert (zagreb.time_zone, zagreb.newest_version) == ("Europe/Zagreb", "f45226394a32")
+    assert zagreb.first_year <= 2026 <= zagreb.last_year
+    assert len(calendars.message.calendars) == len(calendars.calendars)
     assert client.health() == "SERVING"
     with pytest.raises(NotFound) as unknown:
         client.health("no.such.Service")

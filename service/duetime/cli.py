@@ -945,7 +945,7 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
                 request.calendar, tzdata=request.tzdata, limit=request.limit,
                 start=_utc(request.start_time) if request.HasField("start_time") else None,
                 end=_utc(request.end_time) if request.HasField("end_time") else None,
-                namespace=request.namespace if request.HasField("namespace") else None)
+                namespace=request.namespace if request.HasField("namespace") else None).message
     else:
         app = DueTimeApp(_existing_ledger(args.db), _catalog(args.calendars))
         try:
@@ -1025,7 +1025,7 @@ def cmd_calendars_diff(args: argparse.Namespace) -> int:
 def cmd_calendars_list(args: argparse.Namespace) -> int:
     if args.server:
         with _client(args, RPC_TIMEOUT) as duetime:
-            reply = duetime.list_calendars()
+            reply = duetime.list_calendars().message
     else:
         reply = list_calendars(_catalog(args.dir).bundles)
     if args.json:

@@ -38,7 +38,8 @@ The calls: :meth:`~DuetimeClient.compute_due_time`,
 :meth:`~DuetimeClient.apply_clock_event`, :meth:`~DuetimeClient.evaluate_sla`
 (recorded answers); :meth:`~DuetimeClient.get_record`,
 :meth:`~DuetimeClient.list_records`, :meth:`~DuetimeClient.analyze_impact`
-(the ledger, as ``duetime.v1`` messages); :meth:`~DuetimeClient.list_calendars`
+(the ledger: records as ``duetime.v1.Record`` messages);
+:meth:`~DuetimeClient.list_calendars`
 and :meth:`~DuetimeClient.health`. Each recorded answer also keeps the
 response message it was read from (``answer.recorded.message``). Text forms
 the client reads (hour specs, deadlines) are parsed by :mod:`duetime.parsing`;
@@ -398,6 +399,84 @@ class SlaEvent:
     type: str
     time: datetime
     attributes: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MovedDueTime:
+    """A recorded due time that a replay moves: its deadline ``name`` (empty
+    for a single due time), old and new instant and local text, and why."""
+
+    name: str
+    old_due: datetime | None
+    new_due: datetime | None
+    old_due_local: str
+    new_due_local: str
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ImpactedRecord:
+    """A record whose answer would change: the due times that move, or the
+    ``error`` its replay now fails with (then ``due_times`` is empty)."""
+
+    record_id: str
+    method: str
+    """The full RPC method, e.g. ``/duetime.v1.DueTimeService/ComputeDueTime``."""
+    idempotency_key: str
+    namespace: str
+    old_calendar_version: str
+    new_calendar_version: str
+    old_tzdata_version: str
+    due_times: tuple[MovedDueTime, ...]
+    error: str
+
+
+@dataclass(frozen=True)
+class SkippedRecord:
+    """A record the change concerns that was not replayed, and why."""
+
+    record_id: str
+    method: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Impact:
+    """What :meth:`DuetimeClient.analyze_impact` found; ``message`` is the
+    AnalyzeImpactResponse it was read from (not compared)."""
+
+    calendar_version: str
+    tzdata_version: str
+    records_examined: int
+    records_replayed: int
+    changes: tuple[ImpactedRecord, ...]
+    not_replayed: tuple[SkippedRecord, ...]
+    truncated: bool
+    """More records were concerned than ``limit`` let the server consider."""
+    message: Message | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class CalendarInfo:
+    """A calendar bundle a server has loaded: its newest version, every
+    version, and the years its holidays cover (``first_year`` to ``last_year``)."""
+
+    name: str
+    description: str
+    time_zone: str
+    newest_version: str
+    versions: tuple[str, ...]
+    first_year: int
+    last_year: int
+
+
+@dataclass(frozen=True)
+class Calendars:
+    """The bundles of :meth:`DuetimeClient.list_calendars`, by name; ``message``
+    is the ListCalendarsResponse they were read from (not compared)."""
+
+    calendars: tuple[CalendarInfo, ...]
+    message: Message | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -858,7 +937,7 @@ class DuetimeClient:
 
     def analyze_impact(self, calendar: str = "", *, tzdata: bool = False, limit: int = 0,
                        start: datetime | None = None, end: datetime | None = None,
-                       namespace: str | None = None) -> pb.AnalyzeImpactResponse:
+                       namespace: str | None = None) -> Impact:
         """Which recorded due times a newer bundle version (``calendar``,
         ``NAME@NEW`` or ``NAME`` for its newest) or, with ``tzdata``, the
         server's tz database would move; records selected as by
@@ -868,11 +947,34 @@ class DuetimeClient:
         _time_range(request, start, end)
         if namespace is not None:
             request.namespace = namespace
-        return self._call("AnalyzeImpact", request)
+        response = self._call("AnalyzeImpact", request)
+        return Impact(
+            calendar_version=response.calendar_version,
+            tzdata_version=response.tzdata_version,
+            records_examined=response.records_examined,
+            records_replayed=response.records_replayed,
+            changes=tuple(
+                ImpactedRecord(
+                    c.record_id, c.method, c.idempotency_key, c.namespace,
+                    c.old_calendar_version, c.new_calendar_version, c.old_tzdata_version,
+                    tuple(MovedDueTime(d.name, _datetime(d, "old_due_time"),
+                                       _datetime(d, "new_due_time"), d.old_due_local,
+                                       d.new_due_local, tuple(d.reasons))
+                          for d in c.due_times),
+                    c.error)
+                for c in response.changes),
+            not_replayed=tuple(SkippedRecord(s.record_id, s.method, s.reason)
+                               for s in response.not_replayed),
+            truncated=response.truncated,
+            message=response)
 
-    def list_calendars(self) -> pb.ListCalendarsResponse:
+    def list_calendars(self) -> Calendars:
         """The calendar bundles the server has loaded, with their years and versions."""
-        return self._call("ListCalendars", pb.ListCalendarsRequest(), self._calendars)
+        response = self._call("ListCalendars", pb.ListCalendarsRequest(), self._calendars)
+        return Calendars(tuple(
+            CalendarInfo(c.name, c.description, c.time_zone, c.newest_version,
+                         tuple(c.versions), c.first_year, c.last_year)
+            for c in response.calendars), response)
 
     def health(self, service: str = "") -> str:
         """The gRPC health status of ``service`` (``""``: the whole server,
