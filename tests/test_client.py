@@ -11,6 +11,7 @@ import pytest
 from duetime.client import (
     AlreadyExists,
     CalendarSpec,
+    Deadline,
     DeadlineExceeded,
     DueTimeRequest,
     DuetimeClient,
@@ -23,6 +24,7 @@ from duetime.client import (
     Unavailable,
     Violation,
 )
+from duetime.v1 import duetime_pb2 as pb
 from server_process import SUPPORT_CONTRACT_EVENTS, server_fixture  # noqa: F401 - the "server" fixture
 
 UTC = timezone.utc
@@ -120,8 +122,9 @@ def test_errors_are_classes_by_status_code(client):
     client.start_clock("8bh", FRIDAY, idempotency_key="client-reused")
     with pytest.raises(AlreadyExists):
         client.start_clock("9bh", FRIDAY, idempotency_key="client-reused")
-    with pytest.raises(NotFound):
+    with pytest.raises(NotFound) as missing:
         client.get_record("0" * 32)
+    assert missing.value.metadata == {"record_id": "0" * 32}
 
 
 def test_errors_found_before_calling(client):
@@ -261,3 +264,74 @@ def test_item_errors_keep_their_class_and_details():
                                                          "LEDGER_UNAVAILABLE", ())
     odd = error_of_status(status_pb2.Status(code=10, message="aborted"))
     assert type(odd) is DuetimeError and odd.code == grpc.StatusCode.ABORTED and odd.retryable
+
+
+def test_explanations_and_the_at_close_rule(client):
+    at_four = datetime(2026, 11, 27, 13, tzinfo=UTC)
+    assert client.compute_due_time(at_four, "4bh").due == datetime(2026, 11, 27, 17, tzinfo=UTC)
+    for spelled in ({"next_open_at_close": True}, {"at_close": "next-open"}):
+        assert client.compute_due_time(at_four, "4bh", **spelled).due \
+            == datetime(2026, 11, 30, 9, tzinfo=UTC)
+    explained = client.compute_due_time(at_four, "4bh", at_close="end-of-window", explain=True)
+    assert explained.due == datetime(2026, 11, 27, 17, tzinfo=UTC)
+    assert explained.explanation and all(step.text for step in explained.explanation)
+    assert client.compute_due_time(at_four, "4bh").explanation == ()
+    with pytest.raises(InvalidArgument) as bad:
+        client.compute_due_time(at_four, "4bh", at_close="later")
+    assert (bad.value.code, bad.value.violations[0].field) == (None, "at_close")
+    between = client.business_time(datetime(2026, 11, 27, 16, tzinfo=UTC),
+                                   datetime(2026, 11, 30, 10, tzinfo=UTC), explain=True)
+    assert between.business_time == timedelta(hours=2)
+    assert any(s.amount == timedelta(hours=2) for s in between.explanation)
+
+
+def test_compute_schedule(client):
+    schedule = client.compute_schedule(
+        FRIDAY, ["remind=2bd", Deadline("escalate", "5bd", ""), "final=4bh@after:escalate"],
+        "hr-zagreb", idempotency_key="client-schedule-1")
+    assert [(d.name, d.after) for d in schedule.deadlines] == [
+        ("remind", ""), ("escalate", ""), ("final", "escalate")]
+    final = schedule.deadlines[2]
+    assert final.counted_from == schedule.deadlines[1].due
+    assert (schedule.next_due, schedule.next_due_time) == ("remind", schedule.deadlines[0].due)
+    assert schedule.recorded.message.next_due == "remind"
+    with pytest.raises(InvalidArgument) as bad:
+        client.compute_schedule(FRIDAY, ["remind"])
+    assert (bad.value.code, bad.value.violations[0].field) == (None, "deadlines[0]")
+
+
+def test_an_answer_keeps_its_message(client):
+    answer = client.compute_due_time(FRIDAY, "1bd", "hr-zagreb")
+    assert answer.recorded.message.due_local == answer.due_local
+    assert answer.recorded.message.record_id == answer.recorded.record_id
+    batch = client.compute_due_times([
+        pb.ComputeDueTimeRequest(duration="1bd", calendar=pb.Calendar(bundle="hr-zagreb"),
+                                 start=answer.recorded.message.due)])
+    assert batch[0].due_time.recorded.message.due_local == "2026-12-01T16:00:00+01:00"
+
+
+def test_ledger_and_calendar_reads(client):
+    key = "client-ledger-reads/1"
+    answer = client.compute_due_time(FRIDAY, "2bd", "hr-zagreb", idempotency_key=key)
+    listed = list(client.list_records(key_prefix="client-ledger-reads/", page_size=1))
+    assert [r.record_id for r in listed] == [answer.recorded.record_id]
+    assert list(client.list_records(key_prefix="client-ledger-reads/", namespace="other")) == []
+    impact = client.analyze_impact("hr-zagreb", limit=10)
+    assert impact.calendar_version.startswith("hr-zagreb@")
+    assert (impact.changes, impact.truncated) == ((), False)
+    assert impact.message.records_examined == impact.records_examined > 0
+    calendars = client.list_calendars()
+    zagreb = next(c for c in calendars.calendars if c.name == "hr-zagreb")
+    assert (zagreb.time_zone, zagreb.newest_version) == ("Europe/Zagreb", "f45226394a32")
+    assert zagreb.first_year <= 2026 <= zagreb.last_year
+    assert len(calendars.message.calendars) == len(calendars.calendars)
+    assert client.health() == "SERVING"
+    with pytest.raises(NotFound) as unknown:
+        client.health("no.such.Service")
+    assert unknown.value.code == grpc.StatusCode.NOT_FOUND
+
+
+def test_hour_specs_that_do_not_parse_are_refused_before_calling(client):
+    with pytest.raises(InvalidArgument) as bad:
+        client.compute_due_time(FRIDAY, "1h", CalendarSpec(hours=("mon-fri 09:00",)))
+    assert (bad.value.code, bad.value.violations[0].field) == (None, "hours")

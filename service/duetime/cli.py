@@ -45,7 +45,10 @@ Commands::
 
 Without ``--server`` a command computes locally (the same use-case code as the
 service, without the ledger) and says that nothing was recorded; with it, the
-server computes and records, and the record id is printed. Instants are
+server computes and records, and the record id is printed. Every call to a
+server goes through :class:`duetime.client.DuetimeClient`, and its refusals
+are printed from the client's errors; the flags' text forms are read by
+:mod:`duetime.parsing`, which the client shares. Instants are
 RFC 3339 with an offset (seconds optional, at most 6 fractional digits):
 ``2026-11-27T16:00+01:00``, checked by :func:`check_instant_text`. A negative
 duration is a positional argument like any other (``duetime due TIME -1bd``).
@@ -96,24 +99,20 @@ import re
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import timezone
+from datetime import datetime, timezone
 from pathlib import Path
 
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from google.rpc import error_details_pb2
-from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_status import rpc_status
 
 from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
-from duetime import bundles
+from duetime import bundles, parsing
 from duetime.app import (
     BUSINESS_TIME,
     CLOCK_EVENT,
     DUE_TIME,
     EVALUATE_SLA,
-    NAMESPACE_METADATA,
     OPEN_STATUS,
     SCHEDULE,
     START_CLOCK,
@@ -126,7 +125,9 @@ from duetime.app import (
 )
 from duetime.bundles.policy import check_policies, compile_policies
 from duetime.catalog import Catalog, CatalogError, default_dir, policies_dir
-from duetime.channels import TOKEN_ENV, ChannelError, ConnectionOptions, open_channel
+from duetime.channels import TOKEN_ENV, ChannelError, ConnectionOptions
+from duetime.client import Deadline, DuetimeClient
+from duetime.client import DuetimeError as CallError
 from duetime.config import SETTINGS, ConfigError, argument_type, parse_positive_seconds
 from duetime.config import resolve as resolve_config
 from duetime.core import (
@@ -147,32 +148,32 @@ from duetime.ledger import (
 )
 from duetime.replay import Summary, replay, row_of
 from duetime.v1 import duetime_pb2 as pb
-from duetime.v1 import duetime_pb2_grpc as pb_grpc
 
-DAYS = {"mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6, "sun": 7}
+DAYS = parsing.DAYS
 RPC_TIMEOUT = 30.0
 """Seconds a CLI call to the server may take."""
 NOT_RECORDED = "computed locally, not recorded"
 AT_CLOSE = {"end-of-window": pb.AT_CLOSE_END_OF_WINDOW, "next-open": pb.AT_CLOSE_NEXT_OPEN}
-AFTER = "@after:"
+AFTER = parsing.AFTER
 """Separator of a ``--deadline`` that is chained after another one."""
 _BAD_INPUT = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.OUT_OF_RANGE,
               grpc.StatusCode.FAILED_PRECONDITION)
 ADMIN_TIMEOUT = 300.0
 """Seconds a ``records`` call to the server may take (an analysis reads the ledger)."""
-_ADMIN_CHANNEL = [("grpc.max_receive_message_length", 64 << 20)]
 _PIPE_CLOSED = 141
 """Exit code when the reader of stdout went away (128 + SIGPIPE, as the shell shows)."""
 
 # ---------------------------------------------------------------------------
 # instants, strictly RFC 3339 (the core's parser is more lenient)
 
-_DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
-_LOCAL_TIME = r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
-_NO_OFFSET = re.compile(_LOCAL_TIME)
-_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:[Zz]|[+-]\d{2}:\d{2})")
-_LONG_FRACTION = re.compile(_LOCAL_TIME + r"(?:[Zz]|[+-]\d{2}:\d{2})")
-_EXAMPLE = "2026-11-27T16:00:00+01:00"
+
+def _parsed(parse, *args):
+    """``parse(*args)`` (a :mod:`duetime.parsing` parser); its SpecError as an
+    InvalidArgument on the same field."""
+    try:
+        return parse(*args)
+    except parsing.SpecError as exc:
+        raise InvalidArgument.at(exc.field, exc.description) from None
 
 
 def check_instant_text(text: str, field: str) -> None:
@@ -181,22 +182,7 @@ def check_instant_text(text: str, field: str) -> None:
     convenience) with an InvalidArgument on ``field`` saying what is wrong —
     before :func:`duetime.core.parse_instant`, which also reads other ISO 8601
     forms (basic format, week dates, comma fractions, 7+ digits truncated)."""
-    s = text.strip()
-    if _RFC3339.fullmatch(s):
-        return
-    if _DATE_ONLY.fullmatch(s):
-        why = (f"{text!r} is a date, not an instant; write a full RFC 3339 instant such as "
-               f"{s}T00:00:00Z or {s}T00:00:00+01:00")
-    elif _NO_OFFSET.fullmatch(s):
-        why = (f"{text!r} has no UTC offset; write e.g. {s}Z or {s}+01:00 (it is never read "
-               "as UTC or as local time)")
-    elif _LONG_FRACTION.fullmatch(s):
-        why = (f"{text!r} has more than 6 fractional digits; duetime counts whole "
-               "microseconds")
-    else:
-        why = (f"{text!r} is not an RFC 3339 instant such as {_EXAMPLE} (date, T, hours and "
-               "minutes, optional seconds and fraction, then Z or an offset ±HH:MM)")
-    raise InvalidArgument.at(field, why)
+    _parsed(parsing.check_instant_text, text, field)
 
 
 def instant(text: str, field: str):
@@ -215,25 +201,17 @@ def parse_days(text: str, field: str) -> list[int]:
 
     A range may wrap (``fri-mon`` → [5, 6, 7, 1]). Raises InvalidArgument on ``field``.
     """
-    days: list[int] = []
-    for part in text.lower().split(","):
-        first, dash, last = part.strip().partition("-")
-        if first not in DAYS or (dash and last not in DAYS):
-            raise InvalidArgument.at(
-                field, f"{part.strip()!r} is not a day or a day range (mon..sun, e.g. mon-fri)"
-            )
-        a, b = DAYS[first], DAYS[last] if dash else DAYS[first]
-        days += [(a - 1 + i) % 7 + 1 for i in range((b - a) % 7 + 1)]
-    return days
+    return _parsed(parsing.parse_days, text, field)
+
+
+def _intervals(intervals: Iterable[parsing.Interval]) -> list[pb.TimeInterval]:
+    return [pb.TimeInterval(start=start, end=end) for start, end in intervals]
 
 
 def parse_intervals(text: str, field: str, spec: str) -> list[pb.TimeInterval]:
     """``"09:00-12:00,13:00-17:00"`` → TimeIntervals; the times themselves are
     checked by the core. Raises InvalidArgument on ``field`` quoting ``spec``."""
-    intervals = [item.strip().partition("-") for item in text.split(",")]
-    if not all(start and dash and end for start, dash, end in intervals):
-        raise InvalidArgument.at(field, f"{spec!r}: {text!r} is not HH:MM-HH:MM[,HH:MM-HH:MM...]")
-    return [pb.TimeInterval(start=start, end=end) for start, _, end in intervals]
+    return _intervals(_parsed(parsing.parse_intervals, text, field, spec))
 
 
 def parse_hours(specs: Iterable[str]) -> pb.WorkingHours:
@@ -242,15 +220,9 @@ def parse_hours(specs: Iterable[str]) -> pb.WorkingHours:
     Intervals given for one day by several specs are joined; times are checked
     by the core. Raises InvalidArgument on field ``--hours``.
     """
-    by_day: dict[int, list[pb.TimeInterval]] = {}
-    for spec in specs:
-        days_text, _, intervals_text = spec.strip().partition(" ")
-        intervals = parse_intervals(intervals_text, "--hours", spec)
-        for day in parse_days(days_text, "--hours"):
-            by_day.setdefault(day, []).extend(intervals)
-    return pb.WorkingHours(
-        days=[pb.DayHours(weekday=day, intervals=iv) for day, iv in sorted(by_day.items())]
-    )
+    return pb.WorkingHours(days=[
+        pb.DayHours(weekday=day, intervals=_intervals(intervals))
+        for day, intervals in _parsed(parsing.parse_hours, specs, "--hours")])
 
 
 def parse_override(spec: str) -> pb.DateOverride:
@@ -258,21 +230,16 @@ def parse_override(spec: str) -> pb.DateOverride:
 
     The date is checked by the core. Raises InvalidArgument on ``--override``.
     """
-    date, _, rest = spec.partition("=")
-    hours, _, name = rest.partition("=")
-    if not date or not hours:
-        raise InvalidArgument.at(
-            "--override", f"{spec!r} is not DATE=closed or DATE=HH:MM-HH:MM[,...], each [=NAME]"
-        )
-    if hours.strip().lower() == "closed":
-        return pb.DateOverride(date=date, closed=True, name=name)
-    intervals = parse_intervals(hours, "--override", spec)
-    return pb.DateOverride(date=date, intervals=intervals, name=name)
+    override = _parsed(parsing.parse_override, spec, "--override")
+    if override.closed:
+        return pb.DateOverride(date=override.date, closed=True, name=override.name)
+    return pb.DateOverride(date=override.date, intervals=_intervals(override.intervals),
+                           name=override.name)
 
 
 def _named(specs: Iterable[str]) -> list[tuple[str, str]]:
     """``DATE[=NAME]`` specs → (date, name) pairs."""
-    return [(date, name) for date, _, name in (s.partition("=") for s in specs)]
+    return [parsing.parse_named_date(spec) for spec in specs]
 
 
 # Calendar flags that describe an inline calendar, so cannot go with --calendar.
@@ -305,8 +272,7 @@ def calendar_from_args(args: argparse.Namespace) -> pb.Calendar:
         holidays_valid_until=args.holidays_valid_until or "",
     )
     if args.weekend is not None:
-        spec = args.weekend.strip().lower()
-        days = [] if spec in ("", "none") else parse_days(spec, "--weekend")
+        days = _parsed(parsing.parse_weekend, args.weekend, "--weekend")
         calendar.weekend.SetInParent()
         calendar.weekend.days.extend(days)
     if args.hours:
@@ -316,13 +282,7 @@ def calendar_from_args(args: argparse.Namespace) -> pb.Calendar:
 
 def check_bundle_ref(ref: str, flag: str) -> None:
     """``NAME`` or ``NAME@VERSION``, neither part empty; else InvalidArgument on ``flag``."""
-    name, at, version = ref.partition("@")
-    if not name.strip():
-        raise InvalidArgument.at(flag, f"{ref!r} names no bundle; give NAME or NAME@VERSION "
-                                       "(duetime calendars list shows them)")
-    if at and not version:
-        raise InvalidArgument.at(flag, f"{ref!r}: empty version after '@'; write {name} for its "
-                                       f"newest version, or {name}@VERSION")
+    _parsed(parsing.check_bundle_ref, ref, flag)
 
 
 def parse_deadline(spec: str) -> pb.DeadlineSpec:
@@ -331,22 +291,12 @@ def parse_deadline(spec: str) -> pb.DeadlineSpec:
     The duration itself may hold ``@`` (``1bd@16:00``); only a trailing
     ``@after:OTHER`` chains. Raises InvalidArgument on ``--deadline``.
     """
-    name, eq, rest = spec.partition("=")
-    duration, chained, after = rest.rpartition(AFTER) if AFTER in rest else (rest, "", "")
-    if not (name and eq and duration) or (chained and not after):
-        raise InvalidArgument.at(
-            "--deadline", f"{spec!r} is not NAME=DURATION or NAME=DURATION{AFTER}NAME"
-        )
+    name, duration, after = _parsed(parsing.parse_deadline, spec, "--deadline")
     return pb.DeadlineSpec(name=name, duration=duration, after=after)
 
 
 # ---------------------------------------------------------------------------
 # running a call (locally or on a server) and showing its answer
-
-
-_connection = ConnectionOptions()
-"""How ``--server`` is reached: the connection flags of the command being run
-(set by :func:`main`, :func:`connection_from_args`)."""
 
 
 def connection_from_args(args: argparse.Namespace) -> ConnectionOptions:
@@ -361,14 +311,67 @@ def connection_from_args(args: argparse.Namespace) -> ConnectionOptions:
         token=token)
 
 
-def _channel(server: str, channel_options=()) -> grpc.Channel:
-    """A channel to ``server`` as the connection flags say (:data:`_connection`)."""
-    return open_channel(server, _connection, channel_options)
+def _client(args: argparse.Namespace, timeout: float,
+            namespace: str | None = None) -> DuetimeClient:
+    """A client of ``--server`` connected as the command's connection flags
+    say (:func:`connection_from_args`), each call taking at most ``timeout``
+    seconds, in idempotency ``namespace`` (None: the default one). Raises
+    ChannelError for a connection flag that cannot be used."""
+    options = connection_from_args(args)
+    return DuetimeClient(args.server, timeout, namespace=namespace, tls=options.tls,
+                         tls_ca=options.tls_ca, tls_cert=options.tls_cert,
+                         tls_key=options.tls_key, token=options.token)
 
 
-def _stub(server: str) -> tuple[grpc.Channel, pb_grpc.DueTimeServiceStub]:
-    channel = _channel(server)
-    return channel, pb_grpc.DueTimeServiceStub(channel)
+def _utc(timestamp) -> datetime:
+    """A Timestamp as an aware UTC datetime."""
+    return timestamp.ToDatetime(tzinfo=timezone.utc)
+
+
+def _given(message: Message, field: str):
+    """``message``'s ``field`` when it is set, else None."""
+    return getattr(message, field) if message.HasField(field) else None
+
+
+_AT_CLOSE_NAMES = {value: name for name, value in AT_CLOSE.items()}
+
+
+def _ask(duetime: DuetimeClient, request: Message) -> Message:
+    """The server's response to a request the computing commands build, asked
+    through the typed call of its method with every field of ``request``."""
+    key = request.idempotency_key
+    if isinstance(request, pb.ComputeDueTimeRequest):
+        answer = duetime.compute_due_time(
+            _utc(request.start), request.duration, _given(request, "calendar"),
+            at_close=_AT_CLOSE_NAMES.get(request.at_close, ""), explain=request.explain,
+            idempotency_key=key)
+    elif isinstance(request, pb.ComputeBusinessTimeRequest):
+        answer = duetime.business_time(
+            _utc(request.start_time), _utc(request.end_time), _given(request, "calendar"),
+            explain=request.explain, idempotency_key=key)
+    elif isinstance(request, pb.GetOpenStatusRequest):
+        answer = duetime.open_status(_utc(request.time), _given(request, "calendar"),
+                                     idempotency_key=key)
+    elif isinstance(request, pb.ComputeScheduleRequest):
+        answer = duetime.compute_schedule(
+            _utc(request.entered_time),
+            [Deadline(d.name, d.duration, d.after) for d in request.deadlines],
+            _given(request, "calendar"), at_close=_AT_CLOSE_NAMES.get(request.at_close, ""),
+            explain=request.explain, idempotency_key=key)
+    elif isinstance(request, pb.StartClockRequest):
+        answer = duetime.start_clock(request.target, _utc(request.start_time),
+                                     _given(request, "calendar"), idempotency_key=key)
+    elif isinstance(request, pb.ApplyClockEventRequest):
+        event = request.event
+        answer = duetime.apply_clock_event(
+            request.state, EVENT_NAMES[event.type], _utc(event.time), target=event.target,
+            anchor=ANCHOR_NAMES.get(event.anchor, ""), idempotency_key=key)
+    elif isinstance(request, pb.EvaluateSlaRequest):
+        evaluation = duetime.evaluate_sla(request.policy, request.events, idempotency_key=key)
+        return evaluation.clock.recorded.message
+    else:
+        raise TypeError(f"no call of the client asks {type(request).__name__}")
+    return answer.recorded.message
 
 
 def _catalog(directory: str | None) -> Catalog:
@@ -394,22 +397,21 @@ def _run(method: RecordedMethod, request: Message, args: argparse.Namespace) -> 
     if not args.server:
         catalog = _catalog(args.calendars) if _needs_catalog(request) else Catalog.empty()
         return method.run(request, catalog)
-    channel, stub = _stub(args.server)
-    with channel:
-        return getattr(stub, method.rpc)(request, timeout=RPC_TIMEOUT,
-                                         metadata=_namespace_metadata(args))
+    with _client(args, RPC_TIMEOUT, _namespace(args)) as duetime:
+        return _ask(duetime, request)
 
 
-def _namespace_metadata(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
-    """The call metadata of ``--namespace`` (checked here, so the error names the flag)."""
+def _namespace(args: argparse.Namespace) -> str | None:
+    """The idempotency namespace of ``--namespace``, None when not given
+    (checked here, so the error names the flag)."""
     namespace = getattr(args, "namespace", None)
     if not namespace:
-        return ()
+        return None
     try:
         check_namespace(namespace)
     except InvalidArgument as exc:
         raise InvalidArgument.at("--namespace", exc.violations[0].description) from None
-    return ((NAMESPACE_METADATA, namespace),)
+    return namespace
 
 
 def _local(ts, zone_name: str) -> str:
@@ -554,6 +556,8 @@ def cmd_schedule(args: argparse.Namespace) -> int:
 EVENTS = {e.removeprefix("CLOCK_EVENT_TYPE_").lower(): pb.ClockEventType.Value(e)
           for e in pb.ClockEventType.keys() if not e.endswith("_UNSPECIFIED")}
 ANCHORS = {"event": pb.RETARGET_ANCHOR_EVENT, "start": pb.RETARGET_ANCHOR_START}
+EVENT_NAMES = {value: name for name, value in EVENTS.items()}
+ANCHOR_NAMES = {value: name for name, value in ANCHORS.items()}
 
 
 def _read_json(path: str, field: str):
@@ -639,10 +643,9 @@ def _status(value: int) -> str:
 
 
 def cmd_record(args: argparse.Namespace) -> int:
-    channel, stub = _stub(args.server)
-    with channel:
-        reply = stub.GetRecord(pb.GetRecordRequest(record_id=args.id), timeout=RPC_TIMEOUT)
-    print(json_format.MessageToJson(reply.record))
+    with _client(args, RPC_TIMEOUT) as duetime:
+        record = duetime.get_record(args.id)
+    print(json_format.MessageToJson(record))
     return 0
 
 
@@ -695,23 +698,10 @@ def _local_error(exc: DuetimeError) -> dict:
                         exc.reason, ((v.field, v.description) for v in exc.violations))
 
 
-def _status_error(status) -> dict:
-    """The ``error`` object of a batch item's ``google.rpc.Status``."""
-    from google.rpc import code_pb2
-
-    violations, reason = [], ""
-    for detail in status.details:
-        bad, failed = error_details_pb2.BadRequest(), error_details_pb2.PreconditionFailure()
-        info = error_details_pb2.ErrorInfo()
-        if detail.Unpack(bad):
-            violations += [(v.field, v.description) for v in bad.field_violations]
-        elif detail.Unpack(failed):
-            violations += [(v.subject, v.description) for v in failed.violations]
-        elif detail.Unpack(info):
-            reason = info.reason
-    code = code_pb2.Code.Name(status.code) if status.code in code_pb2.Code.values() \
-        else str(status.code)
-    return _batch_error(code, status.message, reason, violations)
+def _call_error(exc: CallError) -> dict:
+    """The ``error`` object of a batch item the server refused."""
+    return _batch_error(exc.code.name, exc.details, exc.reason,
+                        ((v.field, v.description) for v in exc.violations))
 
 
 def _batch_lines(source) -> Iterator[tuple[int, bytes]]:
@@ -737,7 +727,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     JSON result a line; 0 when every item was answered, 1 when some failed."""
     from duetime.app import BatchCalendars, compute
 
-    metadata = _namespace_metadata(args) if args.server else ()
+    namespace = _namespace(args) if args.server else None
     try:
         source = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")  # noqa: SIM115
     except OSError as exc:
@@ -750,11 +740,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
             source.close()
         raise InvalidArgument.at("--out", f"cannot write {args.out}: {exc.strerror or exc}") \
             from None
-    channel = stub = None
+    duetime = None
     catalog: Catalog | None = None
     if args.server:
-        channel = _channel(args.server, _ADMIN_CHANNEL)
-        stub = pb_grpc.DueTimeServiceStub(channel)
+        duetime = _client(args, BATCH_TIMEOUT, namespace)
     done = failed = 0
     try:
         for chunk in _chunks(_batch_lines(source), args.chunk):
@@ -766,14 +755,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
                     positions.append(k)
                 except DuetimeError as exc:
                     results[k] = {"error": _local_error(exc)}
-            if stub is not None and requests:
-                reply = stub.BatchComputeDueTimes(
-                    pb.BatchComputeDueTimesRequest(items=requests), timeout=BATCH_TIMEOUT,
-                    metadata=metadata)
-                for k, result in zip(positions, reply.results, strict=True):
-                    results[k] = ({"response": json_format.MessageToDict(result.response)}
-                                  if result.HasField("response")
-                                  else {"error": _status_error(result.error)})
+            if duetime is not None and requests:
+                answers = duetime.compute_due_times(requests)
+                for k, answer in zip(positions, answers, strict=True):
+                    results[k] = ({"response": json_format.MessageToDict(
+                                      answer.due_time.recorded.message)}
+                                  if answer.ok else {"error": _call_error(answer.error)})
             elif requests:
                 if catalog is None and any(r.calendar.bundle for r in requests):
                     catalog = _catalog(args.calendars)
@@ -793,8 +780,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
             if done // BATCH_PROGRESS > before // BATCH_PROGRESS:
                 print(f"progress: {done:,} items, {failed:,} failed", file=sys.stderr, flush=True)
     finally:
-        if channel is not None:
-            channel.close()
+        if duetime is not None:
+            duetime.close()
         if source is not sys.stdin.buffer:
             source.close()
         if out is not sys.stdout:
@@ -843,17 +830,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_health(args: argparse.Namespace) -> int:
     """Print the health status of ``--server`` on one line; 0 when SERVING."""
-    request = health_pb2.HealthCheckRequest(service=args.service)
-    try:
-        with _channel(args.server) as channel:
-            reply = health_pb2_grpc.HealthStub(channel).Check(request, timeout=args.timeout)
-    except grpc.RpcError as exc:
-        details = " ".join((exc.details() or "").split())
-        print(f"{exc.code().name}: {details}" if details else exc.code().name)
-        return 1
-    status = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
+    with _client(args, args.timeout) as duetime:
+        try:
+            status = duetime.health(args.service)
+        except CallError as exc:
+            details = " ".join((exc.details or "").split())
+            print(f"{exc.code.name}: {details}" if details else exc.code.name)
+            return 1
     print(status)
-    return 0 if reply.status == health_pb2.HealthCheckResponse.SERVING else 1
+    return 0 if status == "SERVING" else 1
 
 
 # ---------------------------------------------------------------------------
@@ -900,15 +885,14 @@ def _record_lines(args: argparse.Namespace) -> Iterator[pb.Record]:
     request = _selected(pb.ListRecordsRequest(key_prefix=args.key_prefix or "",
                                               page_size=MAX_PAGE_SIZE), args)
     if args.server:
-        channel = _channel(args.server, _ADMIN_CHANNEL)
-        with channel:
-            stub = pb_grpc.DueTimeServiceStub(channel)
-            while True:
-                page = stub.ListRecords(request, timeout=ADMIN_TIMEOUT)
-                yield from page.records
-                if not page.next_page_token:
-                    return
-                request.page_token = page.next_page_token
+        with _client(args, ADMIN_TIMEOUT) as duetime:
+            yield from duetime.list_records(
+                start=_utc(request.start_time) if request.HasField("start_time") else None,
+                end=_utc(request.end_time) if request.HasField("end_time") else None,
+                key_prefix=request.key_prefix,
+                namespace=request.namespace if request.HasField("namespace") else None,
+                page_size=request.page_size)
+        return
     app = DueTimeApp(_existing_ledger(args.db))
     try:
         for row in app.records(record_filter(request)):
@@ -989,10 +973,12 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
     request = _selected(pb.AnalyzeImpactRequest(calendar=args.calendar or "",
                                                 tzdata=args.tzdata, limit=args.limit or 0), args)
     if args.server:
-        channel = _channel(args.server, _ADMIN_CHANNEL)
-        with channel:
-            reply = pb_grpc.DueTimeServiceStub(channel).AnalyzeImpact(request,
-                                                                      timeout=ADMIN_TIMEOUT)
+        with _client(args, ADMIN_TIMEOUT) as duetime:
+            reply = duetime.analyze_impact(
+                request.calendar, tzdata=request.tzdata, limit=request.limit,
+                start=_utc(request.start_time) if request.HasField("start_time") else None,
+                end=_utc(request.end_time) if request.HasField("end_time") else None,
+                namespace=request.namespace if request.HasField("namespace") else None).message
     else:
         app = DueTimeApp(_existing_ledger(args.db), _catalog(args.calendars))
         try:
@@ -1071,10 +1057,8 @@ def cmd_calendars_diff(args: argparse.Namespace) -> int:
 
 def cmd_calendars_list(args: argparse.Namespace) -> int:
     if args.server:
-        channel = _channel(args.server)
-        with channel:
-            reply = pb_grpc.CalendarServiceStub(channel).ListCalendars(
-                pb.ListCalendarsRequest(), timeout=RPC_TIMEOUT)
+        with _client(args, RPC_TIMEOUT) as duetime:
+            reply = duetime.list_calendars().message
     else:
         reply = list_calendars(_catalog(args.dir).bundles)
     if args.json:
@@ -1087,21 +1071,6 @@ def cmd_calendars_list(args: argparse.Namespace) -> int:
     ]
     print("\n".join(table(rows)))
     return 0
-
-
-def _violations(error: grpc.RpcError) -> list[FieldViolation]:
-    """The BadRequest field violations (and PreconditionFailure violations, by
-    subject) in a failed call's rich status, if any."""
-    status = rpc_status.from_call(error)
-    found = []
-    for detail in status.details if status else ():
-        bad_request = error_details_pb2.BadRequest()
-        precondition = error_details_pb2.PreconditionFailure()
-        if detail.Unpack(bad_request):
-            found += [FieldViolation(v.field, v.description) for v in bad_request.field_violations]
-        elif detail.Unpack(precondition):
-            found += [FieldViolation(v.subject, v.description) for v in precondition.violations]
-    return found
 
 
 def _report(violations) -> int:
@@ -1495,9 +1464,7 @@ def _calendars_commands(sub) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (see module docstring)."""
-    global _connection
     args = parser().parse_args(argv)
-    _connection = connection_from_args(args)
     try:
         code = args.run(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
@@ -1507,10 +1474,10 @@ def main(argv: list[str] | None = None) -> int:
     except (CatalogError, bundles.SourceError, LedgerUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    except grpc.RpcError as exc:
-        if exc.code() in _BAD_INPUT and (violations := _violations(exc)):
-            return _report(violations)
-        print(f"error: {exc.code().name}: {exc.details()}", file=sys.stderr)
+    except CallError as exc:  # the server's refusal, or a call that failed
+        if (exc.code is None or exc.code in _BAD_INPUT) and exc.violations:
+            return _report(exc.violations)
+        print(f"error: {exc}", file=sys.stderr)
         return 1
     except ChannelError as exc:  # a connection flag that cannot be used
         print(f"error: --{exc.option.replace('_', '-')}: {exc.message}", file=sys.stderr)

@@ -31,6 +31,21 @@ in order: its :class:`DueTime`, or its own error as a :class:`DuetimeError`
     for item, result in zip(items, duetime.compute_due_times(items)):
         print(result.due_time.due if result.ok else result.error.violations)
 
+The calls: :meth:`~DuetimeClient.compute_due_time`,
+:meth:`~DuetimeClient.compute_due_times`, :meth:`~DuetimeClient.stream_due_times`,
+:meth:`~DuetimeClient.business_time`, :meth:`~DuetimeClient.open_status`,
+:meth:`~DuetimeClient.compute_schedule`, :meth:`~DuetimeClient.start_clock`,
+:meth:`~DuetimeClient.apply_clock_event`, :meth:`~DuetimeClient.evaluate_sla`
+(recorded answers); :meth:`~DuetimeClient.get_record`,
+:meth:`~DuetimeClient.list_records`, :meth:`~DuetimeClient.analyze_impact`
+(the ledger: records as ``duetime.v1.Record`` messages);
+:meth:`~DuetimeClient.list_calendars`
+and :meth:`~DuetimeClient.health`. Each recorded answer also keeps the
+response message it was read from (``answer.recorded.message``). Text forms
+the client reads (hour specs, deadlines) are parsed by :mod:`duetime.parsing`;
+importing this module loads neither the command line nor the server's code
+and changes no process-wide setting (``zoneinfo.TZPATH`` stays the caller's).
+
 Errors: :class:`InvalidArgument`, :class:`OutOfRange`,
 :class:`FailedPrecondition`, :class:`AlreadyExists` and :class:`NotFound` are
 not retryable (the same call fails the same way); :class:`Unavailable` and
@@ -38,8 +53,10 @@ not retryable (the same call fails the same way); :class:`Unavailable` and
 plain :class:`DuetimeError` with its ``code``, retryable for
 RESOURCE_EXHAUSTED, ABORTED and CANCELLED (a call the server cancelled while
 stopping). The problems the service named
-are in ``.violations`` (field or subject, description) and its reason in
-``.reason``.
+are in ``.violations`` (field or subject, description), its reason in
+``.reason``, the facts of its ErrorInfo in ``.metadata`` and its message in
+``.details``. This is the one reader of the service's rich status
+(``google.rpc.Status`` details); the command line prints its errors from it.
 """
 
 from __future__ import annotations
@@ -49,12 +66,15 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 
 import grpc
-from google.protobuf.message import DecodeError
+from google.protobuf.message import DecodeError, Message
 from google.protobuf import timestamp_pb2
 from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
+from duetime import parsing
 from duetime.channels import ConnectionOptions, PathOrPem, open_channel
+from duetime.parsing import Deadline
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
 
@@ -88,16 +108,22 @@ class Violation:
 
 class DuetimeError(Exception):
     """A failed duetime call. ``code`` is the gRPC status code (None for an
-    error found before calling), ``reason`` the service's UPPER_SNAKE reason,
+    error found before calling), ``details`` the status message as the service
+    sent it (``str(error)`` is ``"CODE: details"``), ``reason`` the service's
+    UPPER_SNAKE reason, ``metadata`` the facts its ``google.rpc.ErrorInfo``
+    gave (e.g. ``record_id``, ``idempotency_key``, ``call_budget_seconds``),
     ``violations`` the problems it named, ``retryable`` whether the same call
     may succeed later."""
 
     retryable = False
 
     def __init__(self, message: str, *, code: grpc.StatusCode | None = None, reason: str = "",
-                 violations: Iterable[Violation] = (), retryable: bool | None = None):
+                 violations: Iterable[Violation] = (), retryable: bool | None = None,
+                 details: str = "", metadata: Mapping[str, str] | None = None):
         super().__init__(message)
         self.code = code
+        self.details = details
+        self.metadata = dict(metadata or {})
         self.reason = reason
         self.violations = tuple(violations)
         if retryable is not None:
@@ -176,7 +202,7 @@ def error_of_status(status) -> DuetimeError:
 def _error(code: grpc.StatusCode, message: str, details) -> DuetimeError:
     """The DuetimeError of a status code, message and rich details (``Any``s)."""
     violations: list[Violation] = []
-    reason = ""
+    reason, metadata = "", {}
     for detail in details:
         bad, failed, info = (error_details_pb2.BadRequest(),
                              error_details_pb2.PreconditionFailure(), error_details_pb2.ErrorInfo())
@@ -185,11 +211,11 @@ def _error(code: grpc.StatusCode, message: str, details) -> DuetimeError:
         elif detail.Unpack(failed):
             violations += [Violation(v.subject, v.description) for v in failed.violations]
         elif detail.Unpack(info):
-            reason = info.reason
+            reason, metadata = info.reason, dict(info.metadata)
     kind = _ERRORS.get(code, DuetimeError)
     retryable = None if kind is not DuetimeError else code in _RETRYABLE
     return kind(f"{code.name}: {message}", code=code, reason=reason,
-                violations=violations, retryable=retryable)
+                violations=violations, retryable=retryable, details=message, metadata=metadata)
 
 
 # ---------------------------------------------------------------------------
@@ -207,12 +233,27 @@ class Versions:
 
 @dataclass(frozen=True)
 class Recorded:
-    """The parts every answer has: its ledger record, versions, zone, warnings."""
+    """The parts every answer has: its ledger record, versions, zone,
+    warnings, and the response message the answer was read from
+    (``message``, e.g. to print it in the protobuf JSON mapping; not compared)."""
 
     record_id: str
     versions: Versions
     time_zone: str
     warnings: tuple[str, ...]
+    message: Message | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class ExplanationStep:
+    """One step of an answer's explanation (asked for with ``explain=True``):
+    its ``kind`` (e.g. ``open``, ``holiday``), the business ``amount`` it
+    counted (None when it counts none), its text and local date."""
+
+    kind: str
+    amount: timedelta | None
+    text: str
+    local_date: str
 
 
 @dataclass(frozen=True)
@@ -221,6 +262,7 @@ class DueTime:
     due_local: str
     """``due`` as RFC 3339 text in the calendar's zone."""
     recorded: Recorded
+    explanation: tuple[ExplanationStep, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -234,6 +276,11 @@ class DueTimeRequest:
     calendar: CalendarLike = None
     next_open_at_close: bool = False
     idempotency_key: str = ""
+    at_close: str = ""
+    """The at-close rule by name, ``"next-open"`` or ``"end-of-window"``
+    (the service's default, said explicitly); ``""``: as ``next_open_at_close`` says."""
+    explain: bool = False
+    """Whether the answer carries its :class:`ExplanationStep` list."""
 
 
 @dataclass(frozen=True)
@@ -256,6 +303,32 @@ class DueTimeResult:
 class BusinessTime:
     business_time: timedelta
     business_days: int
+    recorded: Recorded
+    explanation: tuple[ExplanationStep, ...] = ()
+
+
+@dataclass(frozen=True)
+class ScheduledDeadline:
+    """One deadline of a :class:`Schedule`: due at ``due`` (``due_local`` in
+    the calendar's zone), counted from ``counted_from`` (the stage's entry, or
+    the due time of deadline ``after``)."""
+
+    name: str
+    due: datetime
+    due_local: str
+    counted_from: datetime | None
+    after: str
+    explanation: tuple[ExplanationStep, ...] = ()
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A stage's named deadlines, in the order asked for, and the first of
+    them to fall due (``next_due``, its name; ``next_due_time``)."""
+
+    deadlines: tuple[ScheduledDeadline, ...]
+    next_due: str
+    next_due_time: datetime | None
     recorded: Recorded
 
 
@@ -329,6 +402,84 @@ class SlaEvent:
 
 
 @dataclass(frozen=True)
+class MovedDueTime:
+    """A recorded due time that a replay moves: its deadline ``name`` (empty
+    for a single due time), old and new instant and local text, and why."""
+
+    name: str
+    old_due: datetime | None
+    new_due: datetime | None
+    old_due_local: str
+    new_due_local: str
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ImpactedRecord:
+    """A record whose answer would change: the due times that move, or the
+    ``error`` its replay now fails with (then ``due_times`` is empty)."""
+
+    record_id: str
+    method: str
+    """The full RPC method, e.g. ``/duetime.v1.DueTimeService/ComputeDueTime``."""
+    idempotency_key: str
+    namespace: str
+    old_calendar_version: str
+    new_calendar_version: str
+    old_tzdata_version: str
+    due_times: tuple[MovedDueTime, ...]
+    error: str
+
+
+@dataclass(frozen=True)
+class SkippedRecord:
+    """A record the change concerns that was not replayed, and why."""
+
+    record_id: str
+    method: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Impact:
+    """What :meth:`DuetimeClient.analyze_impact` found; ``message`` is the
+    AnalyzeImpactResponse it was read from (not compared)."""
+
+    calendar_version: str
+    tzdata_version: str
+    records_examined: int
+    records_replayed: int
+    changes: tuple[ImpactedRecord, ...]
+    not_replayed: tuple[SkippedRecord, ...]
+    truncated: bool
+    """More records were concerned than ``limit`` let the server consider."""
+    message: Message | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class CalendarInfo:
+    """A calendar bundle a server has loaded: its newest version, every
+    version, and the years its holidays cover (``first_year`` to ``last_year``)."""
+
+    name: str
+    description: str
+    time_zone: str
+    newest_version: str
+    versions: tuple[str, ...]
+    first_year: int
+    last_year: int
+
+
+@dataclass(frozen=True)
+class Calendars:
+    """The bundles of :meth:`DuetimeClient.list_calendars`, by name; ``message``
+    is the ListCalendarsResponse they were read from (not compared)."""
+
+    calendars: tuple[CalendarInfo, ...]
+    message: Message | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class CalendarSpec:
     """An inline calendar (or a bundle with extra holidays). ``hours`` are
     the CLI's specs (``"mon-fri 09:00-12:00,13:00-17:00"``); ``weekend`` ISO
@@ -342,8 +493,8 @@ class CalendarSpec:
     bundle: str = ""
 
     def to_proto(self) -> pb.Calendar:
-        from duetime.cli import parse_hours  # the one parser of hour specs
-
+        """The Calendar message; an hour spec that does not parse raises
+        InvalidArgument on ``hours``."""
         calendar = pb.Calendar(time_zone=self.time_zone, bundle=self.bundle, holidays=[
             pb.Holiday(date=h) if isinstance(h, str) else pb.Holiday(date=h[0], name=h[1])
             for h in self.holidays])
@@ -351,7 +502,16 @@ class CalendarSpec:
             calendar.weekend.SetInParent()
             calendar.weekend.days.extend(self.weekend)
         if self.hours:
-            calendar.working_hours.CopyFrom(parse_hours(self.hours))
+            try:
+                hours = parsing.parse_hours(self.hours, "hours")
+            except parsing.SpecError as exc:
+                raise InvalidArgument(str(exc), violations=[
+                    Violation(exc.field, exc.description)]) from None
+            calendar.working_hours.SetInParent()
+            calendar.working_hours.days.extend(
+                pb.DayHours(weekday=day, intervals=[pb.TimeInterval(start=start, end=end)
+                                                    for start, end in intervals])
+                for day, intervals in hours)
         return calendar
 
 
@@ -400,7 +560,24 @@ def _recorded(response) -> Recorded:
                           response.tzdata_version),
         time_zone=response.time_zone,
         warnings=tuple(response.warnings),
+        message=response,
     )
+
+
+def _explanation(steps) -> tuple[ExplanationStep, ...]:
+    return tuple(ExplanationStep(s.kind, _timedelta(s, "amount"), s.text, s.local_date)
+                 for s in steps)
+
+
+_AT_CLOSE = {"NEXT_OPEN": pb.AT_CLOSE_NEXT_OPEN, "END_OF_WINDOW": pb.AT_CLOSE_END_OF_WINDOW}
+
+
+def _at_close(at_close: str, next_open_at_close: bool) -> int:
+    """The AtClose of ``at_close`` (``next-open``, ``end-of-window``, any
+    case, ``_`` for ``-``), or of ``next_open_at_close`` when it is empty."""
+    if at_close:
+        return _choice(_AT_CLOSE, at_close.replace("-", "_"), "at_close")
+    return pb.AT_CLOSE_NEXT_OPEN if next_open_at_close else pb.AT_CLOSE_UNSPECIFIED
 
 
 _Calendars = dict[int, tuple[CalendarLike, "pb.Calendar | None"]]
@@ -408,11 +585,18 @@ _Calendars = dict[int, tuple[CalendarLike, "pb.Calendar | None"]]
 (kept in the entry, so its id cannot be reused while the batch is built)."""
 
 
-def _due_time_request(item: DueTimeRequest, prefix: str,
+DueTimeRequestLike = DueTimeRequest | pb.ComputeDueTimeRequest
+"""An item of a batch or stream: a DueTimeRequest, or a ComputeDueTimeRequest
+message sent as it is (e.g. read from the protobuf JSON mapping)."""
+
+
+def _due_time_request(item: DueTimeRequestLike, prefix: str,
                       calendars: _Calendars) -> pb.ComputeDueTimeRequest:
     """The ComputeDueTimeRequest of ``item``; errors name ``prefix + field``.
     ``calendars`` keeps each calendar object's message, so a batch sharing
     one CalendarSpec converts it once."""
+    if isinstance(item, pb.ComputeDueTimeRequest):
+        return item
     given = item.calendar
     known = calendars.get(id(given))
     if known is None or known[0] is not given:
@@ -420,13 +604,34 @@ def _due_time_request(item: DueTimeRequest, prefix: str,
     calendar = known[1]
     return pb.ComputeDueTimeRequest(
         start=_timestamp(item.start, f"{prefix}start"), duration=item.duration,
-        calendar=calendar,
-        at_close=pb.AT_CLOSE_NEXT_OPEN if item.next_open_at_close else pb.AT_CLOSE_UNSPECIFIED,
-        idempotency_key=item.idempotency_key)
+        calendar=calendar, at_close=_at_close(item.at_close, item.next_open_at_close),
+        explain=item.explain, idempotency_key=item.idempotency_key)
 
 
 def _due_time(response: pb.ComputeDueTimeResponse) -> DueTime:
-    return DueTime(_datetime(response, "due"), response.due_local, _recorded(response))
+    return DueTime(_datetime(response, "due"), response.due_local, _recorded(response),
+                   _explanation(response.explanation))
+
+
+def _deadline(deadline: Deadline | str, i: int) -> pb.DeadlineSpec:
+    """The DeadlineSpec of a Deadline or its text (``NAME=DURATION`` or
+    ``NAME=DURATION@after:OTHER``: InvalidArgument on ``deadlines[i]`` when it
+    is neither)."""
+    if isinstance(deadline, str):
+        try:
+            deadline = parsing.parse_deadline(deadline, f"deadlines[{i}]")
+        except parsing.SpecError as exc:
+            raise InvalidArgument(str(exc), violations=[
+                Violation(exc.field, exc.description)]) from None
+    return pb.DeadlineSpec(name=deadline.name, duration=deadline.duration, after=deadline.after)
+
+
+def _time_range(request, start: datetime | None, end: datetime | None) -> None:
+    """Set ``request``'s ``start_time`` and ``end_time`` when given."""
+    if start is not None:
+        request.start_time.CopyFrom(_timestamp(start, "start_time"))
+    if end is not None:
+        request.end_time.CopyFrom(_timestamp(end, "end_time"))
 
 
 def _due_time_result(result: pb.BatchItemResult) -> DueTimeResult:
@@ -502,6 +707,7 @@ class DuetimeClient:
             tls=tls, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key, token=token),
             _CHANNEL_OPTIONS)
         self._stub = pb_grpc.DueTimeServiceStub(self._channel)
+        self._calendars = pb_grpc.CalendarServiceStub(self._channel)
 
     def close(self) -> None:
         if self._owned:
@@ -513,22 +719,28 @@ class DuetimeClient:
     def __exit__(self, *exc_info) -> None:
         self.close()
 
-    def _call(self, rpc: str, request):
+    def _call(self, rpc: str, request, stub=None):
         try:
-            return getattr(self._stub, rpc)(request, timeout=self.timeout,
-                                            metadata=self._metadata)
+            return getattr(stub or self._stub, rpc)(request, timeout=self.timeout,
+                                                    metadata=self._metadata)
         except grpc.RpcError as exc:
             raise error_of(exc) from exc
 
     def compute_due_time(self, start: datetime, duration: str, calendar: CalendarLike = None, *,
-                         next_open_at_close: bool = False,
-                         idempotency_key: str = "") -> DueTime:
-        """``start + duration`` (``"3bd"``, ``"8bh"``, ``"48h"``, ``"P1M"``…)."""
+                         next_open_at_close: bool = False, at_close: str = "",
+                         explain: bool = False, idempotency_key: str = "") -> DueTime:
+        """``start + duration`` (``"3bd"``, ``"8bh"``, ``"48h"``, ``"P1M"``…).
+
+        Business time ending exactly at a closing is due at that closing
+        unless ``next_open_at_close`` (or ``at_close="next-open"``; also
+        ``"end-of-window"``, the default said explicitly). ``explain``: the
+        answer's ``explanation`` lists the steps that lead to it.
+        """
         request = _due_time_request(DueTimeRequest(start, duration, calendar, next_open_at_close,
-                                                   idempotency_key), "", {})
+                                                   idempotency_key, at_close, explain), "", {})
         return _due_time(self._call("ComputeDueTime", request))
 
-    def compute_due_times(self, items: Iterable[DueTimeRequest]) -> list[DueTimeResult]:
+    def compute_due_times(self, items: Iterable[DueTimeRequestLike]) -> list[DueTimeResult]:
         """Many due times in one BatchComputeDueTimes call: one
         :class:`DueTimeResult` per item, in order, each as
         :meth:`compute_due_time` would have answered (or raised for) that item
@@ -545,7 +757,7 @@ class DuetimeClient:
             _due_time_request(item, f"items[{i}].", calendars) for i, item in enumerate(items)])
         return [_due_time_result(r) for r in self._call("BatchComputeDueTimes", request).results]
 
-    def stream_due_times(self, items: Iterable[DueTimeRequest], *,
+    def stream_due_times(self, items: Iterable[DueTimeRequestLike], *,
                          message_items: int = STREAM_MESSAGE_ITEMS,
                          timeout: float = STREAM_TIMEOUT) -> Iterator[DueTimeResult]:
         """Due times for any number of items through one StreamComputeDueTimes
@@ -597,14 +809,38 @@ class DuetimeClient:
             raise stopped[0]
 
     def business_time(self, start: datetime, end: datetime, calendar: CalendarLike = None, *,
-                      idempotency_key: str = "") -> BusinessTime:
-        """Open time in ``[start, end)`` and whole business days between them."""
+                      explain: bool = False, idempotency_key: str = "") -> BusinessTime:
+        """Open time in ``[start, end)`` and whole business days between them
+        (negative when ``end`` is before ``start``); ``explain``: the open
+        intervals counted, in ``explanation``."""
         request = pb.ComputeBusinessTimeRequest(
             start_time=_timestamp(start, "start_time"), end_time=_timestamp(end, "end_time"),
-            calendar=_calendar(calendar), idempotency_key=idempotency_key)
+            calendar=_calendar(calendar), explain=explain, idempotency_key=idempotency_key)
         response = self._call("ComputeBusinessTime", request)
         return BusinessTime(_timedelta(response, "business_time"), response.business_days,
-                            _recorded(response))
+                            _recorded(response), _explanation(response.explanation))
+
+    def compute_schedule(self, entered: datetime, deadlines: Iterable[Deadline | str],
+                         calendar: CalendarLike = None, *, next_open_at_close: bool = False,
+                         at_close: str = "", explain: bool = False,
+                         idempotency_key: str = "") -> Schedule:
+        """A stage's named deadlines: each :class:`Deadline` (or its text,
+        ``"remind=2bd"``, ``"final=4bh@after:escalate"``) counted from
+        ``entered``, or from the due time of the deadline it comes ``after``.
+        ``at_close`` and ``explain`` as for :meth:`compute_due_time`."""
+        request = pb.ComputeScheduleRequest(
+            entered_time=_timestamp(entered, "entered_time"), calendar=_calendar(calendar),
+            deadlines=[_deadline(d, i) for i, d in enumerate(deadlines)],
+            at_close=_at_close(at_close, next_open_at_close), explain=explain,
+            idempotency_key=idempotency_key)
+        response = self._call("ComputeSchedule", request)
+        return Schedule(
+            deadlines=tuple(
+                ScheduledDeadline(d.name, _datetime(d, "due_time"), d.due_local,
+                                  _datetime(d, "from_time"), d.after, _explanation(d.explanation))
+                for d in response.deadlines),
+            next_due=response.next_due, next_due_time=_datetime(response, "next_due_time"),
+            recorded=_recorded(response))
 
     def open_status(self, at: datetime, calendar: CalendarLike = None, *,
                     idempotency_key: str = "") -> OpenStatus:
@@ -652,11 +888,12 @@ class DuetimeClient:
             idempotency_key=idempotency_key)
         return _clock(self._call("ApplyClockEvent", request))
 
-    def evaluate_sla(self, policy: str, events: Iterable[SlaEvent], *,
+    def evaluate_sla(self, policy: str, events: Iterable[SlaEvent | pb.BusinessEvent], *,
                      idempotency_key: str = "") -> SlaEvaluation:
         """Replay a ticket's ``events`` (the first ``start``) under ``policy``
-        (``name`` or ``name@version``)."""
+        (``name`` or ``name@version``). A BusinessEvent message is sent as it is."""
         request = pb.EvaluateSlaRequest(policy=policy, idempotency_key=idempotency_key, events=[
+            e if isinstance(e, pb.BusinessEvent) else
             pb.BusinessEvent(type=e.type, time=_timestamp(e.time, f"events[{i}].time"),
                              attributes=dict(e.attributes))
             for i, e in enumerate(events)])
@@ -677,6 +914,80 @@ class DuetimeClient:
     def get_record(self, record_id: str) -> pb.Record:
         """The stored record of an answer (request and response as ``Any``)."""
         return self._call("GetRecord", pb.GetRecordRequest(record_id=record_id)).record
+
+    def list_records(self, *, start: datetime | None = None, end: datetime | None = None,
+                     key_prefix: str = "", namespace: str | None = None,
+                     page_size: int = 0) -> Iterator[pb.Record]:
+        """The stored records received in ``[start, end)`` (either open),
+        whose idempotency key starts with ``key_prefix``, in ``namespace``
+        (``""`` the default one; None: every namespace), in the order they
+        were received: ListRecords, page by page (``page_size`` records a
+        call; 0: the server's default), each page read as the iteration
+        reaches it. Each call has the client's ``timeout``."""
+        request = pb.ListRecordsRequest(key_prefix=key_prefix, page_size=page_size)
+        _time_range(request, start, end)
+        if namespace is not None:
+            request.namespace = namespace
+        while True:
+            page = self._call("ListRecords", request)
+            yield from page.records
+            if not page.next_page_token:
+                return
+            request.page_token = page.next_page_token
+
+    def analyze_impact(self, calendar: str = "", *, tzdata: bool = False, limit: int = 0,
+                       start: datetime | None = None, end: datetime | None = None,
+                       namespace: str | None = None) -> Impact:
+        """Which recorded due times a newer bundle version (``calendar``,
+        ``NAME@NEW`` or ``NAME`` for its newest) or, with ``tzdata``, the
+        server's tz database would move; records selected as by
+        :meth:`list_records`, at most ``limit`` (0: the server's default).
+        Nothing is recorded or changed."""
+        request = pb.AnalyzeImpactRequest(calendar=calendar, tzdata=tzdata, limit=limit)
+        _time_range(request, start, end)
+        if namespace is not None:
+            request.namespace = namespace
+        response = self._call("AnalyzeImpact", request)
+        return Impact(
+            calendar_version=response.calendar_version,
+            tzdata_version=response.tzdata_version,
+            records_examined=response.records_examined,
+            records_replayed=response.records_replayed,
+            changes=tuple(
+                ImpactedRecord(
+                    c.record_id, c.method, c.idempotency_key, c.namespace,
+                    c.old_calendar_version, c.new_calendar_version, c.old_tzdata_version,
+                    tuple(MovedDueTime(d.name, _datetime(d, "old_due_time"),
+                                       _datetime(d, "new_due_time"), d.old_due_local,
+                                       d.new_due_local, tuple(d.reasons))
+                          for d in c.due_times),
+                    c.error)
+                for c in response.changes),
+            not_replayed=tuple(SkippedRecord(s.record_id, s.method, s.reason)
+                               for s in response.not_replayed),
+            truncated=response.truncated,
+            message=response)
+
+    def list_calendars(self) -> Calendars:
+        """The calendar bundles the server has loaded, with their years and versions."""
+        response = self._call("ListCalendars", pb.ListCalendarsRequest(), self._calendars)
+        return Calendars(tuple(
+            CalendarInfo(c.name, c.description, c.time_zone, c.newest_version,
+                         tuple(c.versions), c.first_year, c.last_year)
+            for c in response.calendars), response)
+
+    def health(self, service: str = "") -> str:
+        """The gRPC health status of ``service`` (``""``: the whole server,
+        SERVING while its ledger accepts writes): ``SERVING``,
+        ``NOT_SERVING``, ``UNKNOWN`` or ``SERVICE_UNKNOWN``. A failed call
+        (NOT_FOUND for a service the server does not know, UNAVAILABLE …)
+        raises its DuetimeError."""
+        stub = health_pb2_grpc.HealthStub(self._channel)
+        try:
+            reply = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=self.timeout)
+        except grpc.RpcError as exc:
+            raise error_of(exc) from exc
+        return health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
 
 
 def _state_message(state: bytes | pb.ClockState) -> pb.ClockState:

@@ -1,0 +1,188 @@
+"""The text forms the command line and the typed client both read.
+
+Standard library only, no import side effects: :mod:`duetime.client` uses it
+without pulling in the command line, and :mod:`duetime.cli` wraps each
+parser's answer in the request messages it sends. What is read here:
+
+- day specs (``mon-fri``, ``sat,sun``, ``mon,wed-fri``; a range may wrap);
+- weekly hours (``"mon-fri 09:00-12:00,13:00-17:00"``, repeatable);
+- a weekend (a day spec, or ``none``);
+- named dates (``DATE[=NAME]``) and date overrides
+  (``DATE=closed[=NAME]``, ``DATE=HH:MM-HH:MM[,HH:MM-HH:MM...][=NAME]``);
+- schedule deadlines (``NAME=DURATION`` or ``NAME=DURATION@after:OTHER``);
+- bundle references (``NAME`` or ``NAME@VERSION``);
+- instant text, strictly RFC 3339 with an offset.
+
+Dates, clock times and durations inside these forms are only split out
+here; the service checks them. Every parser raises :class:`SpecError`
+naming the field (a flag such as ``--hours``, or a client argument such as
+``hours``) and what is wrong, in words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import NamedTuple
+
+DAYS = {"mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6, "sun": 7}
+"""ISO weekday of each day name a day spec may use."""
+AFTER = "@after:"
+"""Separator of a deadline that is chained after another one."""
+
+
+class SpecError(ValueError):
+    """Text that is not of the form asked for: ``field`` names where it was
+    given, ``description`` what is wrong."""
+
+    def __init__(self, field: str, description: str):
+        super().__init__(f"{field}: {description}")
+        self.field = field
+        self.description = description
+
+
+Interval = tuple[str, str]
+"""A clock-time interval as text, ``("09:00", "12:00")``; the times are not checked here."""
+
+
+class Override(NamedTuple):
+    """A date's own hours: ``closed``, or open during ``intervals``; ``name`` may be empty."""
+
+    date: str
+    closed: bool
+    intervals: list[Interval]
+    name: str
+
+
+class Deadline(NamedTuple):
+    """A schedule deadline: ``duration`` counted from the stage's entry, or
+    from the due time of deadline ``after`` when that is not empty."""
+
+    name: str
+    duration: str
+    after: str
+
+
+def parse_days(text: str, field: str) -> list[int]:
+    """ISO weekdays of a day spec: ``"mon-fri"`` → [1..5], ``"sat,sun"`` → [6, 7].
+
+    Case does not matter; a range may wrap (``fri-mon`` → [5, 6, 7, 1]).
+    Raises SpecError on ``field``.
+    """
+    days: list[int] = []
+    for part in text.lower().split(","):
+        first, dash, last = part.strip().partition("-")
+        if first not in DAYS or (dash and last not in DAYS):
+            raise SpecError(
+                field, f"{part.strip()!r} is not a day or a day range (mon..sun, e.g. mon-fri)")
+        a, b = DAYS[first], DAYS[last] if dash else DAYS[first]
+        days += [(a - 1 + i) % 7 + 1 for i in range((b - a) % 7 + 1)]
+    return days
+
+
+def parse_weekend(text: str, field: str) -> list[int]:
+    """ISO weekdays of a weekend: a day spec, or ``none`` (or nothing) for no
+    weekend. Raises SpecError on ``field``."""
+    spec = text.strip().lower()
+    return [] if spec in ("", "none") else parse_days(spec, field)
+
+
+def parse_intervals(text: str, field: str, spec: str) -> list[Interval]:
+    """``"09:00-12:00,13:00-17:00"`` → [("09:00", "12:00"), ("13:00", "17:00")].
+
+    Raises SpecError on ``field`` quoting ``spec`` (the whole text given).
+    """
+    intervals = [item.strip().partition("-") for item in text.split(",")]
+    if not all(start and dash and end for start, dash, end in intervals):
+        raise SpecError(field, f"{spec!r}: {text!r} is not HH:MM-HH:MM[,HH:MM-HH:MM...]")
+    return [(start, end) for start, _, end in intervals]
+
+
+def parse_hours(specs: Iterable[str], field: str) -> list[tuple[int, list[Interval]]]:
+    """Weekly hours from specs such as ``"mon-fri 09:00-12:00,13:00-17:00"``:
+    (ISO weekday, intervals) for every day named, by weekday. Intervals given
+    for one day by several specs are joined, in the order given. Raises
+    SpecError on ``field``."""
+    by_day: dict[int, list[Interval]] = {}
+    for spec in specs:
+        days_text, _, intervals_text = spec.strip().partition(" ")
+        intervals = parse_intervals(intervals_text, field, spec)
+        for day in parse_days(days_text, field):
+            by_day.setdefault(day, []).extend(intervals)
+    return sorted(by_day.items())
+
+
+def parse_named_date(spec: str) -> tuple[str, str]:
+    """``DATE[=NAME]`` → (date, name); the name may be empty, the date is not checked."""
+    date, _, name = spec.partition("=")
+    return date, name
+
+
+def parse_override(spec: str, field: str) -> Override:
+    """``DATE=closed[=NAME]`` or ``DATE=HH:MM-HH:MM[,HH:MM-HH:MM][=NAME]``.
+    Raises SpecError on ``field``."""
+    date, _, rest = spec.partition("=")
+    hours, _, name = rest.partition("=")
+    if not date or not hours:
+        raise SpecError(
+            field, f"{spec!r} is not DATE=closed or DATE=HH:MM-HH:MM[,...], each [=NAME]")
+    if hours.strip().lower() == "closed":
+        return Override(date, True, [], name)
+    return Override(date, False, parse_intervals(hours, field, spec), name)
+
+
+def parse_deadline(spec: str, field: str) -> Deadline:
+    """``NAME=DURATION`` or ``NAME=DURATION@after:OTHER``.
+
+    The duration itself may hold ``@`` (``1bd@16:00``); only a trailing
+    ``@after:OTHER`` chains. Raises SpecError on ``field``.
+    """
+    name, eq, rest = spec.partition("=")
+    duration, chained, after = rest.rpartition(AFTER) if AFTER in rest else (rest, "", "")
+    if not (name and eq and duration) or (chained and not after):
+        raise SpecError(field, f"{spec!r} is not NAME=DURATION or NAME=DURATION{AFTER}NAME")
+    return Deadline(name, duration, after)
+
+
+def check_bundle_ref(ref: str, field: str) -> None:
+    """``NAME`` or ``NAME@VERSION``, neither part empty; else SpecError on ``field``."""
+    name, at, version = ref.partition("@")
+    if not name.strip():
+        raise SpecError(field, f"{ref!r} names no bundle; give NAME or NAME@VERSION "
+                               "(duetime calendars list shows them)")
+    if at and not version:
+        raise SpecError(field, f"{ref!r}: empty version after '@'; write {name} for its "
+                               f"newest version, or {name}@VERSION")
+
+
+_DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_LOCAL_TIME = r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+_NO_OFFSET = re.compile(_LOCAL_TIME)
+_RFC3339 = re.compile(
+    r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:[Zz]|[+-]\d{2}:\d{2})")
+_LONG_FRACTION = re.compile(_LOCAL_TIME + r"(?:[Zz]|[+-]\d{2}:\d{2})")
+_EXAMPLE = "2026-11-27T16:00:00+01:00"
+
+
+def check_instant_text(text: str, field: str) -> None:
+    """Refuse what is not an RFC 3339 instant (``YYYY-MM-DDTHH:MM[:SS[.f]]``
+    with 1–6 fractional digits, then ``Z`` or ``±HH:MM``; seconds optional
+    for convenience) with a SpecError on ``field`` saying what is wrong. Only
+    the form is checked (not that the date exists): other ISO 8601 forms
+    (basic format, week dates, comma fractions, 7+ digits) are refused."""
+    s = text.strip()
+    if _RFC3339.fullmatch(s):
+        return
+    if _DATE_ONLY.fullmatch(s):
+        why = (f"{text!r} is a date, not an instant; write a full RFC 3339 instant such as "
+               f"{s}T00:00:00Z or {s}T00:00:00+01:00")
+    elif _NO_OFFSET.fullmatch(s):
+        why = (f"{text!r} has no UTC offset; write e.g. {s}Z or {s}+01:00 (it is never read "
+               "as UTC or as local time)")
+    elif _LONG_FRACTION.fullmatch(s):
+        why = (f"{text!r} has more than 6 fractional digits; duetime counts whole "
+               "microseconds")
+    else:
+        why = (f"{text!r} is not an RFC 3339 instant such as {_EXAMPLE} (date, T, hours and "
+               "minutes, optional seconds and fraction, then Z or an offset ±HH:MM)")
+    raise SpecError(field, why)
