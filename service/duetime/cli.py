@@ -101,6 +101,7 @@ from grpc_status import rpc_status
 
 from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
 from duetime import bundles
+from duetime.api.status import code_name
 from duetime.app import (
     BUSINESS_TIME,
     CLOCK_EVENT,
@@ -683,7 +684,7 @@ def _batch_error(code: str, message: str, reason: str,
 
 
 def _local_error(exc: DuetimeError) -> dict:
-    return _batch_error(exc.code, "; ".join(f"{v.field}: {v.description}" for v in exc.violations),
+    return _batch_error(code_name(exc), "; ".join(f"{v.field}: {v.description}" for v in exc.violations),
                         exc.reason, ((v.field, v.description) for v in exc.violations))
 
 

@@ -49,6 +49,8 @@ from operator import attrgetter
 from pathlib import Path
 from urllib.parse import quote
 
+from duetime.core.errors import ErrorKind, Refusal
+
 SCHEMA_VERSION = 2
 """Version of the store schema this code writes. 1: records without
 namespaces; 2: ``records.namespace``, uniqueness on (namespace, key), the
@@ -58,8 +60,15 @@ DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
 
 
-class LedgerUnavailable(Exception):
-    """The ledger cannot be opened, read or written; no answer may be returned."""
+class LedgerUnavailable(Refusal):
+    """The ledger cannot be opened, read or written; no answer may be returned.
+    Its own text (``str``) may name internals, for the logs; callers are told
+    :attr:`public_message`."""
+
+    kind = ErrorKind.RETRY_LATER
+    reason = "LEDGER_UNAVAILABLE"
+    retryable = True
+    public_message = "the ledger cannot be written or read; nothing was answered, retry later"
 
 
 class DuplicateKey(Exception):
