@@ -419,12 +419,13 @@ class _Problem(NamedTuple):
 
     ``path``: the JSON keys leading to the field, as written, outermost first
     (empty: the message itself); ``text``: what is wrong, in words;
-    ``takes``: whether ``text`` only says what the field takes (``must be a
-    JSON string``)."""
+    ``plain``: whether ``text`` reads on its own as what is wrong with the
+    value (``must be a JSON string``), not in the protobuf JSON mapping's own
+    terms (``Failed to parse timestamp: … at ListRecordsRequest.startTime``)."""
 
     path: tuple[str, ...]
     text: str
-    takes: bool
+    plain: bool
 
 
 def _integer(value) -> int | None:
@@ -489,7 +490,7 @@ def _scalar_problem(field: _descriptor.FieldDescriptor, value, path: tuple[str, 
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        return _Problem(path, "is not valid Unicode (it holds an unpaired surrogate)", False)
+        return _Problem(path, "is not valid Unicode (it holds an unpaired surrogate)", True)
     return None
 
 
@@ -553,7 +554,7 @@ def _message_problem(tree: dict, descriptor: _descriptor.Descriptor, at: str,
                 problem = _value_problem(value_field, item, f"{where}[{map_key}]", inner)
                 if problem is not None:
                     return problem._replace(text=f"must be {_json_kind(field)}") \
-                        if problem.takes else problem
+                        if problem.text.startswith("must be ") else problem
         elif _repeated(field):
             if not isinstance(value, list):
                 return _Problem(inner, f"must be {_json_kind(field)}", True)
@@ -658,7 +659,7 @@ def _merge(request: Message, dotted: str, values: list[str], where: str) -> None
         problem = _message_problem(tree, descriptor, descriptor.name)
         if problem is None:
             reason = f"is not valid for {descriptor.name}: {_first_line(exc)}"
-        elif problem.takes:
+        elif problem.plain:
             reason = problem.text
         else:  # named as the protobuf JSON mapping names a field that failed to parse
             reason = "".join(f"Failed to parse {key} field: " for key in problem.path) +                 problem.text
