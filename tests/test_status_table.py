@@ -287,3 +287,17 @@ def test_http_and_server_and_auth_and_config_do_not_import_each_other_both_ways(
     for module in ("status.py", "calls.py"):
         assert not {"duetime.api.server", "duetime.api.http", "duetime.auth"} & \
             _imports(SERVICE / "api" / module)
+
+
+def test_core_errors_name_the_value_and_the_bound_they_broke():
+    from duetime.core import get_zone, parse_duration
+
+    with pytest.raises(OutOfRange) as far:
+        parse_duration("100001bd", "duration")
+    assert (far.value.violations[0].value, far.value.violations[0].bound) == ("100001bd",
+                                                                               "100000bd")
+    with pytest.raises(InvalidArgument) as zone:
+        get_zone("Europe/Atlantis", "calendar.time_zone")
+    assert zone.value.violations[0][:3] == ("calendar.time_zone", "unknown IANA time zone "
+                                            "'Europe/Atlantis' (e.g. 'Europe/Zagreb', 'UTC')",
+                                            "Europe/Atlantis")

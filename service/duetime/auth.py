@@ -18,9 +18,15 @@ included (it lists the API to whoever asks; give grpcurl ``-H
 The token file has one token per line; blank lines and lines starting with
 ``#`` are skipped, surrounding spaces ignored. A token is 1–4096 characters
 of RFC 6750's b64token alphabet (``A-Z a-z 0-9 - . _ ~ + /``, then ``=``
-padding). :func:`load_tokens` refuses a file that cannot be read, holds no
-token, or holds a line that is not a token (naming the line, never showing
-it). Tokens are never logged.
+padding). :func:`duetime.config.load_tokens` (the configuration checks the
+file with it too) refuses a file that cannot be read, holds no token, or
+holds a line that is not a token (naming the line, never showing it). Tokens
+are never logged.
+
+A refusal is a :class:`TokenMissing` or :class:`TokenInvalid` (one model with
+every other refusal, :class:`duetime.core.Refusal`); its status comes from the
+one status table (:mod:`duetime.api.status`), and the HTTP face checks a
+request's headers with the same :func:`authenticate`.
 """
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ import anyio.to_thread
 import uvicorn
 from google.api import annotations_pb2, http_pb2
 from google.protobuf import descriptor as _descriptor
-from google.protobuf import json_format, symbol_database
+from google.protobuf import duration_pb2, field_mask_pb2, json_format, timestamp_pb2
 from google.protobuf.message import Message
 from google.rpc import code_pb2, status_pb2
 from starlette.applications import Starlette
@@ -409,8 +409,8 @@ _INTEGER_RANGES = {
     _descriptor.FieldDescriptor.CPPTYPE_UINT32: (0, 2**32 - 1),
     _descriptor.FieldDescriptor.CPPTYPE_UINT64: (0, 2**64 - 1),
 }
-_FROM_STRING = frozenset({"google.protobuf.Timestamp", "google.protobuf.Duration",
-                          "google.protobuf.FieldMask"})
+_FROM_STRING = {message.DESCRIPTOR.full_name: message for message in (
+    timestamp_pb2.Timestamp, duration_pb2.Duration, field_mask_pb2.FieldMask)}
 """Well-known types written as one JSON string (read with ``FromJsonString``)."""
 
 
@@ -506,7 +506,7 @@ def _value_problem(field: _descriptor.FieldDescriptor, value, at: str,
         if not isinstance(value, str):
             return _Problem(path, f"must be {_json_kind(field)}", True)
         try:
-            symbol_database.Default().GetSymbol(name)().FromJsonString(value)
+            _FROM_STRING[name]().FromJsonString(value)
         except ValueError as exc:
             return _Problem(path, f"{exc} at {at}", False)
         return None
