@@ -774,7 +774,7 @@ def _renamed(rename: Callable[[str], str]) -> Iterator[None]:
     except DuetimeError as exc:
         kind = {ErrorKind.UNSUPPORTED_RANGE: OutOfRange,
                 ErrorKind.STATE_CONFLICT: FailedPrecondition}.get(exc.kind, InvalidArgument)
-        raise kind([FieldViolation(rename(v.field), v.description) for v in exc.violations],
+        raise kind([v._replace(field=rename(v.field)) for v in exc.violations],
                    exc.reason) from None
 
 

@@ -547,8 +547,8 @@ def _message_problem(tree: dict, descriptor: _descriptor.Descriptor, at: str,
                 if key_field.cpp_type != _descriptor.FieldDescriptor.CPPTYPE_STRING and (
                         _integer(map_key) is None if key_field.cpp_type in _INTEGER_RANGES
                         else map_key not in ("true", "false")):
-                    return _Problem(inner, f"must be a JSON object whose keys are "
-                                           f"{_item_kind(key_field)}s", True)
+                    return _Problem(inner, f"must be a JSON object, each key the text of "
+                                           f"{_item_kind(key_field)}", True)
                 if item is None:
                     return _Problem(inner, f"must be {_json_kind(field)}", True)
                 problem = _value_problem(value_field, item, f"{where}[{map_key}]", inner)
