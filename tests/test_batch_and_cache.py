@@ -140,7 +140,7 @@ def check_mixed(results, get_record) -> None:
 
 
 def test_app_batch_records_in_one_transaction():
-    from duetime.api.server import item_result
+    from duetime.api.calls import item_result
     from duetime.app import DUE_TIME
 
     ledger = MemoryLedger()

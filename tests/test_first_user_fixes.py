@@ -15,7 +15,7 @@ import time
 
 import grpc
 import pytest
-from duetime.api.server import MAX_MESSAGE, status_of
+from duetime.api.status import MAX_MESSAGE, status_of
 from duetime.app import AlreadyExists
 from duetime.core import FieldViolation, InvalidArgument
 from duetime.v1 import duetime_pb2 as pb

@@ -55,7 +55,8 @@ from datetime import date, timedelta
 
 import grpc
 import pytest
-from duetime.api.server import ERROR_DOMAIN, MAX_MESSAGE, MAX_REQUEST_BYTES
+from duetime.api.server import MAX_REQUEST_BYTES
+from duetime.api.status import ERROR_DOMAIN, MAX_MESSAGE
 from duetime.v1 import duetime_pb2 as pb
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import duration_pb2, message_factory, timestamp_pb2

@@ -72,12 +72,14 @@ from duetime.core import (
     ClockState,
     Deadline,
     DuetimeError,
+    ErrorKind,
     EventType,
     FailedPrecondition,
     FieldViolation,
     InvalidArgument,
     Measure,
     OutOfRange,
+    Refusal,
     Status,
     Step,
     apply_event,
@@ -156,29 +158,42 @@ _AT_CLOSE = {
 }
 
 
-class AlreadyExists(Exception):
+class AlreadyExists(Refusal):
     """The idempotency key is already recorded (in ``namespace``) for a different request."""
+
+    kind = ErrorKind.DUPLICATE
+    reason = "IDEMPOTENCY_KEY_REUSED"
 
     def __init__(self, key: str, namespace: str = ""):
         where = f" in namespace {namespace!r}" if namespace else ""
-        super().__init__(f"idempotency key {key!r} was already used{where} with a different "
-                         "request")
+        super().__init__(
+            f"idempotency key {key!r} was already used{where} with a different request",
+            violations=[FieldViolation("idempotency_key", f"was already used{where} with a "
+                                       "different request; a new request needs a new key", key)],
+            metadata={"idempotency_key": key, **({"namespace": namespace} if namespace else {})})
         self.key = key
         self.namespace = namespace
 
 
-class ShuttingDown(Exception):
+class ShuttingDown(Refusal):
     """The app was closed while the call was running: nothing was recorded or answered."""
+
+    kind = ErrorKind.RETRY_LATER
+    reason = "SHUTTING_DOWN"
+    retryable = True
 
     def __init__(self) -> None:
         super().__init__("the server is shutting down; nothing was recorded or answered, retry")
 
 
-class RecordNotFound(Exception):
+class RecordNotFound(Refusal):
     """No record has the requested id."""
 
+    kind = ErrorKind.ABSENT
+    reason = "RECORD_NOT_FOUND"
+
     def __init__(self, record_id: str):
-        super().__init__(f"no record with id {record_id!r}")
+        super().__init__(f"no record with id {record_id!r}", metadata={"record_id": record_id})
         self.record_id = record_id
 
 
@@ -757,9 +772,9 @@ def _renamed(rename: Callable[[str], str]) -> Iterator[None]:
     try:
         yield
     except DuetimeError as exc:
-        kind = {"OUT_OF_RANGE": OutOfRange, "FAILED_PRECONDITION": FailedPrecondition}.get(
-            exc.code, InvalidArgument)
-        raise kind([FieldViolation(rename(v.field), v.description) for v in exc.violations],
+        kind = {ErrorKind.UNSUPPORTED_RANGE: OutOfRange,
+                ErrorKind.STATE_CONFLICT: FailedPrecondition}.get(exc.kind, InvalidArgument)
+        raise kind([v._replace(field=rename(v.field)) for v in exc.violations],
                    exc.reason) from None
 
 

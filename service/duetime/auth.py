@@ -18,69 +18,38 @@ included (it lists the API to whoever asks; give grpcurl ``-H
 The token file has one token per line; blank lines and lines starting with
 ``#`` are skipped, surrounding spaces ignored. A token is 1–4096 characters
 of RFC 6750's b64token alphabet (``A-Z a-z 0-9 - . _ ~ + /``, then ``=``
-padding). :func:`load_tokens` refuses a file that cannot be read, holds no
-token, or holds a line that is not a token (naming the line, never showing
-it). Tokens are never logged.
+padding). :func:`duetime.config.load_tokens` (the configuration checks the
+file with it too) refuses a file that cannot be read, holds no token, or
+holds a line that is not a token (naming the line, never showing it). Tokens
+are never logged.
+
+A refusal is a :class:`TokenMissing` or :class:`TokenInvalid` (one model with
+every other refusal, :class:`duetime.core.Refusal`); its status comes from the
+one status table (:mod:`duetime.api.status`), and the HTTP face checks a
+request's headers with the same :func:`authenticate`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import re
 import threading
 from pathlib import Path
 
 import grpc
-from google.protobuf import any_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
 
-from duetime.config import ConfigError
+from duetime.api.status import grpc_status
+from duetime.config import MAX_TOKEN, TokenError, load_tokens, token_digest
+from duetime.core.errors import ErrorKind, Refusal
+
+__all__ = ["AUTHORIZATION", "INVALID", "MAX_TOKEN", "MISSING", "OPEN_METHODS",
+           "BearerTokenInterceptor", "TokenError", "TokenInvalid", "TokenMissing", "TokenSet",
+           "Unauthenticated", "authenticate", "bearer_token", "load_tokens"]
 
 AUTHORIZATION = "authorization"
 """The call metadata key carrying the token (gRPC metadata keys are lower case)."""
 OPEN_METHODS = frozenset({"/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"})
 """Methods answered without a token."""
-ERROR_DOMAIN = "duetime.dev"
-MAX_TOKEN = 4096
-_TOKEN = re.compile(r"[A-Za-z0-9._~+/-]+=*")
 _SCHEME = "bearer "
-
-
-class TokenError(ConfigError):
-    """A token file that cannot be used (a :class:`ConfigError` on ``--auth-tokens``)."""
-
-    def __init__(self, message: str):
-        super().__init__("--auth-tokens", message)
-
-
-def load_tokens(path: Path) -> tuple[bytes, ...]:
-    """The tokens in ``path``, each as the SHA-256 digest it is compared by.
-    Raises TokenError (the file cannot be read, holds no token, or a line
-    that is not a token)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        why = getattr(exc, "strerror", None) or str(exc)
-        raise TokenError(f"cannot read {path}: {why}") from None
-    digests = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        token = line.strip()
-        if not token or token.startswith("#"):
-            continue
-        if len(token) > MAX_TOKEN or not _TOKEN.fullmatch(token):
-            raise TokenError(f"{path} line {number} is not a bearer token (1-{MAX_TOKEN} "
-                             "characters of A-Z a-z 0-9 - . _ ~ + /, then = padding)")
-        digests.append(_digest(token))
-    if not digests:
-        raise TokenError(f"{path} holds no token (one token a line; blank lines and # comments "
-                         "are skipped)")
-    return tuple(digests)
-
-
-def _digest(token: str) -> bytes:
-    return hashlib.sha256(token.encode("utf-8")).digest()
 
 
 class TokenSet:
@@ -105,7 +74,7 @@ class TokenSet:
     def accepts(self, token: str) -> bool:
         """Whether ``token`` is one of the tokens, compared in constant time
         against every one of them."""
-        given = _digest(token)
+        given = token_digest(token)
         found = False
         for digest in self._digests:  # no early exit: every token is compared
             found |= hmac.compare_digest(given, digest)
@@ -127,20 +96,51 @@ def bearer_token(metadata) -> str | None:
     return value[len(_SCHEME):].strip()
 
 
-def _unauthenticated(reason: str, message: str) -> grpc.Status:
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN)
-    packed = any_pb2.Any()
-    packed.Pack(info)
-    return rpc_status.to_status(status_pb2.Status(code=code_pb2.UNAUTHENTICATED, message=message,
-                                                  details=[packed]))
+class Unauthenticated(Refusal):
+    """A call without an accepted bearer token (UNAUTHENTICATED); its message
+    says what to send."""
+
+    kind = ErrorKind.NO_CREDENTIALS
+    reason = "UNAUTHENTICATED"
 
 
-MISSING = _unauthenticated(
-    "TOKEN_MISSING", "this server needs a bearer token: send the call metadata "
-                     "'authorization: Bearer <token>' (duetime CLI: --token or DUETIME_TOKEN)")
-INVALID = _unauthenticated(
-    "TOKEN_INVALID", "the bearer token in the 'authorization' metadata is not one this server "
-                     "accepts")
+class TokenMissing(Unauthenticated):
+    """The call carries no ``authorization`` metadata (no header over HTTP)."""
+
+    reason = "TOKEN_MISSING"
+
+    def __init__(self) -> None:
+        super().__init__("this server needs a bearer token: send the call metadata "
+                         "'authorization: Bearer <token>' (duetime CLI: --token or "
+                         "DUETIME_TOKEN)")
+
+
+class TokenInvalid(Unauthenticated):
+    """The call's ``authorization`` is not a Bearer token this server accepts."""
+
+    reason = "TOKEN_INVALID"
+
+    def __init__(self) -> None:
+        super().__init__("the bearer token in the 'authorization' metadata is not one this "
+                         "server accepts")
+
+
+def authenticate(tokens: TokenSet, metadata) -> None:
+    """Let a call with ``metadata`` (items with ``key`` and ``value``; over
+    HTTP the request headers, lower-case names) through when it carries one
+    of ``tokens``; else raise TokenMissing or TokenInvalid. The one check of
+    the gRPC interceptor and the HTTP face."""
+    token = bearer_token(metadata)
+    if token is None:
+        raise TokenMissing()
+    if not token or not tokens.accepts(token):
+        raise TokenInvalid()
+
+
+MISSING = grpc_status(TokenMissing())
+"""The status of a call without a token, as gRPC sends it."""
+INVALID = grpc_status(TokenInvalid())
+"""The status of a call with a token not accepted, as gRPC sends it."""
 
 
 def _refusal(handler: grpc.RpcMethodHandler, status: grpc.Status) -> grpc.RpcMethodHandler:
@@ -170,9 +170,10 @@ class BearerTokenInterceptor(grpc.ServerInterceptor):
         handler = continuation(handler_call_details)
         if handler is None or handler_call_details.method in OPEN_METHODS:
             return handler
-        token = bearer_token(handler_call_details.invocation_metadata)
-        if token is None:
+        try:
+            authenticate(self.tokens, handler_call_details.invocation_metadata)
+        except TokenMissing:
             return _refusal(handler, MISSING)
-        if not token or not self.tokens.accepts(token):
+        except TokenInvalid:
             return _refusal(handler, INVALID)
         return handler

@@ -108,6 +108,7 @@ from google.protobuf.message import Message
 
 from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
 from duetime import bundles, parsing
+from duetime.api.status import code_name
 from duetime.app import (
     BUSINESS_TIME,
     CLOCK_EVENT,
@@ -694,7 +695,7 @@ def _batch_error(code: str, message: str, reason: str,
 
 
 def _local_error(exc: DuetimeError) -> dict:
-    return _batch_error(exc.code, "; ".join(f"{v.field}: {v.description}" for v in exc.violations),
+    return _batch_error(code_name(exc), "; ".join(f"{v.field}: {v.description}" for v in exc.violations),
                         exc.reason, ((v.field, v.description) for v in exc.violations))
 
 

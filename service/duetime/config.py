@@ -19,8 +19,10 @@ token, no database password; files are named, not shown).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
 import os
+import re
 import ssl
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
@@ -53,6 +55,52 @@ class ConfigError(ValueError):
         super().__init__(f"{setting}: {message}")
         self.setting = setting
         self.message = message
+
+
+# ---------------------------------------------------------------------------
+# the bearer-token file (--auth-tokens), read here and by duetime.auth.TokenSet
+
+MAX_TOKEN = 4096
+"""Longest bearer token accepted, in characters."""
+_TOKEN = re.compile(r"[A-Za-z0-9._~+/-]+=*")
+
+
+class TokenError(ConfigError):
+    """A token file that cannot be used (a :class:`ConfigError` on ``--auth-tokens``)."""
+
+    def __init__(self, message: str):
+        super().__init__("--auth-tokens", message)
+
+
+def token_digest(token: str) -> bytes:
+    """The SHA-256 digest ``token`` is kept and compared by (never the token itself)."""
+    return hashlib.sha256(token.encode("utf-8")).digest()
+
+
+def load_tokens(path: Path) -> tuple[bytes, ...]:
+    """The tokens in ``path`` (one a line; blank lines and ``#`` comments
+    skipped, surrounding spaces ignored), each as its :func:`token_digest`.
+    Raises TokenError (the file cannot be read, holds no token, or a line
+    that is not a token: 1–:data:`MAX_TOKEN` characters of RFC 6750's
+    b64token alphabet; the line is named, never shown)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise TokenError(f"cannot read {path}: {why}") from None
+    digests = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        token = line.strip()
+        if not token or token.startswith("#"):
+            continue
+        if len(token) > MAX_TOKEN or not _TOKEN.fullmatch(token):
+            raise TokenError(f"{path} line {number} is not a bearer token (1-{MAX_TOKEN} "
+                             "characters of A-Z a-z 0-9 - . _ ~ + /, then = padding)")
+        digests.append(token_digest(token))
+    if not digests:
+        raise TokenError(f"{path} holds no token (one token a line; blank lines and # comments "
+                         "are skipped)")
+    return tuple(digests)
 
 
 # ---------------------------------------------------------------------------
@@ -418,9 +466,7 @@ def check(config: ServerConfig) -> None:
                                              "too: give --tls-cert and --tls-key")
     config.load_tls()
     if config.auth_tokens is not None:
-        from duetime.auth import load_tokens  # reads and checks the file
-
-        load_tokens(config.auth_tokens)
+        load_tokens(config.auth_tokens)  # reads and checks the file
     listeners = [("port", config.host, config.port)]
     if config.metrics_port:
         listeners.append(("metrics_port", config.metrics_address, config.metrics_port))

@@ -30,6 +30,7 @@ from datetime import date, timezone
 from google.protobuf.message import Message
 
 from duetime import tzdb
+from duetime.api.status import code_name
 from duetime.app import DUE_TIME, METHODS, SCHEDULE, record_filter
 from duetime.bundles import Bundle, diff_versions
 from duetime.catalog import Catalog
@@ -147,7 +148,7 @@ def _replay(row: LedgerRow, new: Bundle | None, old: Bundle | None, catalog: Cat
     try:
         replayed = method.run(request, catalog)
     except DuetimeError as exc:
-        text = f"{exc.code}: {exc}"
+        text = f"{code_name(exc)}: {exc}"
         impact.error = text if len(text) <= MAX_ERROR_TEXT else text[:MAX_ERROR_TEXT - 1] + "…"
         return impact
     impact.new_calendar_version = replayed.calendar_version

@@ -225,7 +225,7 @@ def replay_one(row: LedgerRow, catalog: Catalog) -> Replayed:
         return Replayed(outcome=NOT_REPLAYABLE, reason=str(exc), **result)
     except Exception as exc:  # noqa: BLE001 - a request that fails now is a difference
         if isinstance(exc, DuetimeError):  # refused now
-            what = f"{exc.code}: {exc}"
+            what = f"{exc.reason}: {exc}"
         else:  # a fault of this duetime: reported as the record's difference, and logged
             log.exception("replaying record %s (%s) failed", row.record_id, row.method)
             what = f"{type(exc).__name__}: {exc}"

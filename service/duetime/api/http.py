@@ -6,52 +6,53 @@ from each method descriptor's ``google.api.http`` option), so
 ``proto/duetime/v1/duetime.proto`` is the one source of paths and verbs;
 ``StreamComputeDueTimes`` has no such option and is not served here.
 
-A call is answered by the very servicer method that answers it over gRPC
-(:class:`~duetime.api.server.DueTimeServicer`,
-:class:`~duetime.api.server.CalendarServicer`) over the same
-:class:`~duetime.app.DueTimeApp`, so it is validated, computed and recorded
-exactly like a gRPC call, idempotency keys included (the same key gives the
-same record over HTTP and gRPC). Per request:
+A call is answered by the same :class:`~duetime.app.DueTimeApp` calls the
+gRPC servicers make (``app.call`` with the RPC's recorded method,
+``app.call_many``, ``app.get_record`` …), within the same
+:class:`~duetime.api.calls.Limits` (call budget, batch size) as the gRPC side
+of the server, so it is validated, computed and recorded exactly like a gRPC
+call, idempotency keys included (the same key gives the same record over HTTP
+and gRPC). Per request:
 
 1. the body (rules with ``body: "*"``) is read, at most
-   :data:`~duetime.api.server.MAX_REQUEST_BYTES` bytes (else 413), and parsed
-   with :func:`google.protobuf.json_format.Parse` (the protobuf JSON mapping;
-   an unknown field or bad JSON is 400 INVALID_ARGUMENT on ``body``, saying
-   ``field calendar.holidays.date: must be a JSON string`` when a field is
-   named, else ``is not valid JSON for duetime.v1.…: <reason>``);
+   :data:`~duetime.config.DEFAULT_MAX_MESSAGE_BYTES` bytes by default (else
+   413), and read as the protobuf JSON mapping of the request; a problem is
+   400 INVALID_ARGUMENT on ``body``: bad JSON or a duplicate key says ``is
+   not valid JSON for duetime.v1.…: <reason>``; a value that does not fit
+   its field is found by walking the JSON against the request's descriptor
+   and named, ``field calendar.holidays.date: must be a JSON string``;
 2. path variables (``/v1/records/{record_id}``, URL-decoded) and, for rules
    without a whole-message body, query parameters (``?keyPrefix=t-&pageSize=10``,
    by JSON or proto field name, dotted for nested fields, repeated for
    repeated fields; an unknown one is 400 INVALID_ARGUMENT naming it) fill
    the other fields; a rule with ``body: "*"`` takes no query parameter (any
    is 400 INVALID_ARGUMENT naming it, checked first);
-3. the servicer method runs in a worker thread (at most
-   :data:`~duetime.api.server.MAX_WORKERS` at a time), the HTTP request
+3. the call runs in a worker thread (at most
+   :data:`~duetime.api.calls.MAX_WORKERS` at a time), the HTTP request
    headers standing in for gRPC metadata: the idempotency namespace is the
    ``x-duetime-namespace`` header, read by the same
-   :func:`~duetime.api.server.namespace_of`;
+   :func:`~duetime.api.calls.namespace_in`;
 4. the answer is :func:`google.protobuf.json_format.MessageToJson` of the
    response message, ``200 application/json``.
 
-Errors are AIP-193 JSON, built from the same ``google.rpc.Status`` the gRPC
-side sends (:func:`~duetime.api.server.status_of`)::
+Errors are AIP-193 JSON of the same ``google.rpc.Status`` the gRPC side sends,
+from the one status table (:mod:`duetime.api.status`)::
 
     {"error": {"code": 400, "message": "duration: ...", "status": "INVALID_ARGUMENT",
                "details": [{"@type": "type.googleapis.com/google.rpc.BadRequest",
                             "fieldViolations": [{"field": "duration", "description": "..."}]},
                            {"@type": "type.googleapis.com/google.rpc.ErrorInfo", ...}]}}
 
-with the HTTP status of the standard gRPC → HTTP mapping (:data:`HTTP_STATUS`).
-A path no rule matches is 404 NOT_FOUND, a known path with another verb 405
-(status UNIMPLEMENTED, with an ``Allow`` header), a body over the limit 413
-(status RESOURCE_EXHAUSTED), all in the same shape.
+with the HTTP status the table gives the error's kind. A path no rule
+matches is 404 NOT_FOUND, a known path with another verb 405 (status
+UNIMPLEMENTED, with an ``Allow`` header), a body over the limit 413 (status
+RESOURCE_EXHAUSTED), all in the same shape.
 
 With bearer tokens (``--auth-tokens``, a :class:`duetime.auth.TokenSet`),
 every API call must carry the header ``Authorization: Bearer <token>`` with
 one of the same tokens the gRPC side accepts, checked by the same code
-(:func:`duetime.auth.bearer_token`, :meth:`~duetime.auth.TokenSet.accepts`);
-else 401 UNAUTHENTICATED with the gRPC side's status (reason TOKEN_MISSING or
-TOKEN_INVALID). The playground's static files (:data:`PLAYGROUND_DIR`, served
+(:func:`duetime.auth.authenticate`); else 401 UNAUTHENTICATED with the gRPC
+side's status (reason TOKEN_MISSING or TOKEN_INVALID). The playground's static files (:data:`PLAYGROUND_DIR`, served
 at ``/`` when the directory exists) stay public.
 
 Each API call is counted and timed in the metrics as a gRPC call is (method
@@ -77,16 +78,18 @@ import time
 from collections import namedtuple
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import NamedTuple
 
 import anyio
 import anyio.to_thread
 import uvicorn
 from google.api import annotations_pb2, http_pb2
 from google.protobuf import descriptor as _descriptor
-from google.protobuf import json_format
+from google.protobuf import duration_pb2, field_mask_pb2, json_format, timestamp_pb2
 from google.protobuf.message import Message
-from google.rpc import code_pb2, error_details_pb2, status_pb2
+from google.rpc import code_pb2, status_pb2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -94,22 +97,12 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
-from duetime.api.server import (
-    CALENDAR_SERVICE_NAME,
-    ERROR_DOMAIN,
-    GRACE_SECONDS,
-    MAX_REQUEST_BYTES,
-    MAX_WORKERS,
-    SERVICE_NAME,
-    CalendarServicer,
-    DueTimeServicer,
-    clip,
-    clip_message,
-    status_of,
-)
-from duetime.app import NAMESPACE_METADATA, DueTimeApp
-from duetime.auth import INVALID, MISSING, TokenSet, bearer_token
-from duetime.core import InvalidArgument
+from duetime.api.calls import MAX_WORKERS, Limits, add_item_results, log_failure, namespace_in
+from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
+from duetime.app import DUE_TIME, METHODS, NAMESPACE_METADATA, DueTimeApp
+from duetime.auth import TokenSet, Unauthenticated, authenticate
+from duetime.config import DEFAULT_GRACE, DEFAULT_MAX_MESSAGE_BYTES
+from duetime.core.errors import ErrorKind, FieldViolation, InvalidArgument, Refusal
 from duetime.logs import log_call
 from duetime.metrics import Metrics
 from duetime.v1 import duetime_pb2 as pb
@@ -119,28 +112,6 @@ log = logging.getLogger("duetime.http")
 PLAYGROUND_DIR = Path(__file__).resolve().parent / "playground"
 """The browser playground's static files, served at ``/`` (``index.html``)
 when the directory exists."""
-
-HTTP_STATUS = {
-    code_pb2.OK: 200,
-    code_pb2.CANCELLED: 499,
-    code_pb2.UNKNOWN: 500,
-    code_pb2.INVALID_ARGUMENT: 400,
-    code_pb2.DEADLINE_EXCEEDED: 504,
-    code_pb2.NOT_FOUND: 404,
-    code_pb2.ALREADY_EXISTS: 409,
-    code_pb2.PERMISSION_DENIED: 403,
-    code_pb2.UNAUTHENTICATED: 401,
-    code_pb2.RESOURCE_EXHAUSTED: 429,
-    code_pb2.FAILED_PRECONDITION: 400,
-    code_pb2.ABORTED: 409,
-    code_pb2.OUT_OF_RANGE: 400,
-    code_pb2.UNIMPLEMENTED: 501,
-    code_pb2.INTERNAL: 500,
-    code_pb2.UNAVAILABLE: 503,
-    code_pb2.DATA_LOSS: 500,
-}
-"""HTTP status of each ``google.rpc.Code`` (the standard mapping of
-``google/rpc/code.proto``, as in AIP-193)."""
 
 JSON = "application/json"
 
@@ -279,72 +250,50 @@ def error_response(status: status_pb2.Status, http_status: int | None = None,
                     headers=headers, media_type=JSON)
 
 
-def _status(code: int, reason: str, message: str, field: str | None = None,
-            metadata: dict[str, str] | None = None) -> status_pb2.Status:
-    """A Status of our own (not from the app): ``code``, ``message``, an
-    optional BadRequest violation on ``field`` and an ErrorInfo."""
-    status = status_pb2.Status(code=code, message=clip_message(message))
-    if field is not None:
-        status.details.add().Pack(error_details_pb2.BadRequest(field_violations=[
-            error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]))
-    status.details.add().Pack(error_details_pb2.ErrorInfo(
-        reason=reason, domain=ERROR_DOMAIN,
-        metadata={k: clip(v, 200) for k, v in (metadata or {}).items()}))
-    return status
+class RequestTooLarge(Refusal):
+    """A request body over the limit (413, RESOURCE_EXHAUSTED, on ``body``)."""
+
+    kind = ErrorKind.TOO_LARGE
+    reason = "REQUEST_TOO_LARGE"
+
+    def __init__(self, size: int, exact: bool, limit: int):
+        said = f"is {size} bytes" if exact else f"is more than {limit} bytes"
+        text = f"the request body {said}; at most {limit} bytes are accepted"
+        super().__init__(text, violations=[FieldViolation("body", text, str(size), str(limit))])
 
 
-class _Aborted(Exception):
-    """A servicer aborted the call with ``status``."""
+class NoSuchPath(Refusal):
+    """A path no rule matches and no playground file has (404 NOT_FOUND)."""
 
-    def __init__(self, status: status_pb2.Status):
-        super().__init__(status.message)
-        self.status = status
+    kind = ErrorKind.ABSENT
+    reason = "NO_SUCH_PATH"
 
-
-class _TooLarge(Exception):
-    def __init__(self, size: int, exact: bool):
-        super().__init__(size)
-        self.size, self.exact = size, exact
+    def __init__(self, verb: str, path: str):
+        super().__init__(f"no duetime.v1 method or file at {verb} {path}; the API's paths are "
+                         "listed in proto/duetime/v1/duetime.proto (google.api.http)",
+                         metadata={"path": path})
 
 
-# ---------------------------------------------------------------------------
-# a servicer context over an HTTP request
+class MethodNotAllowed(Refusal):
+    """A known path asked with a verb it does not answer (405, UNIMPLEMENTED)."""
+
+    kind = ErrorKind.WRONG_VERB
+    reason = "METHOD_NOT_ALLOWED"
+
+    def __init__(self, verb: str, path: str, allow: str):
+        super().__init__(f"{path} does not answer {verb}; it answers {allow}",
+                         metadata={"path": path})
+
+
+class HttpError(Refusal):
+    """Any other HTTP-level refusal (UNKNOWN, with the HTTP status it came with)."""
+
+    kind = ErrorKind.OTHER
+    reason = "HTTP_ERROR"
+
 
 _Metadatum = namedtuple("_Metadatum", ("key", "value"))
-
-
-class HttpCallContext:
-    """The part of ``grpc.ServicerContext`` the duetime servicers use, for a
-    call that came over HTTP: the request headers (lower-case names) are its
-    invocation metadata; aborting raises, carrying the ``google.rpc.Status``.
-    """
-
-    def __init__(self, headers: Iterable[tuple[str, str]], peer: str = ""):
-        self._metadata = tuple(_Metadatum(k.lower(), v) for k, v in headers)
-        self._peer = peer
-
-    def invocation_metadata(self):
-        return self._metadata
-
-    def peer(self) -> str:
-        return self._peer
-
-    def is_active(self) -> bool:
-        return True
-
-    def time_remaining(self) -> None:
-        return None
-
-    def abort_with_status(self, status) -> None:
-        """Raise :class:`_Aborted` with the rich status ``status`` carries (a
-        ``grpc.Status`` made by ``grpc_status.rpc_status.to_status``)."""
-        for key, value in status.trailing_metadata or ():
-            if key == "grpc-status-details-bin":
-                raise _Aborted(status_pb2.Status.FromString(value))
-        raise _Aborted(status_pb2.Status(code=status.code.value[0], message=status.details))
-
-    def abort(self, code, details: str) -> None:
-        raise _Aborted(status_pb2.Status(code=code.value[0], message=details))
+"""One request header as a call metadata item (lower-case ``key``)."""
 
 
 # ---------------------------------------------------------------------------
@@ -403,83 +352,257 @@ def _scalar(field: _descriptor.FieldDescriptor, text: str):
     return text
 
 
-def _parse_error(exc: Exception) -> str:
-    """A json_format error in one line, without its list of available fields."""
-    text = str(exc).split("\n", 1)[0].strip()
-    return text.removesuffix(".") if text else type(exc).__name__
+class _DuplicateKey(Exception):
+    """A JSON object names ``key`` twice."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
 
 
-_LOAD_PREFIX = "Failed to load JSON: "
-_FIELD_PREFIX = re.compile(r"Failed to parse (\S+) field: ")
-
-
-def _python_words(exc: BaseException) -> bool:
-    """Whether ``exc``, a json_format ParseError, only wraps Python's own
-    TypeError or ValueError for a field (``Failed to parse duration field:
-    expected string or bytes-like object, got 'int'``), not words of
-    json_format's own (``Invalid enum value …``, ``Failed to parse timestamp: …``)."""
-    while isinstance(exc.__cause__, json_format.ParseError):
-        exc = exc.__cause__
-    return (isinstance(exc.__cause__, (TypeError, ValueError))
-            and _FIELD_PREFIX.match(str(exc)) is not None)
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object's pairs as a dict; :class:`_DuplicateKey` for a key given twice."""
+    result: dict = {}
+    for key, value in pairs:
+        if key in result:
+            raise _DuplicateKey(key)
+        result[key] = value
+    return result
 
 
 def _json_kind(field: _descriptor.FieldDescriptor) -> str:
     """What the protobuf JSON mapping writes for ``field``, in words."""
-    kinds = _descriptor.FieldDescriptor
-    if field.message_type is not None and field.message_type.GetOptions().map_entry:
-        return "a JSON object"
-    if field.type == kinds.TYPE_MESSAGE:
-        kind = {"google.protobuf.Timestamp": "an RFC 3339 timestamp string",
-                "google.protobuf.Duration": 'a duration string such as "1.5s"',
-                }.get(field.message_type.full_name, "a JSON object")
-    elif field.type == kinds.TYPE_ENUM:
-        kind = f"a {field.enum_type.full_name} value name"
-    elif field.type == kinds.TYPE_BOOL:
-        kind = "true or false"
-    elif field.type == kinds.TYPE_STRING:
-        kind = "a JSON string"
-    elif field.type == kinds.TYPE_BYTES:
-        kind = "a base64 JSON string"
-    elif field.type in (kinds.TYPE_DOUBLE, kinds.TYPE_FLOAT):
-        kind = "a number"
-    else:
-        kind = "an integer"
+    if _is_map(field):
+        return f"a JSON object, each value {_json_kind(field.message_type.fields_by_name['value'])}"
+    kind = _item_kind(field)
     return f"a JSON array, each item {kind}" if _repeated(field) else kind
 
 
-def _json_problem(exc: Exception, descriptor: _descriptor.Descriptor) -> tuple[list[str], str]:
-    """A json_format ParseError as (the field path it names, as written in
-    the JSON, outermost first; the reason in plain words).
+def _item_kind(field: _descriptor.FieldDescriptor) -> str:
+    """What the protobuf JSON mapping writes for one value of ``field``, in words."""
+    kinds = _descriptor.FieldDescriptor
+    if field.type == kinds.TYPE_MESSAGE:
+        return {"google.protobuf.Timestamp": "an RFC 3339 timestamp string",
+                "google.protobuf.Duration": 'a duration string such as "1.5s"',
+                }.get(field.message_type.full_name, "a JSON object")
+    if field.type == kinds.TYPE_ENUM:
+        return f"a {field.enum_type.full_name} value name"
+    if field.type == kinds.TYPE_BOOL:
+        return "true or false"
+    if field.type == kinds.TYPE_STRING:
+        return "a JSON string"
+    if field.type == kinds.TYPE_BYTES:
+        return "a base64 JSON string"
+    if field.type in (kinds.TYPE_DOUBLE, kinds.TYPE_FLOAT):
+        return "a number"
+    return "an integer"
 
-    The path is empty when no field is named (bad JSON, a duplicate key, an
-    unknown field of the top message). Python's own words for a value of the
-    wrong JSON type are replaced by what the field takes (``must be a JSON
-    string``); json_format's prefix, doubled for a duplicate key, is dropped.
-    """
-    cause: BaseException = exc
-    while cause.__cause__ is not None:
-        cause = cause.__cause__
-    if isinstance(cause, RecursionError):
-        return [], "it is nested too deeply"
-    text = _parse_error(exc)
-    while text.startswith(_LOAD_PREFIX):  # doubled for a duplicate key
-        text = text[len(_LOAD_PREFIX):]
-    path = []
-    while match := _FIELD_PREFIX.match(text):
-        path.append(match.group(1))
-        text = text[match.end():]
-    text = text.rstrip(".")  # json_format ends each level with one
-    if path and _python_words(exc):
-        field, inner = None, descriptor
-        for name in path:
-            field = _field(inner, name) if inner is not None else None
-            if field is None:
-                break
-            inner = field.message_type
-        if field is not None:
-            text = f"must be {_json_kind(field)}"
-    return path, text
+
+def _is_map(field: _descriptor.FieldDescriptor) -> bool:
+    return (field.message_type is not None and field.message_type.GetOptions().map_entry
+            and _repeated(field))
+
+
+_INTEGER_RANGES = {
+    _descriptor.FieldDescriptor.CPPTYPE_INT32: (-2**31, 2**31 - 1),
+    _descriptor.FieldDescriptor.CPPTYPE_INT64: (-2**63, 2**63 - 1),
+    _descriptor.FieldDescriptor.CPPTYPE_UINT32: (0, 2**32 - 1),
+    _descriptor.FieldDescriptor.CPPTYPE_UINT64: (0, 2**64 - 1),
+}
+_FROM_STRING = {message.DESCRIPTOR.full_name: message for message in (
+    timestamp_pb2.Timestamp, duration_pb2.Duration, field_mask_pb2.FieldMask)}
+"""Well-known types written as one JSON string (read with ``FromJsonString``)."""
+
+
+class _Problem(NamedTuple):
+    """What is wrong with a JSON value for a message.
+
+    ``path``: the JSON keys leading to the field, as written, outermost first
+    (empty: the message itself); ``text``: what is wrong, in words;
+    ``plain``: whether ``text`` reads on its own as what is wrong with the
+    value (``must be a JSON string``), not in the protobuf JSON mapping's own
+    terms (``Failed to parse timestamp: … at ListRecordsRequest.startTime``)."""
+
+    path: tuple[str, ...]
+    text: str
+    plain: bool
+
+
+def _integer(value) -> int | None:
+    """``value`` as the integer the protobuf JSON mapping reads from it (a
+    JSON number without a fraction, or a string of one), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if not isinstance(value, str) or " " in value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        pass
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return int(number) if number.is_integer() else None
+
+
+def _scalar_problem(field: _descriptor.FieldDescriptor, value, path: tuple[str, ...]) -> _Problem | None:
+    """What is wrong with ``value`` (not null) as one value of the scalar
+    ``field``, or None."""
+    kinds = _descriptor.FieldDescriptor
+    must = _Problem(path, f"must be {_json_kind(field)}", True)
+    if field.cpp_type in _INTEGER_RANGES:
+        number = _integer(value)
+        if number is None:
+            return must
+        low, high = _INTEGER_RANGES[field.cpp_type]
+        if not low <= number <= high:
+            return _Problem(path, f"must be an integer from {low} to {high}", True)
+        return None
+    if field.cpp_type in (kinds.CPPTYPE_FLOAT, kinds.CPPTYPE_DOUBLE):
+        if isinstance(value, (int, float)):
+            return None if value == value and value not in (float("inf"), float("-inf")) else must
+        if not isinstance(value, str) or value == "nan":
+            return must
+        try:
+            float(value)
+        except ValueError:
+            return None if value in ("Infinity", "-Infinity", "NaN") else must
+        return None
+    if field.cpp_type == kinds.CPPTYPE_BOOL:
+        return None if isinstance(value, bool) else must
+    if field.cpp_type == kinds.CPPTYPE_ENUM:
+        if isinstance(value, str) and value in field.enum_type.values_by_name:
+            return None
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            return must
+        if field.enum_type.is_closed and number not in field.enum_type.values_by_number:
+            return must
+        return None
+    if not isinstance(value, str):  # string and bytes
+        return must
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return _Problem(path, "is not valid Unicode (it holds an unpaired surrogate)", True)
+    return None
+
+
+def _value_problem(field: _descriptor.FieldDescriptor, value, at: str,
+                   path: tuple[str, ...]) -> _Problem | None:
+    """What is wrong with ``value`` (not null) as one value of ``field``
+    (one item of a repeated field), or None. ``at`` is where it is, in the
+    protobuf JSON mapping's own words (``ComputeDueTimeRequest.calendar``)."""
+    if field.message_type is None:
+        return _scalar_problem(field, value, path)
+    name = field.message_type.full_name
+    if name in _FROM_STRING:
+        if not isinstance(value, str):
+            return _Problem(path, f"must be {_json_kind(field)}", True)
+        try:
+            _FROM_STRING[name]().FromJsonString(value)
+        except ValueError as exc:
+            return _Problem(path, f"{exc} at {at}", False)
+        return None
+    if name.startswith("google.protobuf."):
+        return None  # Struct, Value, Any, wrappers: left to json_format
+    if not isinstance(value, dict):
+        return _Problem(path, f"must be {_json_kind(field)}", True)
+    return _message_problem(value, field.message_type, at, path)
+
+
+def _message_problem(tree: dict, descriptor: _descriptor.Descriptor, at: str,
+                     path: tuple[str, ...] = ()) -> _Problem | None:
+    """The first problem, in the order of the JSON, of ``tree`` (a JSON
+    object) as the protobuf JSON mapping of a ``descriptor`` message, or
+    None when the walk finds none."""
+    oneofs: dict[str, str] = {}  # oneof name -> the key that set it
+    for key, value in tree.items():
+        field = next((f for f in descriptor.fields if f.json_name == key), None) \
+            or descriptor.fields_by_name.get(key)
+        if field is None:
+            return _Problem(path, f'Message type "{descriptor.full_name}" has no field named '
+                                  f'"{key}" at "{at}"', False)
+        oneof = field.containing_oneof
+        if oneof is not None and value is not None:
+            if oneof.name in oneofs:
+                return _Problem(path, f'gives "{oneofs[oneof.name]}" and "{key}", two fields '
+                                      f"of oneof {oneof.name}; give one", False)
+            oneofs[oneof.name] = key
+        if value is None:
+            continue  # null clears the field
+        inner, where = path + (key,), f"{at}.{key}"
+        if _is_map(field):
+            if not isinstance(value, dict):
+                return _Problem(inner, f"must be {_json_kind(field)}", True)
+            key_field = field.message_type.fields_by_name["key"]
+            value_field = field.message_type.fields_by_name["value"]
+            for map_key, item in value.items():
+                if key_field.cpp_type != _descriptor.FieldDescriptor.CPPTYPE_STRING and (
+                        _integer(map_key) is None if key_field.cpp_type in _INTEGER_RANGES
+                        else map_key not in ("true", "false")):
+                    return _Problem(inner, f"must be a JSON object, each key the text of "
+                                           f"{_item_kind(key_field)}", True)
+                if item is None:
+                    return _Problem(inner, f"must be {_json_kind(field)}", True)
+                problem = _value_problem(value_field, item, f"{where}[{map_key}]", inner)
+                if problem is not None:
+                    return problem._replace(text=f"must be {_json_kind(field)}") \
+                        if problem.text.startswith("must be ") else problem
+        elif _repeated(field):
+            if not isinstance(value, list):
+                return _Problem(inner, f"must be {_json_kind(field)}", True)
+            for i, item in enumerate(value):
+                if item is None:
+                    return _Problem(inner, f"must be {_json_kind(field)} (null is no item)", True)
+                problem = _value_problem(field, item, f"{where}[{i}]", inner)
+                if problem is not None:
+                    return problem
+        else:
+            problem = _value_problem(field, value, where, inner)
+            if problem is not None:
+                return problem
+    return None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).split("\n", 1)[0].strip()
+    return text or type(exc).__name__
+
+
+def _parse_body(text: str, target: Message) -> None:
+    """Merge ``text`` (JSON) into ``target`` by the protobuf JSON mapping.
+    Raises InvalidArgument on ``body``: ``is not valid JSON for T: <why>``
+    (bad JSON, a duplicate key, an unknown field of T itself), or ``field
+    a.b: <what is wrong>`` as the walk over T's descriptor found it."""
+    descriptor = target.DESCRIPTOR
+    try:
+        tree = json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        why = f"duplicate key {exc.key}"
+    except RecursionError:
+        why = "it is nested too deeply"
+    except ValueError as exc:
+        why = str(exc)
+    else:
+        try:
+            json_format.ParseDict(tree, target)
+            return
+        except RecursionError:
+            why = "it is nested too deeply"
+        except Exception as exc:  # noqa: BLE001 - whatever json_format refuses is the body's
+            problem = _message_problem(tree, descriptor, descriptor.name)
+            if problem is not None and problem.path:
+                raise InvalidArgument.at("body", f"field {'.'.join(problem.path)}: "
+                                                 f"{problem.text}") from None
+            why = problem.text if problem is not None else _first_line(exc)
+    raise InvalidArgument.at("body", f"is not valid JSON for {descriptor.full_name}: {why}")
 
 
 def build_request(binding: HttpBinding, body: bytes, path_params: dict[str, str],
@@ -501,18 +624,13 @@ def build_request(binding: HttpBinding, body: bytes, path_params: dict[str, str]
             target = getattr(request, field.name)
         try:
             text = body.decode("utf-8") if body.strip() else "{}"
-            if not text.lstrip().startswith("{"):
-                raise InvalidArgument.at("body", f"must be a JSON object (a "
-                                                 f"{target.DESCRIPTOR.full_name} in the protobuf "
-                                                 "JSON mapping)")
-            json_format.Parse(text, target)
         except UnicodeDecodeError as exc:
             raise InvalidArgument.at("body", f"is not UTF-8: {exc}") from None
-        except (json_format.ParseError, RecursionError) as exc:
-            path, reason = _json_problem(exc, target.DESCRIPTOR)
-            raise InvalidArgument.at("body", f"field {'.'.join(path)}: {reason}" if path else
-                                             f"is not valid JSON for "
-                                             f"{target.DESCRIPTOR.full_name}: {reason}") from None
+        if not text.lstrip().startswith("{"):
+            raise InvalidArgument.at("body", f"must be a JSON object (a "
+                                             f"{target.DESCRIPTOR.full_name} in the protobuf "
+                                             "JSON mapping)")
+        _parse_body(text, target)
     for name, dotted in binding.variables:
         _merge(request, dotted, [path_params[name]], dotted)
     if binding.body != "*":
@@ -533,24 +651,31 @@ def _merge(request: Message, dotted: str, values: list[str], where: str) -> None
     """Set the field path ``dotted`` of ``request`` from ``values`` (texts, as
     the protobuf JSON mapping writes them); InvalidArgument on ``where``."""
     tree: dict = {}
-    _set_path(tree, request.DESCRIPTOR, dotted, values, where)
+    descriptor = request.DESCRIPTOR
+    _set_path(tree, descriptor, dotted, values, where)
     try:
         json_format.ParseDict(tree, request)
     except json_format.ParseError as exc:
-        reason = _json_problem(exc, request.DESCRIPTOR)[1] if _python_words(exc) else None
-        raise InvalidArgument.at(where, reason or _parse_error(exc)) from None
+        problem = _message_problem(tree, descriptor, descriptor.name)
+        if problem is None:
+            reason = f"is not valid for {descriptor.name}: {_first_line(exc)}"
+        elif problem.plain:
+            reason = problem.text
+        else:  # named as the protobuf JSON mapping names a field that failed to parse
+            reason = "".join(f"Failed to parse {key} field: " for key in problem.path) +                 problem.text
+        raise InvalidArgument.at(where, reason) from None
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
-    """The request body; :class:`_TooLarge` as soon as it exceeds ``limit`` bytes."""
+    """The request body; :class:`RequestTooLarge` as soon as it exceeds ``limit`` bytes."""
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > limit:
-        raise _TooLarge(int(length), exact=True)
+        raise RequestTooLarge(int(length), True, limit)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise _TooLarge(size, exact=False)
+            raise RequestTooLarge(size, False, limit)
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -559,25 +684,49 @@ async def _read_body(request: Request, limit: int) -> bytes:
 # the ASGI application
 
 
-def _too_large(exc: _TooLarge, limit: int) -> status_pb2.Status:
-    said = f"is {exc.size} bytes" if exc.exact else f"is more than {limit} bytes"
-    return _status(code_pb2.RESOURCE_EXHAUSTED, "REQUEST_TOO_LARGE",
-                   f"the request body {said}; at most {limit} bytes are accepted", field="body")
+_UseCase = Callable[[Message, tuple, datetime], Message]
+"""One RPC's call into the app: (request, call metadata, received at) → response."""
 
 
-def _authorize(tokens: TokenSet, context: HttpCallContext) -> None:
-    """Let the call through with an accepted ``Authorization: Bearer`` token,
-    else abort it with the status the gRPC side sends (TOKEN_MISSING or
-    TOKEN_INVALID)."""
-    token = bearer_token(context.invocation_metadata())
-    if token is None:
-        context.abort_with_status(MISSING)
-    if not token or not tokens.accepts(token):
-        context.abort_with_status(INVALID)
+def use_cases(app: DueTimeApp, limits: Limits) -> dict[str, _UseCase]:
+    """Each RPC served over HTTP by its full method name
+    (``/duetime.v1.DueTimeService/ComputeDueTime``), as the call into
+    ``app`` the gRPC servicer makes for it: a recorded method through
+    ``app.call`` (the namespace from the metadata), a batch through
+    ``app.call_many`` (at most ``limits.max_batch_items`` items), the rest
+    through the app's read-only calls."""
+
+    def recorded(method) -> _UseCase:
+        def call(request: Message, metadata: tuple, received_at: datetime) -> Message:
+            return app.call(method, request, received_at, namespace_in(metadata))
+        return call
+
+    def batch(request: Message, metadata: tuple, received_at: datetime) -> Message:
+        limits.check_items(request.items)
+        results = app.call_many(DUE_TIME, request.items, received_at, namespace_in(metadata))
+        reply = pb.BatchComputeDueTimesResponse()
+        add_item_results(reply.results, results)
+        return reply
+
+    def unrecorded(use_case: Callable[[Message], Message]) -> _UseCase:
+        return lambda request, _metadata, _received_at: use_case(request)
+
+    service, calendars = "/duetime.v1.DueTimeService/", "/duetime.v1.CalendarService/"
+    return {
+        **{name: recorded(method) for name, method in METHODS.items()},
+        service + "BatchComputeDueTimes": batch,
+        service + "GetRecord": unrecorded(
+            lambda request: pb.GetRecordResponse(record=app.get_record(request.record_id))),
+        service + "ListRecords": unrecorded(lambda request: app.list_records(request)),
+        service + "AnalyzeImpact": unrecorded(lambda request: app.analyze_impact(request)),
+        calendars + "ListCalendars": unrecorded(lambda request: app.list_calendars(request)),
+        calendars + "GetCalendar": unrecorded(lambda request: app.get_calendar(request)),
+        calendars + "ListHolidays": unrecorded(lambda request: app.list_holidays(request)),
+    }
 
 
-def _namespace(context: HttpCallContext) -> str:
-    values = [m.value for m in context.invocation_metadata() if m.key == NAMESPACE_METADATA]
+def _namespace(metadata: tuple) -> str:
+    values = [m.value for m in metadata if m.key == NAMESPACE_METADATA]
     return values[0][:64] if values else ""
 
 
@@ -591,10 +740,17 @@ def _record_id(response: Message | None) -> str:
     return ""
 
 
+def _refusal_response(exc: BaseException, http_status: int | None = None,
+                      headers: dict[str, str] | None = None) -> Response:
+    """The AIP-193 response of ``exc``, status and HTTP status from the one table."""
+    return error_response(status_of(exc), http_status or http_status_of(exc), headers)
+
+
 def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
-               max_body_bytes: int = MAX_REQUEST_BYTES,
+               max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
                playground: Path | None = PLAYGROUND_DIR,
-               metrics: Metrics | None = None, log_calls: bool = True) -> Starlette:
+               metrics: Metrics | None = None, log_calls: bool = True,
+               limits: Limits | None = None) -> Starlette:
     """The ASGI application answering :data:`BINDINGS` over ``app``.
 
     ``tokens``: every API call needs ``Authorization: Bearer <one of them>``
@@ -602,9 +758,12 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
     the largest request body (else 413). ``playground``: a directory of
     static files served at ``/`` (``index.html``) if it exists, without a
     token. ``metrics``: count and time every API call there; ``log_calls``:
-    one request line per API call.
+    one request line per API call. ``limits``: the call budget and batch
+    size (those of the gRPC server it serves beside; None: no budget, the
+    default batch size).
     """
-    servicers = {SERVICE_NAME: DueTimeServicer(app), CALENDAR_SERVICE_NAME: CalendarServicer(app)}
+    limits = limits if limits is not None else Limits()
+    calls = use_cases(app, limits)
     state: dict[str, anyio.CapacityLimiter] = {}
 
     def limiter() -> anyio.CapacityLimiter:
@@ -613,41 +772,38 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
         return state["limiter"]
 
     def endpoint(binding: HttpBinding) -> Callable:
-        call = getattr(servicers[binding.service], binding.method)
         rpc = f"/{binding.service}/{binding.method}"
+        use_case = calls[rpc]
 
         async def answer(request: Request) -> Response:
             began = time.perf_counter()
             peer = f"http:{request.client.host}:{request.client.port}" if request.client else ""
-            context = HttpCallContext(request.headers.items(), peer)
-            response, status, http_status, headers = None, None, None, None
+            metadata = tuple(_Metadatum(k.lower(), v) for k, v in request.headers.items())
+            response, error = None, None
             try:
                 if tokens is not None:
-                    _authorize(tokens, context)
+                    authenticate(tokens, metadata)
                 body = await _read_body(request, max_body_bytes) if binding.body else b""
 
                 def run() -> Message:
                     message = build_request(binding, body, request.path_params,
                                             request.query_params.multi_items())
-                    return call(message, context)
+                    received_at = datetime.now(timezone.utc)
+                    return limits.budget.run(use_case, message, metadata, received_at)
 
                 response = await anyio.to_thread.run_sync(run, limiter=limiter())
-            except _Aborted as exc:
-                status = exc.status
-            except _TooLarge as exc:
-                status, http_status = _too_large(exc, max_body_bytes), 413
-            except Exception as exc:  # noqa: BLE001 - a bad request, or INTERNAL (logged)
-                status = status_of(exc)
-            if status is not None and status.code == code_pb2.UNAUTHENTICATED:
-                headers = {"WWW-Authenticate": "Bearer"}
-            code = code_pb2.Code.Name(status.code) if status is not None else "OK"
+            except Exception as exc:  # noqa: BLE001 - every error becomes a status
+                log_failure(log, exc)
+                error = exc
+            code = code_name(error) if error is not None else "OK"
             seconds = time.perf_counter() - began
             if metrics is not None:
                 metrics.observe_call(rpc, code, seconds)
             if log_calls:
-                log_call(rpc, code, seconds, _record_id(response), _namespace(context), peer)
-            if status is not None:
-                return error_response(status, http_status, headers)
+                log_call(rpc, code, seconds, _record_id(response), _namespace(metadata), peer)
+            if error is not None:
+                return _refusal_response(error, headers={"WWW-Authenticate": "Bearer"}
+                                         if isinstance(error, Unauthenticated) else None)
             return Response(json_format.MessageToJson(response, ensure_ascii=False), 200,
                             media_type=JSON)
 
@@ -659,23 +815,14 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
 
     async def http_error(request: Request, exc: Exception) -> Response:
         code = getattr(exc, "status_code", 500)
-        where = f"{request.method} {request.url.path}"
         if code == 404:
-            return error_response(_status(
-                code_pb2.NOT_FOUND, "NO_SUCH_PATH",
-                f"no duetime.v1 method or file at {where}; the API's paths are listed in "
-                "proto/duetime/v1/duetime.proto (google.api.http)",
-                metadata={"path": request.url.path}))
+            return _refusal_response(NoSuchPath(request.method, request.url.path))
         if code == 405:
             allow = (getattr(exc, "headers", None) or {}).get("Allow", "")
-            return error_response(_status(
-                code_pb2.UNIMPLEMENTED, "METHOD_NOT_ALLOWED",
-                f"{request.url.path} does not answer {request.method}; it answers {allow}",
-                metadata={"path": request.url.path}), http_status=405,
-                headers={"Allow": allow} if allow else None)
-        return error_response(_status(code_pb2.UNKNOWN, "HTTP_ERROR",
-                                      f"{where}: {getattr(exc, 'detail', '')}"),
-                              http_status=code)
+            return _refusal_response(MethodNotAllowed(request.method, request.url.path, allow),
+                                     headers={"Allow": allow} if allow else None)
+        return _refusal_response(HttpError(f"{request.method} {request.url.path}: "
+                                           f"{getattr(exc, 'detail', '')}"), http_status=code)
 
     application = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
     application.router.redirect_slashes = False  # /v1/records/ is a 404 in the JSON shape, not a 307
@@ -697,7 +844,7 @@ class HttpServer:
     thread: threading.Thread
     host: str
     port: int
-    grace: float = GRACE_SECONDS
+    grace: float = DEFAULT_GRACE
 
     def stop(self) -> None:
         """Stop accepting connections, let calls in flight finish (``grace``
@@ -733,8 +880,9 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
                       tokens: TokenSet | None = None,
                       tls_cert: Path | None = None, tls_key: Path | None = None,
                       tls_client_ca: Path | None = None,
-                      max_body_bytes: int = MAX_REQUEST_BYTES, grace: float = GRACE_SECONDS,
+                      max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, grace: float = DEFAULT_GRACE,
                       metrics: Metrics | None = None, log_calls: bool = True,
+                      limits: Limits | None = None,
                       startup_timeout: float = 10.0) -> HttpServer:
     """Serve :func:`create_app` over ``app`` on ``host:port`` (0: any free
     port) with uvicorn in a background thread, and log ``duetime HTTP/JSON
@@ -742,8 +890,8 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
 
     ``tls_cert``/``tls_key``: serve HTTPS with that PEM certificate chain and
     key; ``tls_client_ca``: also require a client certificate issued by that
-    CA. ``tokens``, ``max_body_bytes``, ``metrics``, ``log_calls``: see
-    :func:`create_app`; ``grace``: how long :meth:`HttpServer.stop` lets calls
+    CA. ``tokens``, ``max_body_bytes``, ``metrics``, ``log_calls``, ``limits``:
+    see :func:`create_app`; ``grace``: how long :meth:`HttpServer.stop` lets calls
     in flight finish. Raises RuntimeError if the address cannot be bound or
     the server does not start within ``startup_timeout`` s.
     """
@@ -755,7 +903,8 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
         if tls_client_ca is not None:
             tls |= {"ssl_ca_certs": str(tls_client_ca), "ssl_cert_reqs": ssl.CERT_REQUIRED}
     config = uvicorn.Config(
-        create_app(app, tokens, max_body_bytes, metrics=metrics, log_calls=log_calls),
+        create_app(app, tokens, max_body_bytes, metrics=metrics, log_calls=log_calls,
+                   limits=limits),
         log_config=None, access_log=False, lifespan="off", timeout_graceful_shutdown=grace,
         server_header=False, **tls,
     )

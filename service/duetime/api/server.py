@@ -1,30 +1,10 @@
 """The gRPC face of duetime: a thin servicer over :mod:`duetime.app`.
 
-Error mapping (one table, :func:`status_of`); every error carries a
-``google.rpc.ErrorInfo`` (UPPER_SNAKE reason, domain :data:`ERROR_DOMAIN`):
-
-=============================  ==================  ===============================
-exception                      gRPC code           extra detail
-=============================  ==================  ===============================
-InvalidArgument / OutOfRange   INVALID_ARGUMENT /  ``google.rpc.BadRequest``, one
-(``DuetimeError``)             OUT_OF_RANGE        FieldViolation per problem
-FailedPrecondition             FAILED_PRECONDITION ``google.rpc.PreconditionFailure``,
-(``DuetimeError``)                                 type CLOCK_STATE, subject the field
-AlreadyExists                  ALREADY_EXISTS      ``BadRequest`` on idempotency_key;
-                                                   ErrorInfo metadata idempotency_key
-                                                   (and namespace)
-RecordNotFound                 NOT_FOUND           ErrorInfo metadata record_id
-LedgerUnavailable              UNAVAILABLE         (message names no internals)
-ShuttingDown                   UNAVAILABLE         reason SHUTTING_DOWN
-anything else                  INTERNAL            generic message; logged
-=============================  ==================  ===============================
-
-Every text a status carries is bounded, so an echoed input can never make the
-status exceed gRPC's metadata limits: a violation's description at most
-:data:`MAX_DESCRIPTION` characters, its field :data:`MAX_FIELD`, at most
-:data:`MAX_VIOLATIONS` violations within :data:`MAX_DETAILS_BYTES` (then one
-saying how many more there were), the message :data:`MAX_MESSAGE` characters
-(fewer when they are not ASCII); whatever is cut ends with "…".
+Errors: every failed call ends with the status :mod:`duetime.api.status`
+builds for it (the one table of error kinds, gRPC codes and HTTP statuses);
+an unexpected exception is logged with its traceback by the handler that
+caught it (:func:`duetime.api.calls.log_failure`), a batch item's where its
+result is written (:func:`duetime.api.calls.add_item_results`).
 
 A computing call's idempotency namespace is its ``x-duetime-namespace``
 metadata (see :func:`duetime.app.check_namespace`).
@@ -66,11 +46,11 @@ Configuration: :func:`serve` takes a :class:`duetime.config.ServerConfig`
   **call budget** (``--call-budget``, :class:`CallBudget`): the work of each
   call (of each chunk of a stream) runs in a pool thread while the handler
   waits at most the budget; past it the caller gets DEADLINE_EXCEEDED
-  (reason CALL_BUDGET_EXCEEDED) at once. Python cannot stop a thread, so
-  work already started runs to its end and may still record its answer
-  (retried with the same idempotency key, the call then returns it); work
-  still queued is dropped. The health, reflection services and the
-  stream's request reading have no budget.
+  (reason CALL_BUDGET_EXCEEDED) at once (see :mod:`duetime.api.calls`).
+  The health, reflection services and the stream's request reading have
+  no budget. These limits are a :class:`~duetime.api.calls.Limits` built
+  by :func:`start_server` and handed to its servicers (and to the HTTP
+  face), never process-wide.
 """
 
 from __future__ import annotations
@@ -81,18 +61,14 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Sequence
 from concurrent import futures
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 import grpc
-from google.protobuf import any_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from grpc_status import rpc_status
 
 from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
 from duetime.app import (
@@ -100,21 +76,27 @@ from duetime.app import (
     CLOCK_EVENT,
     DUE_TIME,
     EVALUATE_SLA,
-    NAMESPACE_FIELD,
-    NAMESPACE_METADATA,
     OPEN_STATUS,
     CALENDAR_CACHE,
     MAX_BATCH_ITEMS,
     STREAM_CHUNK,
     SCHEDULE,
     START_CLOCK,
-    AlreadyExists,
     DueTimeApp,
     RecordedMethod,
-    RecordNotFound,
     ShuttingDown,
 )
+from duetime.api.calls import (
+    MAX_WORKERS,
+    CallBudget,
+    Limits,
+    add_item_results,
+    log_failure,
+    namespace_in,
+)
+from duetime.api.http import start_http_server
 from duetime.api.observe import CallObserver
+from duetime.api.status import clip, grpc_status
 from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet
 from duetime.catalog import Catalog, CatalogError, fingerprint
 from duetime.config import (
@@ -124,7 +106,7 @@ from duetime.config import (
     ServerConfig,
     TlsFiles,
 )
-from duetime.core import DuetimeError, FailedPrecondition, FieldViolation, InvalidArgument
+from duetime.core import InvalidArgument
 from duetime.ledger import Ledger, LedgerUnavailable, default_db_path, open_ledger
 from duetime.metrics import Metrics
 from duetime.v1 import duetime_pb2 as pb
@@ -132,34 +114,16 @@ from duetime.v1 import duetime_pb2_grpc as pb_grpc
 
 log = logging.getLogger("duetime.server")
 
-ERROR_DOMAIN = "duetime.dev"
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DueTimeService"].full_name
 CALENDAR_SERVICE_NAME = pb.DESCRIPTOR.services_by_name["CalendarService"].full_name
-PRECONDITION_TYPE = "CLOCK_STATE"
-"""PreconditionFailure violation type of a clock event the state does not allow."""
 GRACE_SECONDS = DEFAULT_GRACE
 """How long in-flight calls may run on after SIGINT/SIGTERM (``--grace``)."""
 STOP_SLACK = 5.0
 """How long past the grace period shutdown waits for gRPC's own stop to
 complete before it closes the ledger regardless."""
-MAX_WORKERS = 8
-"""Threads answering calls (a PostgreSQL ledger gets one connection more, for
-the health probe)."""
 MAX_REQUEST_BYTES = DEFAULT_MAX_MESSAGE_BYTES
 """Largest request message accepted by default (``--max-message-bytes``; a
 batch of 10,000 items with inline calendars)."""
-MAX_DESCRIPTION = 300
-"""Longest violation description in a status, in characters."""
-MAX_FIELD = 200
-"""Longest violation field in a status, in characters."""
-MAX_VIOLATIONS = 20
-"""Most violations one status lists."""
-MAX_DETAILS_BYTES = 2500
-"""Most UTF-8 bytes of violation text one status lists."""
-MAX_MESSAGE = 1000
-"""Longest status message, in characters."""
-_MESSAGE_WEIGHT = 2000
-"""Most bytes a status message may take once percent-encoded for the wire."""
 
 
 class _Undecodable:
@@ -189,7 +153,7 @@ def _refuse_undecodable(request: _Undecodable, context: grpc.ServicerContext) ->
     problem = InvalidArgument.at(
         "request", f"is not a valid protobuf message of this method's request type "
                    f"({clip(str(request.error), 200)})")
-    context.abort_with_status(rpc_status.to_status(status_of(problem)))
+    context.abort_with_status(grpc_status(problem))
 
 
 class UndecodableRequests(grpc.ServerInterceptor):
@@ -223,242 +187,39 @@ class UndecodableRequests(grpc.ServerInterceptor):
                                 **{kind: wrapped})
 
 
-class BudgetExceeded(Exception):
-    """A call's work did not finish within the call budget (DEADLINE_EXCEEDED)."""
-
-    def __init__(self, seconds: float, started: bool):
-        self.seconds = seconds
-        self.started = started
-        if started:
-            what = ("it was not answered; its work may still finish and be recorded, and a "
-                    "retry with the same idempotency key then returns that answer")
-        else:
-            what = "the server was too busy to start it; nothing was computed or recorded"
-        super().__init__(f"the call needed more than the server's budget of {seconds:g} s "
-                         f"(--call-budget): {what}")
-
-
-class CallBudget:
-    """Runs a call's work in a pool of :data:`MAX_WORKERS` threads and waits
-    at most ``seconds`` for it (0: runs it in the caller's thread, no limit).
-
-    :meth:`run` raises :class:`BudgetExceeded` when the time is up: work not
-    yet started is cancelled; work already running cannot be stopped (a
-    Python thread cannot be), so it runs to its end in its pool thread
-    while the caller is answered at once."""
-
-    def __init__(self, seconds: float = 0.0, workers: int = MAX_WORKERS):
-        self.seconds = seconds
-        self._pool = (futures.ThreadPoolExecutor(workers, thread_name_prefix="duetime-call")
-                      if seconds > 0 else None)
-
-    def run(self, work, *args):
-        """``work(*args)``, its result or its exception; BudgetExceeded when
-        it takes longer than the budget."""
-        if self._pool is None:
-            return work(*args)
-        began = time.monotonic()
-        future = self._pool.submit(work, *args)
-        done, _ = futures.wait((future,), timeout=self.seconds)
-        if not done:
-            started = not future.cancel()
-            log.warning("call budget of %g s exceeded (%s)", self.seconds,
-                        "still computing" if started else "never started: server busy")
-            if started:
-                future.add_done_callback(lambda f: _finished_over_budget(f, began))
-            raise BudgetExceeded(self.seconds, started)
-        return future.result()
-
-    def close(self) -> None:
-        """Drop queued work; threads still computing finish by themselves."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _finished_over_budget(future: futures.Future, began: float) -> None:
-    """Log how work whose caller was answered DEADLINE_EXCEEDED ended."""
-    error = future.exception()
-    took = time.monotonic() - began
-    if error is None or isinstance(error, (DuetimeError, AlreadyExists, RecordNotFound)):
-        log.info("a call over its budget finished after %.3g s%s", took,
-                 f" ({type(error).__name__})" if error else "")
-    else:
-        log.error("a call over its budget failed after %.3g s", took, exc_info=error)
-
-
-@dataclass
-class Limits:
-    """The per-call limits :func:`_call` and :func:`_check_items` apply,
-    process-wide like the calendar cache: set by :func:`start_server`."""
-
-    max_batch_items: int = MAX_BATCH_ITEMS
-    budget: CallBudget = field(default_factory=CallBudget)
-
-
-LIMITS = Limits()
-
-
-def _any(message) -> any_pb2.Any:
-    packed = any_pb2.Any()
-    packed.Pack(message)
-    return packed
-
-
-def clip(text: str, limit: int) -> str:
-    """``text``, or its first ``limit - 1`` characters and "…"."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-def _wire_weight(char: str) -> int:
-    """Bytes ``char`` takes in a percent-encoded grpc-message."""
-    return 1 if " " <= char <= "~" and char != "%" else 3 * len(char.encode("utf-8", "replace"))
-
-
-def clip_message(text: str) -> str:
-    """``text`` cut to :data:`MAX_MESSAGE` characters and to
-    :data:`_MESSAGE_WEIGHT` bytes on the wire, ending with "…" when cut."""
-    text, total = clip(text, MAX_MESSAGE), 0
-    for i, char in enumerate(text):
-        total += _wire_weight(char)
-        if total > _MESSAGE_WEIGHT - 9:  # room for the "…"
-            return text[:i] + "…"
-    return text
-
-
-def shown_violations(violations: Sequence[FieldViolation]) -> list[FieldViolation]:
-    """``violations`` as a status lists them: each field and description
-    clipped, at most :data:`MAX_VIOLATIONS` within :data:`MAX_DETAILS_BYTES`,
-    then one more on the first left out saying how many were."""
-    shown: list[FieldViolation] = []
-    size = 0
-    for i, v in enumerate(violations):
-        field, description = clip(v.field, MAX_FIELD), clip(v.description, MAX_DESCRIPTION)
-        size += len(field.encode()) + len(description.encode())
-        if i == MAX_VIOLATIONS or size > MAX_DETAILS_BYTES:
-            rest = len(violations) - i
-            shown.append(FieldViolation(field, f"… and {rest} more problem(s) not shown; fix "
-                                               "the ones above and send the request again"))
-            break
-        shown.append(FieldViolation(field, description))
-    return shown
-
-
-def status_of(exc: Exception) -> status_pb2.Status:
-    """The ``google.rpc.Status`` (code, message, details) that reports ``exc``,
-    every text in it bounded (see the module docstring)."""
-    details = []
-    metadata: dict[str, str] = {}
-    if isinstance(exc, DuetimeError):
-        code, reason = getattr(code_pb2, exc.code), exc.reason
-        violations = shown_violations(exc.violations)
-        message = "; ".join(f"{v.field}: {v.description}" for v in violations)
-        if isinstance(exc, FailedPrecondition):
-            details.append(error_details_pb2.PreconditionFailure(violations=[
-                error_details_pb2.PreconditionFailure.Violation(
-                    type=PRECONDITION_TYPE, subject=v.field, description=v.description)
-                for v in violations
-            ]))
-        else:
-            details.append(_bad_request(violations))
-    elif isinstance(exc, AlreadyExists):
-        code, reason, message = code_pb2.ALREADY_EXISTS, "IDEMPOTENCY_KEY_REUSED", str(exc)
-        where = f" in namespace {exc.namespace!r}" if exc.namespace else ""
-        details.append(_bad_request([FieldViolation(
-            "idempotency_key", f"was already used{where} with a different request; a new "
-                               "request needs a new key")]))
-        metadata["idempotency_key"] = exc.key
-        if exc.namespace:
-            metadata["namespace"] = exc.namespace
-    elif isinstance(exc, RecordNotFound):
-        code, reason, message = code_pb2.NOT_FOUND, "RECORD_NOT_FOUND", str(exc)
-        metadata["record_id"] = exc.record_id
-    elif isinstance(exc, LedgerUnavailable):
-        log.error("ledger unavailable: %s", exc)
-        code, reason = code_pb2.UNAVAILABLE, "LEDGER_UNAVAILABLE"
-        message = "the ledger cannot be written or read; nothing was answered, retry later"
-    elif isinstance(exc, BudgetExceeded):
-        code, reason, message = code_pb2.DEADLINE_EXCEEDED, "CALL_BUDGET_EXCEEDED", str(exc)
-        metadata["call_budget_seconds"] = f"{exc.seconds:g}"
-        metadata["started"] = "true" if exc.started else "false"
-    elif isinstance(exc, ShuttingDown):
-        log.info("a call still running at shutdown was dropped: nothing recorded, "
-                 "nothing answered")
-        code, reason, message = code_pb2.UNAVAILABLE, "SHUTTING_DOWN", str(exc)
-    else:
-        log.exception("internal error")
-        code, reason, message = code_pb2.INTERNAL, "INTERNAL", "internal error"
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN, metadata={
-        k: clip(v, MAX_FIELD) for k, v in metadata.items()})
-    return status_pb2.Status(
-        code=code, message=clip_message(message), details=[_any(d) for d in (*details, info)]
-    )
-
-
-def _bad_request(violations: Sequence[FieldViolation]) -> error_details_pb2.BadRequest:
-    return error_details_pb2.BadRequest(field_violations=[
-        error_details_pb2.BadRequest.FieldViolation(field=v.field, description=v.description)
-        for v in violations
-    ])
-
-
 def namespace_of(context: grpc.ServicerContext) -> str:
     """The caller's idempotency namespace: its ``x-duetime-namespace``
     metadata, ``""`` without one. Given twice: InvalidArgument."""
-    values = [m.value for m in context.invocation_metadata() or ()
-              if m.key == NAMESPACE_METADATA]
-    if len(values) > 1:
-        raise InvalidArgument.at(NAMESPACE_FIELD, f"is given {len(values)} times; give it once")
-    return values[0] if values else ""
+    return namespace_in(context.invocation_metadata())
 
 
-def _call(context: grpc.ServicerContext, use_case, *args):
-    """Run ``use_case(*args)`` within the call budget (:data:`LIMITS`); on any
-    exception abort the call with its status."""
-    try:
-        return LIMITS.budget.run(use_case, *args)
-    except Exception as exc:  # noqa: BLE001 - every error becomes a status
-        status = status_of(exc)
-    context.abort_with_status(rpc_status.to_status(status))
+class _Servicer:
+    """What both servicers share: the app, the server's limits, and
+    :meth:`_call`."""
 
-
-def _check_items(items) -> None:
-    """At most ``LIMITS.max_batch_items`` (``--max-batch-items``) items, else
-    InvalidArgument on ``items``."""
-    limit = LIMITS.max_batch_items
-    if len(items) > limit:
-        raise InvalidArgument.at("items", f"has {len(items)} items; at most {limit} "
-                                          "are allowed in one message")
-
-
-def item_result(result) -> pb.BatchItemResult:
-    """A batch item's result: its response, or its error as a Status."""
-    if isinstance(result, Exception):
-        return pb.BatchItemResult(error=status_of(result))
-    return pb.BatchItemResult(response=result)
-
-
-def add_item_results(container, results) -> None:
-    """Append each of ``results`` (a response, or an error as its Status) to
-    the repeated BatchItemResult field ``container``, written in place (one
-    copy per item, not two as through :func:`item_result`)."""
-    add = container.add
-    for result in results:
-        if isinstance(result, Exception):
-            add().error.CopyFrom(status_of(result))
-        else:
-            add().response.CopyFrom(result)
-
-
-class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
-    """``duetime.v1.DueTimeService`` over a :class:`DueTimeApp`."""
-
-    def __init__(self, app: DueTimeApp):
+    def __init__(self, app: DueTimeApp, limits: Limits | None = None):
         self.app = app
+        self.limits = limits if limits is not None else Limits()
+
+    def _call(self, context: grpc.ServicerContext, use_case, *args):
+        """Run ``use_case(*args)`` within the call budget (:attr:`limits`);
+        on any exception log it as it deserves (:func:`log_failure`) and
+        abort the call with its status."""
+        try:
+            return self.limits.budget.run(use_case, *args)
+        except Exception as exc:  # noqa: BLE001 - every error becomes a status
+            log_failure(log, exc)
+            status = grpc_status(exc)
+        context.abort_with_status(status)
+
+
+class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
+    """``duetime.v1.DueTimeService`` over a :class:`DueTimeApp`, within ``limits``."""
 
     def _recorded(self, method: RecordedMethod, request, context: grpc.ServicerContext):
         """Answer a computing call through the app's one recorded path."""
         received_at = datetime.now(timezone.utc)
-        return _call(context, lambda: self.app.call(method, request, received_at,
+        return self._call(context, lambda: self.app.call(method, request, received_at,
                                                     namespace_of(context)))
 
     def ComputeDueTime(self, request, context):
@@ -468,26 +229,26 @@ class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
         received_at = datetime.now(timezone.utc)
 
         def run():
-            _check_items(request.items)
+            self.limits.check_items(request.items)
             results = self.app.call_many(DUE_TIME, request.items, received_at,
                                          namespace_of(context))
             reply = pb.BatchComputeDueTimesResponse()
             add_item_results(reply.results, results)
             return reply
 
-        return _call(context, run)
+        return self._call(context, run)
 
     def StreamComputeDueTimes(self, request_iterator, context):
         """Answer each request message in chunks of :data:`STREAM_CHUNK`
         items, each chunk committed before it is sent; one message is held
         at a time, so memory does not grow with the stream."""
-        namespace = _call(context, namespace_of, context)
+        namespace = self._call(context, namespace_of, context)
         for message in request_iterator:
             items = message.items
-            _call(context, _check_items, items)
+            self._call(context, self.limits.check_items, items)
             for first in range(0, len(items), STREAM_CHUNK):
                 chunk = items[first:first + STREAM_CHUNK]
-                results = _call(context, self.app.call_many, DUE_TIME, chunk,
+                results = self._call(context, self.app.call_many, DUE_TIME, chunk,
                                 datetime.now(timezone.utc), namespace)
                 reply = pb.StreamComputeDueTimesResponse()
                 add_item_results(reply.results, results)
@@ -512,30 +273,27 @@ class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
         return self._recorded(EVALUATE_SLA, request, context)
 
     def GetRecord(self, request, context):
-        record = _call(context, self.app.get_record, request.record_id)
+        record = self._call(context, self.app.get_record, request.record_id)
         return pb.GetRecordResponse(record=record)
 
     def ListRecords(self, request, context):
-        return _call(context, self.app.list_records, request)
+        return self._call(context, self.app.list_records, request)
 
     def AnalyzeImpact(self, request, context):
-        return _call(context, self.app.analyze_impact, request)
+        return self._call(context, self.app.analyze_impact, request)
 
 
-class CalendarServicer(pb_grpc.CalendarServiceServicer):
+class CalendarServicer(_Servicer, pb_grpc.CalendarServiceServicer):
     """``duetime.v1.CalendarService`` over a :class:`DueTimeApp`'s catalog."""
 
-    def __init__(self, app: DueTimeApp):
-        self.app = app
-
     def ListCalendars(self, request, context):
-        return _call(context, self.app.list_calendars, request)
+        return self._call(context, self.app.list_calendars, request)
 
     def GetCalendar(self, request, context):
-        return _call(context, self.app.get_calendar, request)
+        return self._call(context, self.app.get_calendar, request)
 
     def ListHolidays(self, request, context):
-        return _call(context, self.app.list_holidays, request)
+        return self._call(context, self.app.list_holidays, request)
 
 
 class Reloader:
@@ -663,7 +421,8 @@ class RunningServer:
     ledger_health: LedgerHealth
     grace: float = GRACE_SECONDS
     """Default of :meth:`stop` (``--grace``)."""
-    budget: CallBudget | None = None
+    limits: Limits | None = None
+    """The limits its servicers apply (hand them to the HTTP face too)."""
     metrics: Metrics | None = None
 
     def stop(self, grace: float | None = None) -> int:
@@ -681,8 +440,8 @@ class RunningServer:
             log.warning("gRPC had not finished stopping %g s after the grace period; "
                         "closing the ledger anyway", STOP_SLACK)
         dropped = self.app.close(timeout=grace)
-        if self.budget is not None:
-            self.budget.close()
+        if self.limits is not None:
+            self.limits.close()
         if self.metrics is not None:
             self.metrics.close()
         return dropped
@@ -716,7 +475,8 @@ def start_server(
     started by the caller, :meth:`Metrics.serve`); ``log_calls``: one log
     line per call; ``max_message_bytes``: largest request (larger is
     RESOURCE_EXHAUSTED); ``max_batch_items`` and ``call_budget`` (seconds,
-    0: none): see :class:`Limits` (process-wide); ``grace``: the default of
+    0: none): this server's :class:`~duetime.api.calls.Limits`
+    (:attr:`RunningServer.limits`); ``grace``: the default of
     :meth:`RunningServer.stop`.
 
     Raises RuntimeError if the address cannot be bound (also when another
@@ -733,8 +493,9 @@ def start_server(
     app = DueTimeApp(metrics.timed(ledger) if metrics is not None else ledger, catalog)
     if metrics is not None:
         metrics.set_catalog(app.catalog)
-    pb_grpc.add_DueTimeServiceServicer_to_server(DueTimeServicer(app), server)
-    pb_grpc.add_CalendarServiceServicer_to_server(CalendarServicer(app), server)
+    limits = Limits(max_batch_items, CallBudget(call_budget))
+    pb_grpc.add_DueTimeServiceServicer_to_server(DueTimeServicer(app, limits), server)
+    pb_grpc.add_CalendarServiceServicer_to_server(CalendarServicer(app, limits), server)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
@@ -748,17 +509,15 @@ def start_server(
     except RuntimeError:
         bound = 0
     if not bound:
+        limits.close()
         raise RuntimeError(f"cannot bind {address}: address in use, or not an address of this machine?")
-    budget = CallBudget(call_budget)
-    LIMITS.budget.close()
-    LIMITS.max_batch_items, LIMITS.budget = max_batch_items, budget
     server.start()
     health_servicer.set(CALENDAR_SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
     ledger_health = LedgerHealth(app, health_servicer)
     app.on_ledger_unavailable = ledger_health.failed
     ledger_health.start()
     return RunningServer(server, bound, health_servicer, ledger, app, ledger_health, grace,
-                         budget, metrics)
+                         limits, metrics)
 
 
 def describe_ledger(ledger: Ledger) -> str:
@@ -843,13 +602,12 @@ def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
     log.info("duetime listening on %s", _address(host, running.port))
     http = None
     if config.http_port:
-        from duetime.api.http import start_http_server
-
         try:
             http = start_http_server(
                 running.app, host, config.http_port, tokens=tokens, tls_cert=config.tls_cert,
                 tls_key=config.tls_key, tls_client_ca=config.tls_client_ca,
-                max_body_bytes=config.max_message_bytes, grace=config.grace, metrics=metrics)
+                max_body_bytes=config.max_message_bytes, grace=config.grace, metrics=metrics,
+                limits=running.limits)
         except BaseException:
             running.stop()
             raise

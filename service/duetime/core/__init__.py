@@ -10,7 +10,8 @@ Public surface (SPEC section in brackets):
   :func:`schedule`: the service's questions, with warnings and explanations
 * :func:`start_clock`, :func:`apply_event`: SLA clocks [§7]
 * :func:`resolve_local` [§1], :func:`parse_instant`, :func:`format_local`
-* errors: :class:`DuetimeError`, :class:`InvalidArgument`, :class:`OutOfRange`
+* errors: :class:`Refusal` (the one error model, :class:`ErrorKind`),
+  :class:`DuetimeError`, :class:`InvalidArgument`, :class:`OutOfRange`
 """
 
 from .calendar import Calendar, CompiledCalendar, DateOverride, ExtraWorkingDay, Holiday, Interval
@@ -40,7 +41,7 @@ from .queries import (
     open_status,
     schedule,
 )
-from .errors import DuetimeError, FieldViolation, InvalidArgument, OutOfRange
+from .errors import DuetimeError, ErrorKind, FieldViolation, InvalidArgument, OutOfRange, Refusal
 from .zones import from_us, get_zone, parse_instant, resolve_local, to_us
 from .zones import format_local as _format_local_us
 
@@ -78,6 +79,8 @@ __all__ = [
     "Calendar",
     "CompiledCalendar",
     "DuetimeError",
+    "ErrorKind",
+    "Refusal",
     "Duration",
     "DurationKind",
     "FieldViolation",

@@ -23,13 +23,13 @@ from functools import lru_cache
 from .calendar import Calendar, CompiledCalendar, DateOverride, Interval
 from .durations import Duration, DurationKind, parse_duration
 from .engine import add_us, between_us
-from .errors import DuetimeError, FieldViolation, InvalidArgument
+from .errors import DuetimeError, ErrorKind, FieldViolation, InvalidArgument
 
 
 class FailedPrecondition(DuetimeError):
     """An event the clock's state does not allow (SPEC §10)."""
 
-    code = "FAILED_PRECONDITION"
+    kind = ErrorKind.STATE_CONFLICT
     reason = "CLOCK_EVENT_NOT_ALLOWED"
 
 

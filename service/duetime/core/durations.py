@@ -230,7 +230,8 @@ def _parse_tokens(s: str, body: str, sign: int, offset: int, field: str) -> Dura
             if frac.strip("0"):
                 bd_fraction = True
             elif len(whole) > _MAX_DIGITS:
-                raise OutOfRange.at(field, f"{s!r} is more than {MAX_BUSINESS_DAYS} business days")
+                raise OutOfRange.at(field, f"{s!r} is more than {MAX_BUSINESS_DAYS} business days",
+                                    value=s, bound=f"{MAX_BUSINESS_DAYS}bd")
             else:
                 total += int(whole)
         else:
@@ -241,7 +242,8 @@ def _parse_tokens(s: str, body: str, sign: int, offset: int, field: str) -> Dura
         raise InvalidArgument.at(field, f"{s!r}: business days must be whole; use bh for parts of a business day")
     if kind is DurationKind.BUSINESS_DAY:
         if total > MAX_BUSINESS_DAYS:
-            raise OutOfRange.at(field, f"{s!r} is more than {MAX_BUSINESS_DAYS} business days (the limit is |bd| <= {MAX_BUSINESS_DAYS})")
+            raise OutOfRange.at(field, f"{s!r} is more than {MAX_BUSINESS_DAYS} business days (the limit is |bd| <= {MAX_BUSINESS_DAYS})",
+                                value=s, bound=f"{MAX_BUSINESS_DAYS}bd")
         return Duration(kind, days=sign * total, text=s)
     _check_span(total, field, s)
     return Duration(kind, micros=sign * total, text=s)

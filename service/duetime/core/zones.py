@@ -44,7 +44,8 @@ def get_zone(name: str, field: str = "calendar.time_zone") -> ZoneInfo:
             raise ValueError(name)
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError, TypeError):
-        raise InvalidArgument.at(field, f"unknown IANA time zone {name!r} (e.g. 'Europe/Zagreb', 'UTC')") from None
+        raise InvalidArgument.at(field, f"unknown IANA time zone {name!r} (e.g. 'Europe/Zagreb', 'UTC')",
+                                 value=name) from None
 
 
 def to_us(dt: datetime) -> int:

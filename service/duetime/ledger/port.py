@@ -22,6 +22,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 
+from duetime.core.errors import ErrorKind, Refusal
 from duetime.ledger.listing import (
     DEFAULT_PAGE_SIZE,
     MAX_PAGE_SIZE,
@@ -33,8 +34,15 @@ from duetime.ledger.listing import (
 from duetime.ledger.rows import LedgerRow, row_problems
 
 
-class LedgerUnavailable(Exception):
-    """The ledger cannot be opened, read or written; no answer may be returned."""
+class LedgerUnavailable(Refusal):
+    """The ledger cannot be opened, read or written; no answer may be returned.
+    Its own text (``str``) may name internals, for the logs; callers are told
+    :attr:`public_message`."""
+
+    kind = ErrorKind.RETRY_LATER
+    reason = "LEDGER_UNAVAILABLE"
+    retryable = True
+    public_message = "the ledger cannot be written or read; nothing was answered, retry later"
 
 
 class DuplicateKey(Exception):
