@@ -99,26 +99,26 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
+from duetime import tzdb
 from duetime import bundles
-from duetime.app import (
+from duetime.api.convert import (
     BUSINESS_TIME,
     CLOCK_EVENT,
     DUE_TIME,
     EVALUATE_SLA,
-    NAMESPACE_METADATA,
     OPEN_STATUS,
     SCHEDULE,
     START_CLOCK,
-    DueTimeApp,
-    RecordedMethod,
-    check_namespace,
-    list_calendars,
+    WireMethod,
+    calendars_listing,
     record_filter,
     record_of,
 )
+from duetime.app import NAMESPACE_METADATA, check_namespace
 from duetime.bundles.policy import check_policies, compile_policies
 from duetime.catalog import Catalog, CatalogError, default_dir, policies_dir
+from duetime.compose import build_app
+from duetime.impact import analyze as analyze_impact
 from duetime.channels import TOKEN_ENV, ChannelError, ConnectionOptions, open_channel
 from duetime.config import SETTINGS, ConfigError, argument_type, parse_positive_seconds
 from duetime.config import resolve as resolve_config
@@ -379,13 +379,13 @@ def _needs_catalog(request: Message) -> bool:
     return bool((state or request).calendar.bundle)
 
 
-def _run(method: RecordedMethod, request: Message, args: argparse.Namespace) -> Message:
+def _run(method: WireMethod, request: Message, args: argparse.Namespace) -> Message:
     """The answer to ``request``: from the server with ``--server``, else locally
     (with the bundles and policies of ``--calendars`` when the request names one)."""
     request.idempotency_key = args.key or ""
     if not args.server:
         catalog = _catalog(args.calendars) if _needs_catalog(request) else Catalog.empty()
-        return method.run(request, catalog)
+        return build_app(None, catalog).answer(method, request)
     channel, stub = _stub(args.server)
     with channel:
         return getattr(stub, method.rpc)(request, timeout=RPC_TIMEOUT,
@@ -727,8 +727,6 @@ def _chunks(lines: Iterator[tuple[int, bytes]], size: int) -> Iterator[list[tupl
 def cmd_batch(args: argparse.Namespace) -> int:
     """``duetime batch FILE.jsonl``: answer every request line, in order, one
     JSON result a line; 0 when every item was answered, 1 when some failed."""
-    from duetime.app import BatchCalendars, compute
-
     metadata = _namespace_metadata(args) if args.server else ()
     try:
         source = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")  # noqa: SIM115
@@ -769,11 +767,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
             elif requests:
                 if catalog is None and any(r.calendar.bundle for r in requests):
                     catalog = _catalog(args.calendars)
-                calendars = BatchCalendars(catalog.bundles if catalog else None)
+                app = build_app(None, catalog)
+                answering = app.answering(batch=True)
                 for k, request in zip(positions, requests):
                     try:
                         results[k] = {"response": json_format.MessageToDict(
-                            compute(request, calendars=calendars))}
+                            app.answer(DUE_TIME, request, answering))}
                     except DuetimeError as exc:
                         results[k] = {"error": _local_error(exc)}
             for (number, _), result in zip(chunk, results):
@@ -901,9 +900,9 @@ def _record_lines(args: argparse.Namespace) -> Iterator[pb.Record]:
                 if not page.next_page_token:
                     return
                 request.page_token = page.next_page_token
-    app = DueTimeApp(_existing_ledger(args.db))
+    app = build_app(_existing_ledger(args.db))
     try:
-        for row in app.records(record_filter(request)):
+        for row in app.records(record_filter(request, app.limits)):
             yield record_of(row)
     finally:
         app.close()
@@ -961,9 +960,9 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
             reply = pb_grpc.DueTimeServiceStub(channel).AnalyzeImpact(request,
                                                                       timeout=ADMIN_TIMEOUT)
     else:
-        app = DueTimeApp(_existing_ledger(args.db), _catalog(args.calendars))
+        app = build_app(_existing_ledger(args.db), _catalog(args.calendars))
         try:
-            reply = app.analyze_impact(request)
+            reply = analyze_impact(request, app)
         finally:
             app.close()
     if args.json:
@@ -1043,7 +1042,7 @@ def cmd_calendars_list(args: argparse.Namespace) -> int:
             reply = pb_grpc.CalendarServiceStub(channel).ListCalendars(
                 pb.ListCalendarsRequest(), timeout=RPC_TIMEOUT)
     else:
-        reply = list_calendars(_catalog(args.dir).bundles)
+        reply = calendars_listing(build_app(None, _catalog(args.dir)).list_calendars())
     if args.json:
         print(json_format.MessageToJson(reply))
         return 0
@@ -1448,6 +1447,7 @@ def _calendars_commands(sub) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (see module docstring)."""
     global _connection
+    tzdb.pin()
     args = parser().parse_args(argv)
     _connection = connection_from_args(args)
     try:

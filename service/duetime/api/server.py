@@ -94,29 +94,32 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
-from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
-from duetime.app import (
+from duetime import tzdb
+from duetime.api import convert
+from duetime.api.convert import (
     BUSINESS_TIME,
     CLOCK_EVENT,
     DUE_TIME,
     EVALUATE_SLA,
-    NAMESPACE_FIELD,
-    NAMESPACE_METADATA,
     OPEN_STATUS,
-    CALENDAR_CACHE,
-    MAX_BATCH_ITEMS,
-    STREAM_CHUNK,
     SCHEDULE,
     START_CLOCK,
+    WireMethod,
+)
+from duetime.app import (
+    MAX_BATCH_ITEMS,
+    NAMESPACE_FIELD,
+    NAMESPACE_METADATA,
     AlreadyExists,
     DueTimeApp,
-    RecordedMethod,
+    Limits as AppLimits,
     RecordNotFound,
     ShuttingDown,
 )
 from duetime.api.observe import CallObserver
 from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet
 from duetime.catalog import Catalog, CatalogError, fingerprint
+from duetime.compose import build_app, calendar_cache_size_from_env
 from duetime.config import (
     DEFAULT_CALL_BUDGET,
     DEFAULT_GRACE,
@@ -126,6 +129,7 @@ from duetime.config import (
 )
 from duetime.core import DuetimeError, FailedPrecondition, FieldViolation, InvalidArgument
 from duetime.ledger import Ledger, LedgerUnavailable, default_db_path, open_ledger
+from duetime.impact import analyze as analyze_impact
 from duetime.metrics import Metrics
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
@@ -455,7 +459,7 @@ class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
     def __init__(self, app: DueTimeApp):
         self.app = app
 
-    def _recorded(self, method: RecordedMethod, request, context: grpc.ServicerContext):
+    def _recorded(self, method: WireMethod, request, context: grpc.ServicerContext):
         """Answer a computing call through the app's one recorded path."""
         received_at = datetime.now(timezone.utc)
         return _call(context, lambda: self.app.call(method, request, received_at,
@@ -478,15 +482,16 @@ class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
         return _call(context, run)
 
     def StreamComputeDueTimes(self, request_iterator, context):
-        """Answer each request message in chunks of :data:`STREAM_CHUNK`
-        items, each chunk committed before it is sent; one message is held
+        """Answer each request message in chunks of the app's
+        ``limits.stream_chunk`` items, each chunk committed before it is sent; one message is held
         at a time, so memory does not grow with the stream."""
         namespace = _call(context, namespace_of, context)
         for message in request_iterator:
             items = message.items
             _call(context, _check_items, items)
-            for first in range(0, len(items), STREAM_CHUNK):
-                chunk = items[first:first + STREAM_CHUNK]
+            step = self.app.limits.stream_chunk
+            for first in range(0, len(items), step):
+                chunk = items[first:first + step]
                 results = _call(context, self.app.call_many, DUE_TIME, chunk,
                                 datetime.now(timezone.utc), namespace)
                 reply = pb.StreamComputeDueTimesResponse()
@@ -512,14 +517,16 @@ class DueTimeServicer(pb_grpc.DueTimeServiceServicer):
         return self._recorded(EVALUATE_SLA, request, context)
 
     def GetRecord(self, request, context):
-        record = _call(context, self.app.get_record, request.record_id)
-        return pb.GetRecordResponse(record=record)
+        row = _call(context, self.app.get_record, request.record_id)
+        return pb.GetRecordResponse(record=convert.record_of(row))
 
     def ListRecords(self, request, context):
-        return _call(context, self.app.list_records, request)
+        app = self.app
+        return _call(context, lambda: convert.records_page(app.list_records(
+            convert.record_filter(request, app.limits), request.page_size, request.page_token)))
 
     def AnalyzeImpact(self, request, context):
-        return _call(context, self.app.analyze_impact, request)
+        return _call(context, analyze_impact, request, self.app)
 
 
 class CalendarServicer(pb_grpc.CalendarServiceServicer):
@@ -529,13 +536,14 @@ class CalendarServicer(pb_grpc.CalendarServiceServicer):
         self.app = app
 
     def ListCalendars(self, request, context):
-        return _call(context, self.app.list_calendars, request)
+        return _call(context, lambda: convert.calendars_listing(self.app.list_calendars()))
 
     def GetCalendar(self, request, context):
-        return _call(context, self.app.get_calendar, request)
+        return _call(context, lambda: convert.bundle_to_proto(*self.app.get_calendar(request.name)))
 
     def ListHolidays(self, request, context):
-        return _call(context, self.app.list_holidays, request)
+        return _call(context, lambda: convert.holidays_to_proto(
+            self.app.list_holidays(*convert.holidays_query(request))))
 
 
 class Reloader:
@@ -706,6 +714,7 @@ def start_server(
     metrics: Metrics | None = None, log_calls: bool = True,
     max_message_bytes: int = MAX_REQUEST_BYTES, max_batch_items: int = MAX_BATCH_ITEMS,
     call_budget: float = DEFAULT_CALL_BUDGET, grace: float = GRACE_SECONDS,
+    calendar_cache: int | None = None, app_limits: AppLimits | None = None,
 ) -> RunningServer:
     """Start a gRPC server for ``ledger`` on ``host:port`` (port 0: any free port),
     answering from ``catalog`` (default: no bundles).
@@ -717,7 +726,10 @@ def start_server(
     line per call; ``max_message_bytes``: largest request (larger is
     RESOURCE_EXHAUSTED); ``max_batch_items`` and ``call_budget`` (seconds,
     0: none): see :class:`Limits` (process-wide); ``grace``: the default of
-    :meth:`RunningServer.stop`.
+    :meth:`RunningServer.stop`; ``calendar_cache``: how many inline calendars
+    the app keeps built (None: ``$DUETIME_CALENDAR_CACHE``, else 1024);
+    ``app_limits``: the app's size limits (None: the defaults). The app is
+    built by :func:`duetime.compose.build_app`.
 
     Raises RuntimeError if the address cannot be bound (also when another
     process listens there: the port is not shared, ``grpc.so_reuseport`` is 0).
@@ -730,7 +742,8 @@ def start_server(
                          interceptors=interceptors,
                          options=[("grpc.so_reuseport", 0),
                                   ("grpc.max_receive_message_length", max_message_bytes)])
-    app = DueTimeApp(metrics.timed(ledger) if metrics is not None else ledger, catalog)
+    app = build_app(metrics.timed(ledger) if metrics is not None else ledger, catalog,
+                    limits=app_limits or AppLimits(), calendar_cache=calendar_cache)
     if metrics is not None:
         metrics.set_catalog(app.catalog)
     pb_grpc.add_DueTimeServiceServicer_to_server(DueTimeServicer(app), server)
@@ -800,6 +813,7 @@ def serve(config: ServerConfig) -> int:
 
 
 def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
+    tzdb.pin()  # before the calendars are loaded: their zones come from tzdata too
     host, port, calendars, watch = config.host, config.port, config.calendars, config.watch
     shown = effective_settings(config)
     log.info("configuration: %s",
@@ -821,9 +835,9 @@ def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
         catalog = Catalog.empty()
         log.info("no calendars directory (--calendars, $DUETIME_CALENDARS, ./calendars): "
                  "no bundles are served")
-    if config.calendar_cache is not None:
-        CALENDAR_CACHE.maxsize = config.calendar_cache
-    log.info("calendar cache: up to %d inline calendars", CALENDAR_CACHE.maxsize)
+    calendar_cache = (config.calendar_cache if config.calendar_cache is not None
+                      else calendar_cache_size_from_env())
+    log.info("calendar cache: up to %d inline calendars", calendar_cache)
     ledger = open_ledger(config.db, max_connections=MAX_WORKERS + 1)
     log.info("ledger: %s", describe_ledger(ledger))
     metrics = Metrics() if config.metrics_port else None
@@ -834,7 +848,7 @@ def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
         running = start_server(
             ledger, host, port, catalog, tls=tls, tokens=tokens, metrics=metrics,
             max_message_bytes=config.max_message_bytes, max_batch_items=config.max_batch_items,
-            call_budget=config.call_budget, grace=config.grace)
+            call_budget=config.call_budget, grace=config.grace, calendar_cache=calendar_cache)
     except BaseException:
         if metrics is not None:
             metrics.close()
@@ -887,7 +901,7 @@ def effective_settings(config: ServerConfig) -> dict[str, object]:
     if shown["db"] is None:
         shown["db"] = str(default_db_path())
     if shown["calendar_cache"] is None:
-        shown["calendar_cache"] = CALENDAR_CACHE.maxsize
+        shown["calendar_cache"] = calendar_cache_size_from_env()
     if not config.metrics_port:
         shown["metrics_port"] = shown["metrics_host"] = None
     if not config.http_port:
