@@ -3,7 +3,7 @@ them without a server: for tests of the conversions and of the use cases."""
 
 from __future__ import annotations
 
-from duetime.api.convert import DUE_TIME, WireCalendar
+from duetime.api.convert import DUE_TIME, WireCalendar, record_filter, records_page
 from duetime.api.convert import clock_state_from_proto as _state_from_proto
 from duetime.app import DueTimeApp
 from duetime.compose import build_app
@@ -25,3 +25,9 @@ def resolve_calendar(calendar, app: DueTimeApp = APP):
 def clock_state_from_proto(state, app: DueTimeApp = APP):
     """The core ClockState of a ClockState message and its ResolvedCalendar."""
     return _state_from_proto(state, app.answering())
+
+
+def list_records(app: DueTimeApp, request):
+    """The ListRecordsResponse ``app`` gives ``request``, as the server builds it."""
+    return records_page(app.list_records(record_filter(request, app.limits), request.page_size,
+                                         request.page_token))
