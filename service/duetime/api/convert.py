@@ -567,7 +567,7 @@ def answer_start_clock(request: pb.StartClockRequest,
     (start,) = _instants(request, "start_time")
     check_length(request.target, "target", answering.limits.max_duration_text)
     cal = answering.calendar(WireCalendar(request.calendar))
-    clock = answers.new_clock(request.target, start, cal, answering.limits)
+    clock = answers.new_clock(request.target, start, cal)
     return _answer(pb.StartClockResponse, cal, clock.warnings,
                    state=clock_state_to_proto(clock.state, _pinned(request.calendar, cal),
                                               cal.version))

@@ -21,7 +21,6 @@ from duetime.core import (
     Deadline,
     Holiday,
     InvalidArgument,
-    OutOfRange,
     apply_event,
     business_time,
     due_answer,
@@ -43,13 +42,9 @@ def due_time(start: datetime, duration: str, cal: ResolvedCalendar, at_close: At
     """``start + duration`` in ``cal`` (``docs/semantics.md``, "Due times"):
     the core's DueAnswer (due instant in µs, warnings, explanation steps).
     Raises InvalidArgument (a bad duration, on ``duration``) or OutOfRange."""
-    try:
+    with cal.answering():
         return due_answer(start, duration, cal.calendar, at_close=at_close, explain=explain,
                           field="duration")
-    except OutOfRange as exc:
-        if cal.bundle is None:
-            raise
-        raise cal.bundle_range_error(exc) from None
 
 
 def open_time_between(start: datetime, end: datetime, cal: ResolvedCalendar, explain: bool):
@@ -90,12 +85,10 @@ class ClockAnswer:
     warnings: tuple[str, ...]
 
 
-def new_clock(target: str, start: datetime, cal: ResolvedCalendar,
-              limits: Limits = DEFAULT_LIMITS) -> ClockAnswer:
+def new_clock(target: str, start: datetime, cal: ResolvedCalendar) -> ClockAnswer:
     """A new RUNNING clock for ``target`` from ``start`` (``docs/semantics.md``,
-    "SLA clocks"). Raises InvalidArgument (``target`` too long or without a
-    measure) or OutOfRange."""
-    check_length(target, "target", limits.max_duration_text)
+    "SLA clocks"). Raises InvalidArgument (a target without a measure) or
+    OutOfRange."""
     with cal.answering():
         at = start_us(start, cal.calendar, "start_time")
         state = start_clock(target, at, cal.calendar)
