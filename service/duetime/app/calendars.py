@@ -65,16 +65,19 @@ class ResolvedCalendar:
     version: str
     bundle: Bundle | None = None
 
-    @contextmanager
-    def answering(self) -> Iterator[None]:
-        """Around a computation: for a bundle, the core's holiday-horizon
-        OutOfRange (on ``calendar.holidays_valid_until`` / ``_from``) is
-        reported on ``calendar.bundle``, naming the bundle's years."""
-        try:
-            yield
-        except OutOfRange as exc:
-            if self.bundle is None:
-                raise
+    def answering(self) -> ResolvedCalendar:
+        """Around a computation (``with cal.answering(): ...``): for a bundle,
+        the core's holiday-horizon OutOfRange (on
+        ``calendar.holidays_valid_until`` / ``_from``) is reported on
+        ``calendar.bundle``, naming the bundle's years."""
+        return self
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, traceback) -> None:
+        # A plain context manager, not a generator: it runs around every answer.
+        if kind is not None and self.bundle is not None and issubclass(kind, OutOfRange):
             raise self.bundle_range_error(exc) from None
 
     def bundle_range_error(self, exc: OutOfRange) -> OutOfRange:

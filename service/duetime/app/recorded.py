@@ -17,11 +17,9 @@ for them and a call that reaches the ledger afterwards gets
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from duetime.app.calendars import (
     BatchCalendars,
@@ -84,8 +82,7 @@ class Answering:
         return self._resolver.resolve(cal, self.catalog.bundles)
 
 
-@dataclass(frozen=True)
-class RecordedResponse:
+class RecordedResponse(NamedTuple):
     """What a record keeps of a response: its canonical bytes and the
     versions it was computed under."""
 
@@ -146,8 +143,6 @@ class LedgerGate:
         self._running = 0  # recorded calls in progress
         self._closed = False
 
-    # The hot path (every recorded call) enters and leaves by hand, without a
-    # generator-based context manager: two short critical sections per use.
     def enter(self) -> Ledger:
         """Count one ledger use; ShuttingDown once :meth:`close` began."""
         with self._gate:
@@ -168,29 +163,32 @@ class LedgerGate:
         if self.on_unavailable is not None:
             self.on_unavailable(exc)
 
-    @contextmanager
-    def use(self) -> Iterator[Ledger]:
-        """The ledger for one short use; raises ShuttingDown once :meth:`close`
-        began, and reports LedgerUnavailable to ``on_unavailable``."""
-        ledger = self.enter()
+    def use(self) -> LedgerGate:
+        """The ledger for one short use (``with gate.use() as ledger: ...``);
+        raises ShuttingDown once :meth:`close` began, and reports
+        LedgerUnavailable to ``on_unavailable``."""
+        return self
+
+    # A plain context manager, not a generator: every recorded call uses it.
+    def __enter__(self) -> Ledger:
+        return self.enter()
+
+    def __exit__(self, kind, exc, traceback) -> None:
         try:
-            yield ledger
-        except LedgerUnavailable as exc:
-            self.report(exc)
-            raise
+            if kind is not None and issubclass(kind, LedgerUnavailable):
+                self.report(exc)
         finally:
             self.leave()
 
-    @contextmanager
-    def running(self) -> Iterator[None]:
-        """Count a recorded call as running (see :meth:`close`) while it lasts."""
+    def begin_call(self) -> None:
+        """Count a recorded call as running (see :meth:`close`) until :meth:`end_call`."""
         with self._gate:
             self._running += 1
-        try:
-            yield
-        finally:
-            with self._gate:
-                self._running -= 1
+
+    def end_call(self) -> None:
+        """End a recorded call begun by :meth:`begin_call`."""
+        with self._gate:
+            self._running -= 1
 
     def close(self, timeout: float) -> int:
         """Refuse further ledger use, wait (up to ``timeout`` s) for the ledger
@@ -229,7 +227,9 @@ class RecordedPath:
         method's included) raises AlreadyExists. Raises also InvalidArgument,
         OutOfRange, FailedPrecondition, LedgerUnavailable and ShuttingDown.
         """
-        with self.gate.running():
+        gate = self.gate
+        gate.begin_call()
+        try:
             answering = self._answering(False)
             key = method.idempotency_key(request)
             if key:
@@ -238,7 +238,7 @@ class RecordedPath:
                 check_namespace(namespace)
             request_bytes = method.request_bytes(request)
             if key:
-                with self.gate.use() as ledger:
+                with gate.use() as ledger:
                     prior = ledger.get_by_key(key, namespace)
                 if prior is not None:
                     return self._replay(method, prior, request_bytes)
@@ -251,17 +251,13 @@ class RecordedPath:
                 calendar_version=recorded.calendar_version,
                 rules_version=recorded.rules_version, tzdata_version=recorded.tzdata_version,
                 namespace=namespace)
-            self.gate.enter()
-            try:
+            with gate.use():
                 stored = self._commit.put(row)
-            except LedgerUnavailable as exc:
-                self.gate.report(exc)
-                raise
-            finally:
-                self.gate.leave()
             if stored.record_id != row.record_id:  # a concurrent call with the key won the race
                 return self._replay(method, stored, request_bytes)
             return response
+        finally:
+            gate.end_call()
 
     def call_many(self, method: RecordedMethod, requests: Sequence[Any], received_at: datetime,
                   namespace: str = "") -> list[Any | Exception]:
@@ -284,8 +280,11 @@ class RecordedPath:
         record ids come from one random read (:func:`~duetime.ledger.new_record_ids`).
         """
         check_namespace(namespace)
-        with self.gate.running():
+        self.gate.begin_call()
+        try:
             return self._call_many(method, requests, received_at, namespace)
+        finally:
+            self.gate.end_call()
 
     def _call_many(self, method: RecordedMethod, requests: Sequence[Any],
                    received_at: datetime, namespace: str) -> list[Any | Exception]:
