@@ -21,7 +21,8 @@ RECEIVED = datetime(2026, 11, 27, 15, tzinfo=timezone.utc)
 
 
 def calendar(i: int) -> pb.Calendar:
-    return pb.Calendar(time_zone="Europe/Zagreb", holidays=[pb.Holiday(date=f"2027-01-{i + 1:02d}")])
+    return pb.Calendar(time_zone="Europe/Zagreb",
+                       holidays=[pb.Holiday(date=f"2027-01-{i + 1:02d}")])
 
 
 def test_two_apps_with_different_limits_and_caches_in_one_process():
@@ -61,5 +62,6 @@ def test_importing_duetime_leaves_the_zone_path_alone():
             "assert zoneinfo.TZPATH == before, (before, zoneinfo.TZPATH); "
             "from duetime.compose import build_app; build_app(); "
             "assert zoneinfo.TZPATH == (), zoneinfo.TZPATH")
-    subprocess.run([sys.executable, "-c", code], check=True, env={"PYTHONTZPATH": "/usr/share/zoneinfo"})
+    subprocess.run([sys.executable, "-c", code], check=True,
+                   env={"PYTHONTZPATH": "/usr/share/zoneinfo"})
     assert zoneinfo.TZPATH == ()  # this process: pinned by the tests' conftest

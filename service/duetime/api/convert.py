@@ -12,8 +12,7 @@ the composition root import it. It holds:
 - the reverse for what the app reads back: records (:func:`record_of`), pages
   of records, the CalendarService's answers.
 
-Errors name the request's fields as the wire spells them
-(``docs/semantics.md``, "Errors").
+Errors name the request's fields as the wire spells them.
 """
 
 from __future__ import annotations
@@ -137,7 +136,7 @@ def calendar_text_problems(cal: pb.Calendar, limits: Limits = DEFAULT_LIMITS,
 
 
 def calendar_from_proto(cal: pb.Calendar) -> Calendar:
-    """Build a core Calendar from its proto form (``docs/semantics.md``, "Calendars").
+    """Build a core Calendar from its proto form.
 
     Unset ``weekend`` → default (Sat+Sun); set with no days → no weekend.
     Unset ``working_hours`` → default hours. Weekday enums pass as their ISO
@@ -312,7 +311,7 @@ def _answer(response_type, calendar: ResolvedCalendar, warnings: Iterable[str], 
 def answer_due_time(request: pb.ComputeDueTimeRequest,
                     answering: Answering) -> pb.ComputeDueTimeResponse:
     """``request.start + request.duration`` under ``request.calendar``
-    (``docs/semantics.md``, "Due times"); no record id. Raises
+    (``docs/semantics.md``, "Durations"); no record id. Raises
     InvalidArgument (missing ``start``, bad duration, calendar or
     ``at_close``, unknown bundle) or OutOfRange (the holiday horizon, a
     bundle's year range)."""

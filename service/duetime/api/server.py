@@ -743,7 +743,8 @@ def start_server(
                          options=[("grpc.so_reuseport", 0),
                                   ("grpc.max_receive_message_length", max_message_bytes)])
     app = build_app(metrics.timed(ledger) if metrics is not None else ledger, catalog,
-                    limits=app_limits or AppLimits(), calendar_cache=calendar_cache)
+                    limits=app_limits or AppLimits(max_batch_items=max_batch_items),
+                    calendar_cache=calendar_cache)
     if metrics is not None:
         metrics.set_catalog(app.catalog)
     pb_grpc.add_DueTimeServiceServicer_to_server(DueTimeServicer(app), server)

@@ -1,4 +1,6 @@
-"""The computing use cases, in domain terms: core values and a resolved calendar in, core answers out.
+"""The computing use cases, in domain terms.
+
+Core values and a resolved calendar in, core answers out.
 
 Each function is one computation of ``docs/semantics.md`` over a
 :class:`~duetime.app.calendars.ResolvedCalendar`: it runs the core and
@@ -39,7 +41,7 @@ from duetime.app.limits import DEFAULT_LIMITS, Limits, check_length
 
 def due_time(start: datetime, duration: str, cal: ResolvedCalendar, at_close: AtClose,
              explain: bool):
-    """``start + duration`` in ``cal`` (``docs/semantics.md``, "Due times"):
+    """``start + duration`` in ``cal`` (``docs/semantics.md``, "Durations"):
     the core's DueAnswer (due instant in µs, warnings, explanation steps).
     Raises InvalidArgument (a bad duration, on ``duration``) or OutOfRange."""
     with cal.answering():
@@ -143,8 +145,8 @@ class SlaAnswer:
 
 
 def evaluate_events(sla: SlaPolicy, events: Sequence[BusinessEvent]) -> SlaAnswer:
-    """Replay ``events`` under ``sla`` (``docs/semantics.md``, "Contract
-    policies"). Raises InvalidArgument (an unknown event or tier),
+    """Replay ``events`` under ``sla`` (``docs/semantics.md``, "SLA
+    clocks"). Raises InvalidArgument (an unknown event or tier),
     FailedPrecondition (a transition the clock refuses) or OutOfRange (a date
     outside a tier calendar's years: on ``events[i].time``)."""
     result = evaluate(sla.policy, list(events))

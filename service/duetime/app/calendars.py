@@ -1,7 +1,8 @@
 """The calendar a request computes in: resolution and the cache of built calendars.
 
 A request names its calendar inline, as a bundle of the catalog, or as a
-bundle plus extra inline holidays (``docs/semantics.md``, "Calendars").
+bundle plus extra inline holidays (how a calendar's parts combine:
+``docs/semantics.md``, "Which rule wins for a date").
 The transport hands the app a :class:`CalendarRequest` (the calendar as sent,
 not yet parsed); :class:`CalendarResolver` turns it into a
 :class:`ResolvedCalendar`, keeping inline calendars built in the app's own
@@ -163,8 +164,8 @@ class CalendarCache:
 
 
 class CalendarResolver:
-    """Resolves requests' calendars (``docs/semantics.md``, "Calendars")
-    with one app's cache and limits. Thread-safe."""
+    """Resolves requests' calendars with one app's cache and limits.
+    Thread-safe."""
 
     def __init__(self, cache: CalendarCache | None = None, limits: Limits = DEFAULT_LIMITS):
         self.cache = cache if cache is not None else CalendarCache()

@@ -1,4 +1,6 @@
-"""The recorded path, written once: idempotency, compute, record, return (``docs/semantics.md``, "Records").
+"""The recorded path, written once: idempotency, compute, record, return.
+
+(``docs/semantics.md``, "Records".)
 
 Every computing call takes it, alone (:meth:`RecordedPath.call`) or in a batch
 (:meth:`RecordedPath.call_many`). The path does not know the wire: a
