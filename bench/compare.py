@@ -37,10 +37,12 @@ from pathlib import Path
 from typing import Callable
 from zoneinfo import ZoneInfo
 
-import duetime.tzdb  # noqa: F401  first: every ZoneInfo below comes from the tzdata package, as in the service
+from duetime import tzdb
 from duetime.core import Calendar, business_time_between, compute_due, from_us, parse_duration, parse_instant, to_us
 from duetime.core.engine import AtClose, add_us, between_us
 from duetime.tzdb import tzdata_version
+
+tzdb.pin()  # every ZoneInfo below comes from the tzdata package, as in the service
 
 import businesstimedelta as btd
 import holidays as holidays_pkg

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the golden ledger: a SQLite ledger of several hundred recorded answers.
 
-Drives :class:`duetime.app.DueTimeApp` in process over a new SQLite ledger and
+Drives a :class:`duetime.app.DueTimeApp` (built by :func:`duetime.compose.build_app`) in process over a new SQLite ledger and
 the repository's ``calendars/`` catalog with a fixed, varied set of requests
 over every recorded RPC: ComputeDueTime (inline calendars and every bundle,
 elapsed / business-day / business-time / ISO durations, negative ones,
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from google.protobuf import timestamp_pb2
 
-from duetime.app import (
+from duetime.api.convert import (
     BUSINESS_TIME,
     CLOCK_EVENT,
     DUE_TIME,
@@ -41,9 +41,10 @@ from duetime.app import (
     OPEN_STATUS,
     SCHEDULE,
     START_CLOCK,
-    DueTimeApp,
-    RecordedMethod,
+    WireMethod,
 )
+from duetime.app import DueTimeApp
+from duetime.compose import build_app
 from duetime.catalog import Catalog
 from duetime.core import DuetimeError
 from duetime.ledger import SqliteLedger
@@ -142,7 +143,7 @@ class Golden:
         self.tick += 1
         return RECEIVED + timedelta(seconds=self.tick)
 
-    def call(self, method: RecordedMethod, request, namespace: str = "", key: str = ""):
+    def call(self, method: WireMethod, request, namespace: str = "", key: str = ""):
         """Answer and record ``request``; any refusal stops the script."""
         if key:
             request.idempotency_key = key
@@ -161,7 +162,7 @@ class Golden:
                 raise SystemExit(f"batch item refused ({result}):\n{request}")
         self.recorded[DUE_TIME.rpc] += len(requests)
 
-    def refused(self, method: RecordedMethod, request) -> None:
+    def refused(self, method: WireMethod, request) -> None:
         """Check that ``request`` is refused (and so not recorded)."""
         try:
             self.app.call(method, request, self._received())
@@ -424,7 +425,7 @@ def main(argv: list[str]) -> int:
         raise SystemExit(f"{out} exists; remove it first (the committed golden ledger is never "
                          "made again to get a test to pass)")
     out.parent.mkdir(parents=True, exist_ok=True)
-    app = DueTimeApp(SqliteLedger(out), Catalog.load(ROOT / "calendars"))
+    app = build_app(SqliteLedger(out), Catalog.load(ROOT / "calendars"))
     g = Golden(app)
     try:
         due_times(g)

@@ -10,10 +10,10 @@
 
 import os
 import sys
-import zoneinfo
 
-zoneinfo.reset_tzpath(to=[])
-zoneinfo.ZoneInfo.clear_cache()
+from duetime import tzdb
+
+tzdb.pin()
 
 # `import oracle` from the tests folder whatever pytest's rootdir / import mode.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

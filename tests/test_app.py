@@ -5,20 +5,14 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import pytest
-from duetime.app import (
-    _MESSAGES,
-    METHODS,
-    OPEN_STATUS,
-    AlreadyExists,
-    DueTimeApp,
-    RecordNotFound,
-    calendar_from_proto,
-    compute,
-)
+from duetime.api.convert import _MESSAGES, METHODS, OPEN_STATUS, calendar_from_proto, record_of
+from duetime.app import AlreadyExists, RecordNotFound
+from duetime.compose import build_app
 from duetime.core import InvalidArgument, OutOfRange
 from duetime.ledger import LedgerUnavailable, MemoryLedger
 from duetime.tzdb import tzdata_version
 from duetime.v1 import duetime_pb2 as pb
+from local_app import compute
 from server_process import zagreb_request
 
 RECEIVED = datetime(2026, 11, 27, 15, 0, 1, 250_000, tzinfo=timezone.utc)
@@ -26,7 +20,7 @@ RECEIVED = datetime(2026, 11, 27, 15, 0, 1, 250_000, tzinfo=timezone.utc)
 
 @pytest.fixture
 def app():
-    return DueTimeApp(MemoryLedger())
+    return build_app(MemoryLedger())
 
 
 def test_compute_zagreb_example():
@@ -82,7 +76,7 @@ def test_bad_requests_name_the_field(app, request_, field, error):
 
 def test_records_before_answering(app):
     response = app.compute_due_time(zagreb_request(), RECEIVED)
-    record = app.get_record(response.record_id)
+    record = record_of(app.get_record(response.record_id))
     assert record.method == "/duetime.v1.DueTimeService/ComputeDueTime"
     assert record.receive_time.ToJsonString() == "2026-11-27T15:00:01.250Z"
     request, stored = pb.ComputeDueTimeRequest(), pb.ComputeDueTimeResponse()
@@ -164,7 +158,7 @@ def test_new_call_is_recorded_and_idempotent(app):
     first = app.get_open_status(_open_request("open-1"), RECEIVED)
     assert (first.open, first.closed_reason) == (False, "holiday")
     assert app.get_open_status(_open_request("open-1"), RECEIVED) == first
-    record = app.get_record(first.record_id)
+    record = record_of(app.get_record(first.record_id))
     stored = pb.GetOpenStatusResponse()
     assert record.method == OPEN_STATUS.name and record.response.Unpack(stored)
     assert stored == first

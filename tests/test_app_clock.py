@@ -6,17 +6,13 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import pytest
-from duetime.app import (
-    CLOCK_EVENT,
-    DueTimeApp,
-    clock_state_from_proto,
-    clock_state_to_proto,
-    resolve_calendar,
-)
+from duetime.api.convert import CLOCK_EVENT, clock_state_to_proto
+from duetime.compose import build_app
 from duetime.catalog import Catalog
 from duetime.core import ClockState, Measure, Status
 from duetime.ledger import MemoryLedger
 from duetime.v1 import duetime_pb2 as pb
+from local_app import clock_state_from_proto, resolve_calendar
 from server_process import CALENDARS
 
 RECEIVED = datetime(2026, 11, 27, 15, 0, 1, tzinfo=timezone.utc)
@@ -43,7 +39,7 @@ def test_the_wire_form_round_trips(state):
 
 
 def test_clock_calls_are_recorded_and_replayed_by_key():
-    app = DueTimeApp(MemoryLedger(), Catalog.load(CALENDARS))
+    app = build_app(MemoryLedger(), Catalog.load(CALENDARS))
     start = pb.StartClockRequest(target="48bh", calendar=pb.Calendar(bundle="support-desk-example"),
                                  idempotency_key="ticket-9/0")
     start.start_time.FromJsonString("2026-12-17T09:00:00Z")

@@ -7,13 +7,15 @@ import time
 from datetime import datetime, timezone
 
 import pytest
-from duetime import app as app_module
 from duetime.api.server import LedgerHealth
-from duetime.app import AlreadyExists, DueTimeApp, ShuttingDown
+from duetime.api.convert import DUE_TIME
+from duetime.app import AlreadyExists, Limits, ShuttingDown
+from duetime.compose import build_app
 from duetime.core import InvalidArgument
 from duetime.ledger import LedgerUnavailable, MemoryLedger
 from duetime.v1 import duetime_pb2 as pb
 from grpc_health.v1 import health, health_pb2
+from local_app import list_records
 from server_process import zagreb_request
 
 RECEIVED = datetime(2026, 11, 27, 15, tzinfo=timezone.utc)
@@ -23,23 +25,23 @@ NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 @pytest.fixture
 def app():
-    return DueTimeApp(MemoryLedger())
+    return build_app(MemoryLedger())
 
 
 def test_namespaces_scope_keys(app):
-    a = app.call(app_module.DUE_TIME, zagreb_request("k"), RECEIVED, namespace="team-a")
-    b = app.call(app_module.DUE_TIME, zagreb_request("k"), RECEIVED, namespace="team-b")
+    a = app.call(DUE_TIME, zagreb_request("k"), RECEIVED, namespace="team-a")
+    b = app.call(DUE_TIME, zagreb_request("k"), RECEIVED, namespace="team-b")
     assert a.record_id != b.record_id
-    assert app.call(app_module.DUE_TIME, zagreb_request("k"), RECEIVED, "team-a") == a
+    assert app.call(DUE_TIME, zagreb_request("k"), RECEIVED, "team-a") == a
     assert app.get_record(a.record_id).namespace == "team-a"
     other = zagreb_request("k")
     other.duration = "4bd"
     with pytest.raises(AlreadyExists) as caught:
-        app.call(app_module.DUE_TIME, other, RECEIVED, namespace="team-b")
+        app.call(DUE_TIME, other, RECEIVED, namespace="team-b")
     assert (caught.value.key, caught.value.namespace) == ("k", "team-b")
     assert "in namespace 'team-b'" in str(caught.value)
     with pytest.raises(InvalidArgument) as caught:
-        app.call(app_module.DUE_TIME, zagreb_request("k"), RECEIVED, namespace="a/b")
+        app.call(DUE_TIME, zagreb_request("k"), RECEIVED, namespace="a/b")
     assert caught.value.violations[0].field == "metadata x-duetime-namespace"
 
 
@@ -55,7 +57,7 @@ def test_closed_app_refuses_ledger_use_and_closes_the_ledger(app):
     with pytest.raises(ShuttingDown):
         app.compute_due_time(zagreb_request("after"), RECEIVED)
     with pytest.raises(ShuttingDown):
-        app.list_records(pb.ListRecordsRequest())
+        list_records(app, pb.ListRecordsRequest())
     with pytest.raises(LedgerUnavailable):  # closed underneath too
         app.ledger.get_by_key("before")
 
@@ -63,10 +65,10 @@ def test_closed_app_refuses_ledger_use_and_closes_the_ledger(app):
 def test_page_is_cut_by_size_and_resumes(app, monkeypatch):
     ids = [app.compute_due_time(zagreb_request(f"p/{i}"), RECEIVED).record_id for i in range(7)]
     row = app.ledger.get(ids[0])
-    monkeypatch.setattr(app_module, "MAX_LIST_BYTES", 3 * (len(row.request) + len(row.response)))
+    app = build_app(app.ledger, limits=Limits(max_list_bytes=3 * (len(row.request) + len(row.response))))
     seen, request = [], pb.ListRecordsRequest(page_size=100)
     while True:
-        page = app.list_records(request)
+        page = list_records(app, request)
         assert len(page.records) <= 3
         seen += [r.record_id for r in page.records]
         if not page.next_page_token:

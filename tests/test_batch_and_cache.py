@@ -8,11 +8,15 @@ from pathlib import Path
 import grpc
 from google.rpc import error_details_pb2
 import pytest
-from duetime import app as app_mod
-from duetime.app import CalendarCache, DueTimeApp, calendar_cache_size, resolve_calendar
+from duetime.api import convert
+from duetime.api.convert import DUE_TIME, record_of
+from duetime.app import CalendarCache, CalendarResolver
+from duetime.compose import build_app
+from duetime.core import InvalidArgument
 from duetime.ledger import MemoryLedger
 from duetime.v1 import duetime_pb2 as pb
 from pg import pg_dsn  # noqa: F401 - the fixture
+from local_app import compute, list_records, resolve_calendar
 from server_process import start_server_fixture, zagreb_request  # noqa: F401
 
 RECEIVED = datetime(2026, 11, 27, 15, 0, tzinfo=timezone.utc)
@@ -55,21 +59,29 @@ def test_cache_is_bounded_lru():
     assert len(cache) == 0
 
 
-def test_resolve_calendar_reuses_the_built_calendar(monkeypatch):
-    monkeypatch.setattr(app_mod, "CALENDAR_CACHE", CalendarCache(10))
-    first = resolve_calendar(distinct_calendar(1))
-    again = resolve_calendar(distinct_calendar(1))
+def test_resolve_calendar_reuses_the_built_calendar():
+    app = build_app(calendar_cache=10)
+
+    def calendar_cache_size():
+        return len(app.calendar_cache)
+
+    first = resolve_calendar(distinct_calendar(1), app)
+    again = resolve_calendar(distinct_calendar(1), app)
     assert again.calendar is first.calendar and again.version == first.version
     for i in range(50):
-        resolve_calendar(distinct_calendar(100 + i))
+        resolve_calendar(distinct_calendar(100 + i), app)
         assert calendar_cache_size() <= 10
     assert calendar_cache_size() == 10
 
 
-def test_bad_calendars_are_not_cached(monkeypatch):
-    monkeypatch.setattr(app_mod, "CALENDAR_CACHE", CalendarCache(10))
+def test_bad_calendars_are_not_cached():
+    app = build_app(calendar_cache=10)
+
+    def calendar_cache_size():
+        return len(app.calendar_cache)
+
     with pytest.raises(Exception):
-        resolve_calendar(pb.Calendar(time_zone="Mars/Olympus"))
+        resolve_calendar(pb.Calendar(time_zone="Mars/Olympus"), app)
     assert calendar_cache_size() == 0
 
 
@@ -141,15 +153,14 @@ def check_mixed(results, get_record) -> None:
 
 def test_app_batch_records_in_one_transaction():
     from duetime.api.calls import item_result
-    from duetime.app import DUE_TIME
 
     ledger = MemoryLedger()
-    app = DueTimeApp(ledger)
+    app = build_app(ledger)
     before = ledger.commits
     results = [item_result(r) for r in app.call_many(DUE_TIME, mixed_items(), RECEIVED)]
     assert ledger.commits == before + 1
-    check_mixed(results, app.get_record)
-    assert len(app.list_records(pb.ListRecordsRequest()).records) == 3
+    check_mixed(results, lambda record_id: record_of(app.get_record(record_id)))
+    assert len(list_records(app, pb.ListRecordsRequest()).records) == 3
     # the same key again, in a later batch and as a single call, replays
     again = app.call_many(DUE_TIME, [zagreb_request("k-1")], RECEIVED)
     assert again[0].record_id == results[2].response.record_id
@@ -157,10 +168,8 @@ def test_app_batch_records_in_one_transaction():
 
 
 def test_app_batch_of_errors_only_commits_nothing():
-    from duetime.app import DUE_TIME
-
     ledger = MemoryLedger()
-    app = DueTimeApp(ledger)
+    app = build_app(ledger)
     bad = zagreb_request()
     bad.duration = "soon"
     results = app.call_many(DUE_TIME, [bad, bad], RECEIVED)
@@ -169,11 +178,10 @@ def test_app_batch_of_errors_only_commits_nothing():
 
 
 def test_app_batch_ledger_down_fails_whole_batch():
-    from duetime.app import DUE_TIME
     from duetime.ledger import LedgerUnavailable
 
     ledger = MemoryLedger()
-    app = DueTimeApp(ledger)
+    app = build_app(ledger)
     ledger.set_unavailable("disk gone")
     with pytest.raises(LedgerUnavailable):
         app.call_many(DUE_TIME, [zagreb_request()], RECEIVED)
@@ -241,8 +249,6 @@ def test_server_stream_answers_in_order_and_records(start_server):
     results = [r for c in chunks for r in c.results]
     assert len(results) == len(sent) == 4500
     # each answer is its own request's: compare with single-call answers, unrecorded
-    from duetime.app import compute
-
     for i in (1, 2, 998, 1499, 1500, 2999, 4499):
         expected = compute(sent[i])
         assert results[i].response.due == expected.due, i
@@ -269,29 +275,28 @@ def test_server_stream_too_big_message(start_server):
 
 
 def test_a_cached_calendar_is_not_checked_again(monkeypatch):
-    monkeypatch.setattr(app_mod, "CALENDAR_CACHE", CalendarCache(10))
+    app = build_app(calendar_cache=10)
     checked = []
-    real = app_mod._calendar_text_problems
-    monkeypatch.setattr(app_mod, "_calendar_text_problems",
-                        lambda cal, field="calendar": checked.append(cal.time_zone) or real(cal, field))
-    first = resolve_calendar(distinct_calendar(1))
-    assert resolve_calendar(distinct_calendar(1)).calendar is first.calendar
+    real = convert.calendar_text_problems
+    monkeypatch.setattr(convert, "calendar_text_problems",
+                        lambda cal, limits, field="calendar": checked.append(cal.time_zone)
+                        or real(cal, limits, field))
+    first = resolve_calendar(distinct_calendar(1), app)
+    assert resolve_calendar(distinct_calendar(1), app).calendar is first.calendar
     assert checked == ["Europe/Zagreb"]  # only when it was built
     too_long = pb.Calendar(time_zone="Z" * 65)
     for _ in range(2):  # never cached: checked every time
-        with pytest.raises(app_mod.InvalidArgument) as caught:
-            resolve_calendar(too_long)
+        with pytest.raises(InvalidArgument) as caught:
+            resolve_calendar(too_long, app)
         assert [v.field for v in caught.value.violations] == ["calendar.time_zone"]
     assert checked == ["Europe/Zagreb", "Z" * 65, "Z" * 65]
 
 
 def test_batch_resolves_each_distinct_calendar_once(monkeypatch):
-    from duetime.app import DUE_TIME
-
     resolved = []
-    real = app_mod.resolve_calendar
-    monkeypatch.setattr(app_mod, "resolve_calendar",
-                        lambda cal, bundles=None: resolved.append(len(cal.holidays)) or real(cal, bundles))
+    real = CalendarResolver.resolve
+    monkeypatch.setattr(CalendarResolver, "resolve", lambda self, cal, bundles=None:
+                        resolved.append(len(cal.message.holidays)) or real(self, cal, bundles))
     items = [zagreb_request() for _ in range(4)]  # four equal messages, built separately
     for hours in (1, 2):
         other = zagreb_request()
@@ -299,7 +304,7 @@ def test_batch_resolves_each_distinct_calendar_once(monkeypatch):
         other.start.FromJsonString("2026-12-24T08:00:00Z")
         other.duration = f"{hours}bd"
         items.append(other)
-    results = DueTimeApp(MemoryLedger()).call_many(DUE_TIME, items, RECEIVED)
+    results = build_app(MemoryLedger()).call_many(DUE_TIME, items, RECEIVED)
     assert sorted(resolved) == [0, 2]
     assert [r.due.ToJsonString() for r in results] == [ZAGREB_DUE] * 4 + [
         "2026-12-25T08:00:00Z", "2026-12-28T08:00:00Z"]
@@ -325,10 +330,8 @@ class CountingLedger(MemoryLedger):
 
 
 def test_batch_looks_its_keys_up_in_one_query():
-    from duetime.app import DUE_TIME
-
     ledger = CountingLedger()
-    app = DueTimeApp(ledger)
+    app = build_app(ledger)
     earlier = app.compute_due_time(zagreb_request("k-old"), RECEIVED)
     ledger.lookups.clear()
     items = [zagreb_request("k-old"), zagreb_request(), zagreb_request("k-new"),
@@ -339,7 +342,7 @@ def test_batch_looks_its_keys_up_in_one_query():
     assert results[0] == results[4] == earlier
     assert results[3] == results[2] and results[2].record_id != earlier.record_id
     assert results[1].record_id not in (earlier.record_id, results[2].record_id)
-    assert len(app.list_records(pb.ListRecordsRequest()).records) == 3
+    assert len(list_records(app, pb.ListRecordsRequest()).records) == 3
 
 
 @pytest.mark.parametrize("store", ["sqlite", "postgres"])
@@ -468,7 +471,6 @@ def test_group_commit_under_many_threads():
 
 
 def test_compute_errors_name_the_field():
-    from duetime.app import compute
     from duetime.core import InvalidArgument, OutOfRange
 
     cases = []

@@ -320,7 +320,8 @@ def test_sigterm_with_busy_calls_drops_them_cleanly_and_exits_promptly(start_ser
 
 
 def test_clock_state_counters_and_interval_lists_are_bounded():
-    from duetime import app as appmod
+    import local_app as appmod
+    from duetime import app as limits
     from duetime.v1 import duetime_pb2 as pb2
 
     state = pb2.ClockState(target="8bh", measure=pb2.CLOCK_MEASURE_BUSINESS_TIME,
@@ -329,7 +330,7 @@ def test_clock_state_counters_and_interval_lists_are_bounded():
     state.last_event_time.FromJsonString("2026-11-27T11:00:00Z")
     state.running_since_time.FromJsonString("2026-11-27T11:00:00Z")
     state.deadline_time.FromJsonString("2026-11-30T11:00:00Z")
-    for _ in range(appmod.MAX_RUNNING_INTERVALS + 1):
+    for _ in range(limits.MAX_RUNNING_INTERVALS + 1):
         iv = state.running_intervals.add()
         iv.start_time.FromJsonString("2026-11-27T09:00:00Z")
         iv.end_time.FromJsonString("2026-11-27T10:00:00Z")
@@ -366,7 +367,7 @@ def test_a_token_that_is_not_visible_ascii_is_refused_before_any_call():
 def test_clock_state_running_intervals_must_be_ordered_and_not_inverted():
     """A forged state whose running interval ends before it starts, or
     overlaps the one before it, is INVALID_ARGUMENT on that interval."""
-    from duetime import app as appmod
+    import local_app as appmod
     from duetime.core import InvalidArgument
     from duetime.v1 import duetime_pb2 as pb2
 

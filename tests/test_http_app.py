@@ -10,7 +10,7 @@ import anyio
 import httpx
 import pytest
 from duetime.api import http
-from duetime.app import DueTimeApp
+from duetime.compose import build_app
 from duetime.auth import TokenSet
 from duetime.ledger import MemoryLedger
 from google.protobuf import json_format
@@ -65,7 +65,7 @@ def playground(tmp_path):
 
 @pytest.fixture
 def client(playground):
-    app = DueTimeApp(MemoryLedger())
+    app = build_app(MemoryLedger())
     yield Client(http.create_app(app, max_body_bytes=len(ZAGREB_JSON) + 10,
                                  playground=playground))
     app.close()
@@ -75,7 +75,7 @@ def client(playground):
 def token_client(tmp_path, playground):
     tokens = tmp_path / "tokens"
     tokens.write_text(f"# the tokens\n{TOKEN}\n")
-    app = DueTimeApp(MemoryLedger())
+    app = build_app(MemoryLedger())
     yield Client(http.create_app(app, TokenSet(tokens), playground=playground))
     app.close()
 
@@ -115,7 +115,7 @@ def test_a_body_over_the_limit_is_counted_as_docs_operations_says(playground):
     under its method with code RESOURCE_EXHAUSTED; a 404 or 405 is not."""
     from duetime.metrics import Metrics
 
-    metrics, app = Metrics(), DueTimeApp(MemoryLedger())
+    metrics, app = Metrics(), build_app(MemoryLedger())
     try:
         served = Client(http.create_app(app, max_body_bytes=len(ZAGREB_JSON) + 10,
                                         playground=playground, metrics=metrics,
@@ -274,7 +274,7 @@ def self_signed(folder) -> tuple:
 
 def test_https_with_the_servers_certificate(tmp_path):
     cert, key = self_signed(tmp_path)
-    app = DueTimeApp(MemoryLedger())
+    app = build_app(MemoryLedger())
     server = http.start_http_server(app, "127.0.0.1", 0, tls_cert=cert, tls_key=key, grace=1)
     try:
         with httpx.Client(base_url=f"https://127.0.0.1:{server.port}", verify=ssl.create_default_context(cafile=cert),
@@ -292,7 +292,7 @@ def test_https_with_the_servers_certificate(tmp_path):
 
 
 def test_a_port_in_use_is_refused(tmp_path):
-    app = DueTimeApp(MemoryLedger())
+    app = build_app(MemoryLedger())
     first = http.start_http_server(app, "127.0.0.1", 0, grace=1)
     try:
         with pytest.raises(RuntimeError, match=f"cannot bind 127.0.0.1:{first.port} "

@@ -17,9 +17,11 @@ from datetime import datetime, timezone
 
 import grpc
 import pytest
-from duetime.app import DueTimeApp, record_of
+from duetime.api.convert import record_of
 from duetime.catalog import Catalog
 from duetime.client import DuetimeClient
+from duetime.compose import build_app
+from duetime.impact import analyze as analyze_impact
 from duetime.ledger import LedgerRow, MemoryLedger
 from duetime.tzdb import tzdata_version
 from duetime.v1 import duetime_pb2 as pb
@@ -311,7 +313,7 @@ def test_impact_of_a_tz_database_change():
     """A record computed with another tzdata is replayed in its own calendar
     version; the one computed with this tzdata is not."""
     ledger = MemoryLedger()
-    app = DueTimeApp(ledger, Catalog.load(CALENDARS))
+    app = build_app(ledger, Catalog.load(CALENDARS))
     received = datetime(2026, 11, 27, 15, tzinfo=timezone.utc)
     current = app.compute_due_time(due_request("tz-1", bundle="hr-zagreb"), received)
     row = ledger.get(current.record_id)
@@ -323,7 +325,7 @@ def test_impact_of_a_tz_database_change():
         idempotency_key="tz-old", request=row.request, response=old.SerializeToString(),
         calendar_version=row.calendar_version, rules_version=row.rules_version,
         tzdata_version="2020a"))
-    reply = app.analyze_impact(pb.AnalyzeImpactRequest(tzdata=True))
+    reply = analyze_impact(pb.AnalyzeImpactRequest(tzdata=True), app)
     assert (reply.records_examined, reply.records_replayed) == (2, 1)
     (change,) = reply.changes
     assert (change.record_id, change.old_tzdata_version, change.new_calendar_version) == (

@@ -240,9 +240,9 @@ def test_health_command_against_a_plain_server(ops_server):
 def test_the_logged_configuration_resolves_defaults(tmp_path, monkeypatch):
     """The start-up line names the ledger file and cache size actually used,
     and 'off' for features not configured."""
-    from duetime.api.server import CALENDAR_CACHE, effective_settings
+    from duetime.api.server import effective_settings
 
-    monkeypatch.setattr(CALENDAR_CACHE, "maxsize", 1024)  # as a fresh process has it
+    monkeypatch.delenv("DUETIME_CALENDAR_CACHE", raising=False)  # as a fresh process has it
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)  # no ./calendars here
     shown = effective_settings(config_of())

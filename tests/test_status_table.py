@@ -28,7 +28,8 @@ from duetime.api.status import (
     http_status_of,
     status_of,
 )
-from duetime.app import AlreadyExists, DueTimeApp, RecordNotFound, ShuttingDown
+from duetime.app import AlreadyExists, RecordNotFound, ShuttingDown
+from duetime.compose import build_app
 from duetime.auth import INVALID, MISSING, TokenInvalid, TokenMissing, TokenSet
 from duetime.core import ErrorKind, FailedPrecondition, FieldViolation, InvalidArgument, OutOfRange
 from duetime.ledger import LedgerUnavailable, MemoryLedger
@@ -189,14 +190,14 @@ def from_body(response: httpx.Response) -> status_pb2.Status:
 def broken_batch(monkeypatch) -> pb.BatchComputeDueTimesRequest:
     """A batch of three items whose second fails with an unexpected exception
     inside the app (the batch's compute function raises for it)."""
-    real = app_module.compute
+    real = app_module.answers.due_time
 
-    def compute(request, **kwargs):
-        if request.duration == "2bd":
+    def compute(start, duration, *args, **kwargs):
+        if duration == "2bd":
             raise ZeroDivisionError("an unexpected failure in the batch item")
-        return real(request, **kwargs)
+        return real(start, duration, *args, **kwargs)
 
-    monkeypatch.setattr(app_module, "compute", compute)
+    monkeypatch.setattr(app_module.answers, "due_time", compute)
     items = [zagreb_request(), zagreb_request(), zagreb_request()]
     items[1].duration = "2bd"
     return pb.BatchComputeDueTimesRequest(items=items)
@@ -228,7 +229,7 @@ def test_a_batch_items_unexpected_exception_is_logged_with_its_traceback_grpc(mo
 def test_a_batch_items_unexpected_exception_is_logged_with_its_traceback_http(monkeypatch,
                                                                                caplog):
     request = broken_batch(monkeypatch)
-    app = DueTimeApp(MemoryLedger())
+    app = build_app(MemoryLedger())
     try:
         with caplog.at_level(logging.INFO):
             response = post(http.create_app(app, log_calls=False), "/v1/dueTimes:batchCompute",

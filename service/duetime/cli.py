@@ -106,10 +106,9 @@ import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
-from duetime import bundles, parsing
+from duetime import bundles, parsing, tzdb
 from duetime.api.status import code_name
-from duetime.app import (
+from duetime.api.convert import (
     BUSINESS_TIME,
     CLOCK_EVENT,
     DUE_TIME,
@@ -117,18 +116,19 @@ from duetime.app import (
     OPEN_STATUS,
     SCHEDULE,
     START_CLOCK,
-    DueTimeApp,
-    RecordedMethod,
-    check_namespace,
-    list_calendars,
+    WireMethod,
+    calendars_listing,
     record_filter,
     record_of,
 )
+from duetime.app import check_namespace
 from duetime.bundles.policy import check_policies, compile_policies
 from duetime.catalog import Catalog, CatalogError, default_dir, policies_dir
 from duetime.channels import TOKEN_ENV, ChannelError, ConnectionOptions
 from duetime.client import Deadline, DuetimeClient
 from duetime.client import DuetimeError as CallError
+from duetime.compose import build_app
+from duetime.impact import analyze as analyze_impact
 from duetime.config import SETTINGS, ConfigError, argument_type, parse_positive_seconds
 from duetime.config import resolve as resolve_config
 from duetime.core import (
@@ -391,13 +391,13 @@ def _needs_catalog(request: Message) -> bool:
     return bool((state or request).calendar.bundle)
 
 
-def _run(method: RecordedMethod, request: Message, args: argparse.Namespace) -> Message:
+def _run(method: WireMethod, request: Message, args: argparse.Namespace) -> Message:
     """The answer to ``request``: from the server with ``--server``, else locally
     (with the bundles and policies of ``--calendars`` when the request names one)."""
     request.idempotency_key = args.key or ""
     if not args.server:
         catalog = _catalog(args.calendars) if _needs_catalog(request) else Catalog.empty()
-        return method.run(request, catalog)
+        return build_app(None, catalog).answer(method, request)
     with _client(args, RPC_TIMEOUT, _namespace(args)) as duetime:
         return _ask(duetime, request)
 
@@ -726,8 +726,6 @@ def _chunks(lines: Iterator[tuple[int, bytes]], size: int) -> Iterator[list[tupl
 def cmd_batch(args: argparse.Namespace) -> int:
     """``duetime batch FILE.jsonl``: answer every request line, in order, one
     JSON result a line; 0 when every item was answered, 1 when some failed."""
-    from duetime.app import BatchCalendars, compute
-
     namespace = _namespace(args) if args.server else None
     try:
         source = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")  # noqa: SIM115
@@ -765,11 +763,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
             elif requests:
                 if catalog is None and any(r.calendar.bundle for r in requests):
                     catalog = _catalog(args.calendars)
-                calendars = BatchCalendars(catalog.bundles if catalog else None)
+                app = build_app(None, catalog)
+                answering = app.answering(batch=True)
                 for k, request in zip(positions, requests):
                     try:
                         results[k] = {"response": json_format.MessageToDict(
-                            compute(request, calendars=calendars))}
+                            app.answer(DUE_TIME, request, answering))}
                     except DuetimeError as exc:
                         results[k] = {"error": _local_error(exc)}
             for (number, _), result in zip(chunk, results):
@@ -894,9 +893,9 @@ def _record_lines(args: argparse.Namespace) -> Iterator[pb.Record]:
                 namespace=request.namespace if request.HasField("namespace") else None,
                 page_size=request.page_size)
         return
-    app = DueTimeApp(_existing_ledger(args.db))
+    app = build_app(_existing_ledger(args.db))
     try:
-        for row in app.records(record_filter(request)):
+        for row in app.records(record_filter(request, app.limits)):
             yield record_of(row)
     finally:
         app.close()
@@ -981,9 +980,9 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
                 end=_utc(request.end_time) if request.HasField("end_time") else None,
                 namespace=request.namespace if request.HasField("namespace") else None).message
     else:
-        app = DueTimeApp(_existing_ledger(args.db), _catalog(args.calendars))
+        app = build_app(_existing_ledger(args.db), _catalog(args.calendars))
         try:
-            reply = app.analyze_impact(request)
+            reply = analyze_impact(request, app)
         finally:
             app.close()
     if args.json:
@@ -1061,7 +1060,7 @@ def cmd_calendars_list(args: argparse.Namespace) -> int:
         with _client(args, RPC_TIMEOUT) as duetime:
             reply = duetime.list_calendars().message
     else:
-        reply = list_calendars(_catalog(args.dir).bundles)
+        reply = calendars_listing(build_app(None, _catalog(args.dir)).list_calendars())
     if args.json:
         print(json_format.MessageToJson(reply))
         return 0
@@ -1465,6 +1464,7 @@ def _calendars_commands(sub) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (see module docstring)."""
+    tzdb.pin()
     args = parser().parse_args(argv)
     try:
         code = args.run(args)

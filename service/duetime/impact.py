@@ -24,18 +24,18 @@ change, or "calendar changed" when no listed difference falls in that range.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
 from datetime import date, timezone
 
 from google.protobuf.message import Message
 
 from duetime import tzdb
+from duetime.api.convert import DUE_TIME, METHODS, SCHEDULE, record_filter
 from duetime.api.status import code_name
-from duetime.app import DUE_TIME, METHODS, SCHEDULE, record_filter
+from duetime.app import Answering, DueTimeApp
 from duetime.bundles import Bundle, diff_versions
 from duetime.catalog import Catalog
 from duetime.core import DuetimeError, InvalidArgument, get_zone
-from duetime.ledger import LedgerRow, RecordFilter
+from duetime.ledger import LedgerRow
 from duetime.v1 import duetime_pb2 as pb
 
 DEFAULT_LIMIT = 1000
@@ -57,18 +57,16 @@ _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 _CHANGE_WORDS = {"+": "added in", "-": "removed in", "~": "in"}
 
 
-def analyze(
-    request: pb.AnalyzeImpactRequest,
-    records: Callable[[RecordFilter], Iterator[LedgerRow]],
-    catalog: Catalog,
-) -> pb.AnalyzeImpactResponse:
-    """Replay the records ``request`` concerns (see the module docstring).
-
-    ``records(filter)`` yields the ledger's rows in listing order. Raises
+def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp) -> pb.AnalyzeImpactResponse:
+    """Replay the records ``request`` concerns (see the module docstring),
+    reading ``app``'s ledger and answering, unrecorded, from its catalog as
+    it is when the call starts. Raises
     InvalidArgument: neither ``calendar`` nor ``tzdata``, an unknown bundle
     or version on ``calendar``, a negative or too large ``limit``, a bad time
     range or namespace.
     """
+    catalog = app.catalog
+    answering = app.answering(catalog=catalog)
     if not request.calendar and not request.tzdata:
         raise InvalidArgument.at("calendar", "is required unless tzdata is true: the new bundle "
                                              "version, e.g. hr-zagreb@f45226394a32")
@@ -78,12 +76,12 @@ def analyze(
     new = catalog.bundles.resolve(request.calendar, field="calendar") if request.calendar else None
     older = _older_versions(catalog, new)
     tzdata = tzdb.tzdata_version()
-    flt = record_filter(request)
+    flt = record_filter(request, app.limits)
     limit = request.limit or DEFAULT_LIMIT
     answer = pb.AnalyzeImpactResponse(calendar_version=new.ref if new else "",
                                       tzdata_version=tzdata)
     considered = 0
-    for row in records(flt):
+    for row in app.records(flt):
         answer.records_examined += 1
         old_version = next((v for v in _versions_of(row.calendar_version, new.name)
                             if v in older), None) if new else None
@@ -103,7 +101,7 @@ def analyze(
         answer.records_replayed += 1
         old_bundle = (catalog.bundles.resolve(f"{new.name}@{old_version}")
                       if old_version else None)
-        changed = _replay(row, new if old_bundle else None, old_bundle, catalog, tzdata)
+        changed = _replay(row, new if old_bundle else None, old_bundle, app, answering, tzdata)
         if changed is not None:
             answer.changes.append(changed)
     return answer
@@ -129,11 +127,12 @@ def _versions_of(calendar_version: str, name: str) -> list[str]:
     return found
 
 
-def _replay(row: LedgerRow, new: Bundle | None, old: Bundle | None, catalog: Catalog,
-            tzdata: str) -> pb.ImpactedRecord | None:
+def _replay(row: LedgerRow, new: Bundle | None, old: Bundle | None, app: DueTimeApp,
+            answering: Answering, tzdata: str) -> pb.ImpactedRecord | None:
     """The ImpactedRecord of one ComputeDueTime or ComputeSchedule record, or
     None when no due time moves. ``new``/``old``: the bundle versions of a
-    calendar change (None: only the tz database changed)."""
+    calendar change (None: only the tz database changed); the replay is
+    answered by ``app`` from ``answering``, unrecorded."""
     method = METHODS[row.method]
     request = method.request_type.FromString(row.request)
     recorded = method.response_type.FromString(row.response)
@@ -146,7 +145,7 @@ def _replay(row: LedgerRow, new: Bundle | None, old: Bundle | None, catalog: Cat
         namespace=row.namespace, old_calendar_version=row.calendar_version,
         old_tzdata_version=row.tzdata_version)
     try:
-        replayed = method.run(request, catalog)
+        replayed = app.answer(method, request, answering)
     except DuetimeError as exc:
         text = f"{code_name(exc)}: {exc}"
         impact.error = text if len(text) <= MAX_ERROR_TEXT else text[:MAX_ERROR_TEXT - 1] + "…"

@@ -33,10 +33,11 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 
 from duetime import tzdb
-from duetime.app import EVALUATE_SLA, METHODS
+from duetime.api.convert import EVALUATE_SLA, METHODS
+from duetime.app import Answering, CalendarResolver
 from duetime.bundles import BundleStore
 from duetime.catalog import Catalog
-from duetime.core import RULES_VERSION, DuetimeError
+from duetime.core import RULES_VERSION, Refusal
 from duetime.ledger import LedgerRow
 from duetime.v1 import duetime_pb2 as pb
 
@@ -176,7 +177,8 @@ def pinned_catalog(catalog: Catalog, calendar_version: str) -> Catalog:
     return Catalog(BundleStore(by_name), catalog.policies, catalog.root)
 
 
-def recompute(row: LedgerRow, catalog: Catalog) -> bytes:
+def recompute(row: LedgerRow, catalog: Catalog,
+              resolver: CalendarResolver | None = None) -> bytes:
     """The response bytes duetime gives today for ``row``'s request, under the
     versions the row names: the stored canonical request decoded with the
     recorded method's request type, computed with ``catalog`` (bundles pinned
@@ -184,10 +186,14 @@ def recompute(row: LedgerRow, catalog: Catalog) -> bytes:
     ``policy_version``), given the row's ``record_id`` and serialized
     deterministically, to compare with ``row.response``.
 
+    ``resolver``: resolves inline calendars (default: a new one, with the
+    default limits; :func:`replay` shares one across rows, so a calendar
+    sent again is built once).
+
     Raises NotReplayable (another tz database, an unknown method, a bundle or
     policy version not in ``catalog``, a request that does not parse) and
-    whatever the computation raises (a DuetimeError when the request is
-    refused now).
+    whatever the computation raises (a Refusal when the request is refused
+    now).
     """
     method = METHODS.get(row.method)
     if method is None:
@@ -210,21 +216,23 @@ def recompute(row: LedgerRow, catalog: Catalog) -> bytes:
             raise NotReplayable(f"policy {policy or '(none)'} is not in the catalog (versions "
                                 f"of {name or 'it'} loaded: {loaded})")
         request.policy = policy
-    response = method.run(request, pinned)
+    resolver = resolver if resolver is not None else CalendarResolver()
+    response = method.answer(request, Answering(pinned, resolver.limits, resolver))
     response.record_id = row.record_id
     return response.SerializeToString(deterministic=True)
 
 
-def replay_one(row: LedgerRow, catalog: Catalog) -> Replayed:
+def replay_one(row: LedgerRow, catalog: Catalog,
+               resolver: CalendarResolver | None = None) -> Replayed:
     """:func:`recompute` ``row`` and compare with its stored response."""
     other_rules = row.rules_version if row.rules_version != RULES_VERSION else ""
     result = dict(record_id=row.record_id, method=row.method, other_rules=other_rules)
     try:
-        now = recompute(row, catalog)
+        now = recompute(row, catalog, resolver)
     except NotReplayable as exc:
         return Replayed(outcome=NOT_REPLAYABLE, reason=str(exc), **result)
     except Exception as exc:  # noqa: BLE001 - a request that fails now is a difference
-        if isinstance(exc, DuetimeError):  # refused now
+        if isinstance(exc, Refusal):  # refused now
             what = f"{exc.reason}: {exc}"
         else:  # a fault of this duetime: reported as the record's difference, and logged
             log.exception("replaying record %s (%s) failed", row.record_id, row.method)
@@ -239,9 +247,11 @@ def replay_one(row: LedgerRow, catalog: Catalog) -> Replayed:
 
 def replay(rows: Iterable[LedgerRow], catalog: Catalog) -> Iterator[Replayed]:
     """:func:`replay_one` each of ``rows``, in order. Nothing is recorded and
-    no row is changed."""
+    no row is changed. Inline calendars are resolved through one
+    :class:`~duetime.app.CalendarResolver`, so a calendar is built once."""
+    resolver = CalendarResolver()
     for row in rows:
-        yield replay_one(row, catalog)
+        yield replay_one(row, catalog, resolver)
 
 
 def differences(method: str, old: bytes, new: bytes) -> list[FieldChange]:

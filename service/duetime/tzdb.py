@@ -1,11 +1,11 @@
 """The one time zone database duetime reads: the ``tzdata`` package.
 
-Importing this module calls ``zoneinfo.reset_tzpath(to=[])``, so every
-``ZoneInfo`` lookup made afterwards in this process comes from the ``tzdata``
-package and never from the host's ``/usr/share/zoneinfo``; answers then depend
-only on installed Python packages, and the version reported with each answer is
-the one actually used (SPEC §1, §8). ``duetime.app``, ``duetime.cli`` and
-``duetime.api.server`` import it before anything that touches zones.
+:func:`pin` makes every ``ZoneInfo`` lookup of the process come from the
+``tzdata`` package and never from the host's ``/usr/share/zoneinfo``; answers
+then depend only on installed Python packages, and the version reported with
+each answer (:func:`tzdata_version`) is the one actually used. Importing this
+module changes nothing: the composition root (:func:`duetime.compose.build_app`),
+the command line's ``main`` and the server's start call :func:`pin`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,15 @@ import zoneinfo
 from functools import cache
 from importlib import resources
 
-zoneinfo.reset_tzpath(to=[])
+
+def pin() -> None:
+    """Read zones from the ``tzdata`` package only, from now on: empty
+    ``zoneinfo.TZPATH`` (``zoneinfo.reset_tzpath(to=[])``) and, when it held
+    a host directory, clear zoneinfo's cache, so no zone read from the host
+    before the call is handed out again. Calling it again changes nothing."""
+    if zoneinfo.TZPATH:
+        zoneinfo.reset_tzpath(to=[])
+        zoneinfo.ZoneInfo.clear_cache()
 
 
 @cache

@@ -1,7 +1,8 @@
 """What every face (the gRPC servicers, the HTTP/JSON API) does around a call
-to the app: the per-server limits (:class:`Limits`: batch size and the call
-budget), the caller's idempotency namespace, batch item results, and the
-logging of a call that failed.
+to the app: the one table of how each unary RPC calls the app
+(:func:`unary_calls`), the per-server limits (:class:`Limits`: batch size and
+the call budget), the caller's idempotency namespace, batch item results, and
+the logging of a call that failed.
 
 A :class:`Limits` is built once at start-up (:func:`duetime.api.server.start_server`)
 and handed to each face; two servers with different limits can live in one
@@ -19,13 +20,24 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field
+from datetime import datetime
 
+from google.protobuf.message import Message
+
+from duetime.api import convert
 from duetime.api.status import status_of
-from duetime.app import MAX_BATCH_ITEMS, NAMESPACE_FIELD, NAMESPACE_METADATA, ShuttingDown
+from duetime.app import (
+    MAX_BATCH_ITEMS,
+    NAMESPACE_FIELD,
+    NAMESPACE_METADATA,
+    DueTimeApp,
+    ShuttingDown,
+)
 from duetime.core.errors import ErrorKind, FieldViolation, InvalidArgument, Refusal
+from duetime.impact import analyze as analyze_impact
 from duetime.ledger import LedgerUnavailable
 from duetime.v1 import duetime_pb2 as pb
 
@@ -176,3 +188,58 @@ def add_item_results(container, results) -> None:
             add().error.CopyFrom(status_of(result))
         else:
             add().response.CopyFrom(result)
+
+
+UnaryCall = Callable[[Message, Iterable, datetime], Message]
+"""One unary RPC as a face calls it: ``(request, metadata, received_at) ->
+response``; ``metadata``: the call's metadata (HTTP: its headers), read for
+the caller's namespace; ``received_at``: when the call arrived (aware UTC),
+the time its record keeps."""
+
+DUE_TIME_SERVICE = "/duetime.v1.DueTimeService/"
+CALENDAR_SERVICE = "/duetime.v1.CalendarService/"
+
+
+def unary_calls(app: DueTimeApp, limits: Limits) -> dict[str, UnaryCall]:
+    """How each unary RPC calls ``app``, by its full method name
+    (``/duetime.v1.DueTimeService/ComputeDueTime``): the one table the gRPC
+    servicers and the HTTP/JSON API both answer from. A recorded method goes
+    through ``app.call`` in the caller's namespace; a batch through
+    ``app.call_many`` (at most ``limits.max_batch_items`` items); the ledger
+    and catalog reads through the app's read-only calls, converted by
+    :mod:`duetime.api.convert`. Errors are raised (a Refusal, or unexpected)
+    for the face to report through :mod:`duetime.api.status`."""
+
+    def recorded(method: convert.WireMethod) -> UnaryCall:
+        def call(request: Message, metadata: Iterable, received_at: datetime) -> Message:
+            return app.call(method, request, received_at, namespace_in(metadata))
+        return call
+
+    def batch(request: Message, metadata: Iterable, received_at: datetime) -> Message:
+        limits.check_items(request.items)
+        results = app.call_many(convert.DUE_TIME, request.items, received_at,
+                                namespace_in(metadata))
+        reply = pb.BatchComputeDueTimesResponse()
+        add_item_results(reply.results, results)
+        return reply
+
+    def unrecorded(read: Callable[[Message], Message]) -> UnaryCall:
+        return lambda request, _metadata, _received_at: read(request)
+
+    return {
+        **{method.name: recorded(method) for method in convert.METHODS.values()},
+        DUE_TIME_SERVICE + "BatchComputeDueTimes": batch,
+        DUE_TIME_SERVICE + "GetRecord": unrecorded(lambda request: pb.GetRecordResponse(
+            record=convert.record_of(app.get_record(request.record_id)))),
+        DUE_TIME_SERVICE + "ListRecords": unrecorded(lambda request: convert.records_page(
+            app.list_records(convert.record_filter(request, app.limits), request.page_size,
+                             request.page_token))),
+        DUE_TIME_SERVICE + "AnalyzeImpact": unrecorded(
+            lambda request: analyze_impact(request, app)),
+        CALENDAR_SERVICE + "ListCalendars": unrecorded(
+            lambda _request: convert.calendars_listing(app.list_calendars())),
+        CALENDAR_SERVICE + "GetCalendar": unrecorded(
+            lambda request: convert.bundle_to_proto(*app.get_calendar(request.name))),
+        CALENDAR_SERVICE + "ListHolidays": unrecorded(lambda request: convert.holidays_to_proto(
+            app.list_holidays(*convert.holidays_query(request)))),
+    }

@@ -97,9 +97,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
-from duetime.api.calls import MAX_WORKERS, Limits, add_item_results, log_failure, namespace_in
+from duetime.api.calls import MAX_WORKERS, Limits, log_failure, unary_calls
 from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
-from duetime.app import DUE_TIME, METHODS, NAMESPACE_METADATA, DueTimeApp
+from duetime.app import NAMESPACE_METADATA, DueTimeApp
 from duetime.auth import TokenSet, Unauthenticated, authenticate
 from duetime.config import DEFAULT_GRACE, DEFAULT_MAX_MESSAGE_BYTES
 from duetime.core.errors import ErrorKind, FieldViolation, InvalidArgument, Refusal
@@ -684,47 +684,6 @@ async def _read_body(request: Request, limit: int) -> bytes:
 # the ASGI application
 
 
-_UseCase = Callable[[Message, tuple, datetime], Message]
-"""One RPC's call into the app: (request, call metadata, received at) → response."""
-
-
-def use_cases(app: DueTimeApp, limits: Limits) -> dict[str, _UseCase]:
-    """Each RPC served over HTTP by its full method name
-    (``/duetime.v1.DueTimeService/ComputeDueTime``), as the call into
-    ``app`` the gRPC servicer makes for it: a recorded method through
-    ``app.call`` (the namespace from the metadata), a batch through
-    ``app.call_many`` (at most ``limits.max_batch_items`` items), the rest
-    through the app's read-only calls."""
-
-    def recorded(method) -> _UseCase:
-        def call(request: Message, metadata: tuple, received_at: datetime) -> Message:
-            return app.call(method, request, received_at, namespace_in(metadata))
-        return call
-
-    def batch(request: Message, metadata: tuple, received_at: datetime) -> Message:
-        limits.check_items(request.items)
-        results = app.call_many(DUE_TIME, request.items, received_at, namespace_in(metadata))
-        reply = pb.BatchComputeDueTimesResponse()
-        add_item_results(reply.results, results)
-        return reply
-
-    def unrecorded(use_case: Callable[[Message], Message]) -> _UseCase:
-        return lambda request, _metadata, _received_at: use_case(request)
-
-    service, calendars = "/duetime.v1.DueTimeService/", "/duetime.v1.CalendarService/"
-    return {
-        **{name: recorded(method) for name, method in METHODS.items()},
-        service + "BatchComputeDueTimes": batch,
-        service + "GetRecord": unrecorded(
-            lambda request: pb.GetRecordResponse(record=app.get_record(request.record_id))),
-        service + "ListRecords": unrecorded(lambda request: app.list_records(request)),
-        service + "AnalyzeImpact": unrecorded(lambda request: app.analyze_impact(request)),
-        calendars + "ListCalendars": unrecorded(lambda request: app.list_calendars(request)),
-        calendars + "GetCalendar": unrecorded(lambda request: app.get_calendar(request)),
-        calendars + "ListHolidays": unrecorded(lambda request: app.list_holidays(request)),
-    }
-
-
 def _namespace(metadata: tuple) -> str:
     values = [m.value for m in metadata if m.key == NAMESPACE_METADATA]
     return values[0][:64] if values else ""
@@ -763,7 +722,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
     default batch size).
     """
     limits = limits if limits is not None else Limits()
-    calls = use_cases(app, limits)
+    calls = unary_calls(app, limits)
     state: dict[str, anyio.CapacityLimiter] = {}
 
     def limiter() -> anyio.CapacityLimiter:

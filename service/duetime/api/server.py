@@ -70,35 +70,39 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from duetime import tzdb  # noqa: F401 - first: pins zoneinfo to the tzdata package
-from duetime.app import (
+from duetime import tzdb
+from duetime.api.convert import (
     BUSINESS_TIME,
     CLOCK_EVENT,
     DUE_TIME,
     EVALUATE_SLA,
     OPEN_STATUS,
-    CALENDAR_CACHE,
-    MAX_BATCH_ITEMS,
-    STREAM_CHUNK,
     SCHEDULE,
     START_CLOCK,
+)
+from duetime.app import (
+    MAX_BATCH_ITEMS,
     DueTimeApp,
-    RecordedMethod,
+    Limits as AppLimits,
     ShuttingDown,
 )
 from duetime.api.calls import (
+    CALENDAR_SERVICE,
+    DUE_TIME_SERVICE,
     MAX_WORKERS,
     CallBudget,
     Limits,
     add_item_results,
     log_failure,
     namespace_in,
+    unary_calls,
 )
 from duetime.api.http import start_http_server
 from duetime.api.observe import CallObserver
 from duetime.api.status import clip, grpc_status
 from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet
 from duetime.catalog import Catalog, CatalogError, fingerprint
+from duetime.compose import build_app, calendar_cache_size_from_env
 from duetime.config import (
     DEFAULT_CALL_BUDGET,
     DEFAULT_GRACE,
@@ -194,12 +198,14 @@ def namespace_of(context: grpc.ServicerContext) -> str:
 
 
 class _Servicer:
-    """What both servicers share: the app, the server's limits, and
-    :meth:`_call`."""
+    """What both servicers share: the app, the server's limits, the table of
+    how each unary RPC calls the app (:func:`~duetime.api.calls.unary_calls`,
+    the same the HTTP/JSON API answers from), and :meth:`_call`."""
 
     def __init__(self, app: DueTimeApp, limits: Limits | None = None):
         self.app = app
         self.limits = limits if limits is not None else Limits()
+        self.calls = unary_calls(app, self.limits)
 
     def _call(self, context: grpc.ServicerContext, use_case, *args):
         """Run ``use_case(*args)`` within the call budget (:attr:`limits`);
@@ -212,88 +218,78 @@ class _Servicer:
             status = grpc_status(exc)
         context.abort_with_status(status)
 
+    def _unary(self, method: str, request, context: grpc.ServicerContext):
+        """Answer the unary RPC ``method`` (its full name) from :attr:`calls`."""
+        received_at = datetime.now(timezone.utc)
+        return self._call(context, self.calls[method], request,
+                          context.invocation_metadata(), received_at)
+
 
 class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
     """``duetime.v1.DueTimeService`` over a :class:`DueTimeApp`, within ``limits``."""
 
-    def _recorded(self, method: RecordedMethod, request, context: grpc.ServicerContext):
-        """Answer a computing call through the app's one recorded path."""
-        received_at = datetime.now(timezone.utc)
-        return self._call(context, lambda: self.app.call(method, request, received_at,
-                                                    namespace_of(context)))
-
     def ComputeDueTime(self, request, context):
-        return self._recorded(DUE_TIME, request, context)
+        return self._unary(DUE_TIME.name, request, context)
 
     def BatchComputeDueTimes(self, request, context):
-        received_at = datetime.now(timezone.utc)
-
-        def run():
-            self.limits.check_items(request.items)
-            results = self.app.call_many(DUE_TIME, request.items, received_at,
-                                         namespace_of(context))
-            reply = pb.BatchComputeDueTimesResponse()
-            add_item_results(reply.results, results)
-            return reply
-
-        return self._call(context, run)
+        return self._unary(DUE_TIME_SERVICE + "BatchComputeDueTimes", request, context)
 
     def StreamComputeDueTimes(self, request_iterator, context):
-        """Answer each request message in chunks of :data:`STREAM_CHUNK`
-        items, each chunk committed before it is sent; one message is held
-        at a time, so memory does not grow with the stream."""
+        """Answer each request message in chunks of the app's
+        ``limits.stream_chunk`` items, each chunk committed before it is sent;
+        one message is held at a time, so memory does not grow with the stream."""
         namespace = self._call(context, namespace_of, context)
+        step = self.app.limits.stream_chunk
         for message in request_iterator:
             items = message.items
             self._call(context, self.limits.check_items, items)
-            for first in range(0, len(items), STREAM_CHUNK):
-                chunk = items[first:first + STREAM_CHUNK]
+            for first in range(0, len(items), step):
+                chunk = items[first:first + step]
                 results = self._call(context, self.app.call_many, DUE_TIME, chunk,
-                                datetime.now(timezone.utc), namespace)
+                                     datetime.now(timezone.utc), namespace)
                 reply = pb.StreamComputeDueTimesResponse()
                 add_item_results(reply.results, results)
                 yield reply
 
     def ComputeBusinessTime(self, request, context):
-        return self._recorded(BUSINESS_TIME, request, context)
+        return self._unary(BUSINESS_TIME.name, request, context)
 
     def GetOpenStatus(self, request, context):
-        return self._recorded(OPEN_STATUS, request, context)
+        return self._unary(OPEN_STATUS.name, request, context)
 
     def ComputeSchedule(self, request, context):
-        return self._recorded(SCHEDULE, request, context)
+        return self._unary(SCHEDULE.name, request, context)
 
     def StartClock(self, request, context):
-        return self._recorded(START_CLOCK, request, context)
+        return self._unary(START_CLOCK.name, request, context)
 
     def ApplyClockEvent(self, request, context):
-        return self._recorded(CLOCK_EVENT, request, context)
+        return self._unary(CLOCK_EVENT.name, request, context)
 
     def EvaluateSla(self, request, context):
-        return self._recorded(EVALUATE_SLA, request, context)
+        return self._unary(EVALUATE_SLA.name, request, context)
 
     def GetRecord(self, request, context):
-        record = self._call(context, self.app.get_record, request.record_id)
-        return pb.GetRecordResponse(record=record)
+        return self._unary(DUE_TIME_SERVICE + "GetRecord", request, context)
 
     def ListRecords(self, request, context):
-        return self._call(context, self.app.list_records, request)
+        return self._unary(DUE_TIME_SERVICE + "ListRecords", request, context)
 
     def AnalyzeImpact(self, request, context):
-        return self._call(context, self.app.analyze_impact, request)
+        return self._unary(DUE_TIME_SERVICE + "AnalyzeImpact", request, context)
 
 
 class CalendarServicer(_Servicer, pb_grpc.CalendarServiceServicer):
     """``duetime.v1.CalendarService`` over a :class:`DueTimeApp`'s catalog."""
 
     def ListCalendars(self, request, context):
-        return self._call(context, self.app.list_calendars, request)
+        return self._unary(CALENDAR_SERVICE + "ListCalendars", request, context)
 
     def GetCalendar(self, request, context):
-        return self._call(context, self.app.get_calendar, request)
+        return self._unary(CALENDAR_SERVICE + "GetCalendar", request, context)
 
     def ListHolidays(self, request, context):
-        return self._call(context, self.app.list_holidays, request)
+        return self._unary(CALENDAR_SERVICE + "ListHolidays", request, context)
 
 
 class Reloader:
@@ -465,6 +461,7 @@ def start_server(
     metrics: Metrics | None = None, log_calls: bool = True,
     max_message_bytes: int = MAX_REQUEST_BYTES, max_batch_items: int = MAX_BATCH_ITEMS,
     call_budget: float = DEFAULT_CALL_BUDGET, grace: float = GRACE_SECONDS,
+    calendar_cache: int | None = None, app_limits: AppLimits | None = None,
 ) -> RunningServer:
     """Start a gRPC server for ``ledger`` on ``host:port`` (port 0: any free port),
     answering from ``catalog`` (default: no bundles).
@@ -477,7 +474,10 @@ def start_server(
     RESOURCE_EXHAUSTED); ``max_batch_items`` and ``call_budget`` (seconds,
     0: none): this server's :class:`~duetime.api.calls.Limits`
     (:attr:`RunningServer.limits`); ``grace``: the default of
-    :meth:`RunningServer.stop`.
+    :meth:`RunningServer.stop`; ``calendar_cache``: how many inline calendars
+    the app keeps built (None: ``$DUETIME_CALENDAR_CACHE``, else 1024);
+    ``app_limits``: the app's size limits (None: the defaults). The app is
+    built by :func:`duetime.compose.build_app`.
 
     Raises RuntimeError if the address cannot be bound (also when another
     process listens there: the port is not shared, ``grpc.so_reuseport`` is 0).
@@ -490,10 +490,12 @@ def start_server(
                          interceptors=interceptors,
                          options=[("grpc.so_reuseport", 0),
                                   ("grpc.max_receive_message_length", max_message_bytes)])
-    app = DueTimeApp(metrics.timed(ledger) if metrics is not None else ledger, catalog)
+    app = build_app(metrics.timed(ledger) if metrics is not None else ledger, catalog,
+                    limits=app_limits or AppLimits(max_batch_items=max_batch_items),
+                    calendar_cache=calendar_cache)
     if metrics is not None:
         metrics.set_catalog(app.catalog)
-    limits = Limits(max_batch_items, CallBudget(call_budget))
+    limits = Limits(app.limits.max_batch_items, CallBudget(call_budget))
     pb_grpc.add_DueTimeServiceServicer_to_server(DueTimeServicer(app, limits), server)
     pb_grpc.add_CalendarServiceServicer_to_server(CalendarServicer(app, limits), server)
     health_servicer = health.HealthServicer()
@@ -559,6 +561,7 @@ def serve(config: ServerConfig) -> int:
 
 
 def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
+    tzdb.pin()  # before the calendars are loaded: their zones come from tzdata too
     host, port, calendars, watch = config.host, config.port, config.calendars, config.watch
     shown = effective_settings(config)
     log.info("configuration: %s",
@@ -580,9 +583,9 @@ def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
         catalog = Catalog.empty()
         log.info("no calendars directory (--calendars, $DUETIME_CALENDARS, ./calendars): "
                  "no bundles are served")
-    if config.calendar_cache is not None:
-        CALENDAR_CACHE.maxsize = config.calendar_cache
-    log.info("calendar cache: up to %d inline calendars", CALENDAR_CACHE.maxsize)
+    calendar_cache = (config.calendar_cache if config.calendar_cache is not None
+                      else calendar_cache_size_from_env())
+    log.info("calendar cache: up to %d inline calendars", calendar_cache)
     ledger = open_ledger(config.db, max_connections=MAX_WORKERS + 1)
     log.info("ledger: %s", describe_ledger(ledger))
     metrics = Metrics() if config.metrics_port else None
@@ -593,7 +596,7 @@ def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
         running = start_server(
             ledger, host, port, catalog, tls=tls, tokens=tokens, metrics=metrics,
             max_message_bytes=config.max_message_bytes, max_batch_items=config.max_batch_items,
-            call_budget=config.call_budget, grace=config.grace)
+            call_budget=config.call_budget, grace=config.grace, calendar_cache=calendar_cache)
     except BaseException:
         if metrics is not None:
             metrics.close()
@@ -645,7 +648,7 @@ def effective_settings(config: ServerConfig) -> dict[str, object]:
     if shown["db"] is None:
         shown["db"] = str(default_db_path())
     if shown["calendar_cache"] is None:
-        shown["calendar_cache"] = CALENDAR_CACHE.maxsize
+        shown["calendar_cache"] = calendar_cache_size_from_env()
     if not config.metrics_port:
         shown["metrics_port"] = shown["metrics_host"] = None
     if not config.http_port:

@@ -1,0 +1,848 @@
+"""The ``duetime.v1`` messages ⇄ the app's domain values: the one module that knows both.
+
+Only the transports (the gRPC servicer, HTTP through it, the CLI, batch) and
+the composition root import it. It holds:
+
+- the recorded methods (:class:`WireMethod`, one per computing RPC): how a
+  request message is read into domain values (instants, durations, a
+  :class:`WireCalendar`), answered by the use cases of
+  :mod:`duetime.app.answers`, and written back as a response message; and how
+  request and response are stored in a record: their canonical (deterministic)
+  serialization, byte for byte what records have always held;
+- the reverse for what the app reads back: records (:func:`record_of`), pages
+  of records, the CalendarService's answers.
+
+Errors name the request's fields as the wire spells them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+import re
+from datetime import date, datetime
+
+from google.protobuf import any_pb2, duration_pb2, timestamp_pb2
+from google.protobuf.message import Message
+
+from duetime import tzdb
+from duetime.app import (
+    Answering,
+    CalendarInfo,
+    HolidayList,
+    Limits,
+    RecordedResponse,
+    RecordPage,
+    ResolvedCalendar,
+    answers,
+    name_problem,
+    renamed,
+    too_long,
+)
+from duetime.app import record_filter as domain_record_filter
+from duetime.app.limits import DEFAULT_LIMITS, check_length
+from duetime.bundles import Bundle
+from duetime.core import (
+    RULES_VERSION,
+    Anchor,
+    AtClose,
+    Calendar,
+    ClockEvent,
+    ClockState,
+    Deadline,
+    EventType,
+    FieldViolation,
+    InvalidArgument,
+    Measure,
+    OutOfRange,
+    Status,
+    Step,
+    from_us,
+    parse_duration,
+)
+from duetime.core.clock import measure_of
+from duetime.core.engine import start_us
+from duetime.core.sla import BusinessEvent
+from duetime.core.calendar import MAX_HOLIDAYS
+from duetime.core.zones import MAX_DATE, MIN_DATE
+from duetime.core.zones import format_local as format_local_us
+from duetime.ledger import LedgerRow, RecordFilter
+from duetime.v1 import duetime_pb2 as pb
+
+_SERVICE = pb.DESCRIPTOR.services_by_name["DueTimeService"]
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+# ---------------------------------------------------------------------------
+# calendars
+
+
+class WireCalendar:
+    """A request's Calendar message as the app's
+    :class:`~duetime.app.CalendarRequest`: checked and parsed only when the
+    app's cache does not hold it already."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: pb.Calendar):
+        self.message = message
+
+    @property
+    def bundle(self) -> str:
+        return self.message.bundle
+
+    def key(self) -> bytes:
+        """The message's deterministic serialization."""
+        return self.message.SerializeToString(deterministic=True)
+
+    def text_problems(self, limits: Limits) -> list[FieldViolation]:
+        """What is too long or too many in the calendar, or a name holding a
+        control character: checked before the calendar is parsed."""
+        return calendar_text_problems(self.message, limits)
+
+    def build(self) -> Calendar:
+        return calendar_from_proto(self.message)
+
+    def set_beside_bundle(self) -> list[str]:
+        return [fd.name for fd, _ in self.message.ListFields()
+                if fd.name not in ("bundle", "holidays")]
+
+    def extra_holidays(self) -> Calendar | None:
+        holidays = self.message.holidays
+        if not holidays:
+            return None
+        return Calendar.from_text(holidays=[(h.date, h.name) for h in holidays],
+                                  field="calendar")
+
+    def same_as(self, other: object) -> bool:
+        return isinstance(other, WireCalendar) and self.message == other.message
+
+
+def calendar_text_problems(cal: pb.Calendar, limits: Limits = DEFAULT_LIMITS,
+                           field: str = "calendar") -> list[FieldViolation]:
+    """What is too long or too many in a request calendar, or a name holding a
+    control character: checked before the calendar is parsed."""
+    problems = [too_long(cal.time_zone, f"{field}.time_zone", limits.max_time_zone),
+                too_long(cal.bundle, f"{field}.bundle", limits.max_bundle_ref)]
+    if len(cal.date_overrides) > limits.max_date_overrides:
+        problems.append(FieldViolation(f"{field}.date_overrides", f"{len(cal.date_overrides)} "
+                                       f"dates given; at most {limits.max_date_overrides} are "
+                                       "allowed"))
+    for name, items in (("holidays", cal.holidays), ("date_overrides", cal.date_overrides),
+                        ("extra_working_days", cal.extra_working_days)):
+        if len(items) <= MAX_HOLIDAYS:
+            problems += [name_problem(item.name, f"{field}.{name}[{i}].name", limits.max_name)
+                         for i, item in enumerate(items)]
+    return [p for p in problems if p is not None]
+
+
+def calendar_from_proto(cal: pb.Calendar) -> Calendar:
+    """Build a core Calendar from its proto form.
+
+    Unset ``weekend`` → default (Sat+Sun); set with no days → no weekend.
+    Unset ``working_hours`` → default hours. Weekday enums pass as their ISO
+    numbers; the core rejects 0 (UNSPECIFIED) and unknown values, naming fields
+    such as ``calendar.weekend.days[0]``. Empty ``holidays_valid_until`` → no
+    horizon. Raises InvalidArgument (or OutOfRange for dates outside the
+    supported range).
+    """
+    weekend = [int(d) for d in cal.weekend.days] if cal.HasField("weekend") else None
+    hours = (
+        [(int(d.weekday), _intervals(d.intervals)) for d in cal.working_hours.days]
+        if cal.HasField("working_hours")
+        else None
+    )
+    return Calendar.from_text(
+        time_zone=cal.time_zone or None,
+        weekend=weekend,
+        holidays=[(h.date, h.name) for h in cal.holidays],
+        working_hours=hours,
+        field="calendar",
+        date_overrides=[
+            (o.date, _intervals(o.intervals), o.closed, o.name) for o in cal.date_overrides
+        ],
+        extra_working_days=[(x.date, x.name) for x in cal.extra_working_days],
+        holidays_valid_until=cal.holidays_valid_until or None,
+    )
+
+
+def _intervals(intervals: Iterable[pb.TimeInterval]) -> list[tuple[str, str]]:
+    return [(i.start, i.end) for i in intervals]
+
+
+def calendar_to_proto(cal: Calendar) -> pb.Calendar:
+    """``cal`` written out in full as a Calendar message (every part set)."""
+    def intervals(ivs) -> list[pb.TimeInterval]:
+        return [pb.TimeInterval(start=a, end=b) for a, b in (iv.text() for iv in ivs)]
+
+    return pb.Calendar(
+        time_zone=cal.time_zone,
+        holidays=[pb.Holiday(date=h.date.isoformat(), name=h.name) for h in cal.holidays],
+        weekend=pb.WeekendDays(days=sorted(cal.weekend)),
+        working_hours=pb.WorkingHours(days=[
+            pb.DayHours(weekday=wd, intervals=intervals(ivs))
+            for wd, ivs in enumerate(cal.working_hours, start=1) if ivs
+        ]),
+        date_overrides=[
+            pb.DateOverride(date=o.date.isoformat(), intervals=intervals(o.intervals),
+                            closed=o.closed, name=o.name)
+            for o in cal.date_overrides
+        ],
+        extra_working_days=[pb.ExtraWorkingDay(date=x.date.isoformat(), name=x.name)
+                            for x in cal.extra_working_days],
+        holidays_valid_until=(cal.holidays_valid_until.isoformat()
+                              if cal.holidays_valid_until else ""),
+    )
+
+
+# ---------------------------------------------------------------------------
+# instants, durations, enums
+
+
+_TIMESTAMP_SECONDS = range(-62_135_596_800, 253_402_300_800)
+"""A Timestamp's ``seconds`` from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z."""
+
+
+def timestamp_us(ts: timestamp_pb2.Timestamp, field: str) -> int:
+    """Microseconds since the Unix epoch of a Timestamp.
+
+    Raises InvalidArgument if ``nanos`` is outside 0..999999999 or not a whole
+    number of microseconds (duetime's resolution), OutOfRange if ``seconds``
+    is outside the Timestamp range 0001-01-01 .. 9999-12-31.
+    """
+    nanos = ts.nanos
+    if not 0 <= nanos < 1_000_000_000 or nanos % 1000:
+        raise InvalidArgument.at(
+            field, f"nanos {nanos} is not a whole number of microseconds in 0..999999999"
+        )
+    seconds = ts.seconds
+    if seconds not in _TIMESTAMP_SECONDS:
+        raise OutOfRange.at(
+            field, f"seconds {seconds} is outside the Timestamp range 0001-01-01 .. 9999-12-31"
+        )
+    return seconds * 1_000_000 + nanos // 1000
+
+
+def timestamp_to_datetime(ts: timestamp_pb2.Timestamp, field: str) -> datetime:
+    """Aware UTC datetime of a Timestamp; errors as :func:`timestamp_us`."""
+    return from_us(timestamp_us(ts, field))
+
+
+def _instants(request: Message, *fields: str, prefix: str = "") -> list[datetime]:
+    """The required Timestamp ``fields`` of ``request`` as aware datetimes;
+    errors name ``prefix + field`` (``prefix`` e.g. ``"event."``).
+
+    Raises InvalidArgument naming every missing field, else the first
+    conversion error (see :func:`timestamp_to_datetime`).
+    """
+    missing = [f for f in fields if not request.HasField(f)]
+    if missing:
+        raise InvalidArgument([FieldViolation(prefix + f, "is required (an instant)")
+                               for f in missing])
+    return [timestamp_to_datetime(getattr(request, f), prefix + f) for f in fields]
+
+
+_AT_CLOSE = {
+    pb.AT_CLOSE_UNSPECIFIED: AtClose.END_OF_WINDOW,
+    pb.AT_CLOSE_END_OF_WINDOW: AtClose.END_OF_WINDOW,
+    pb.AT_CLOSE_NEXT_OPEN: AtClose.NEXT_OPEN,
+}
+
+
+def _at_close(value: int) -> AtClose:
+    if value not in _AT_CLOSE:
+        raise InvalidArgument.at("at_close", f"{value} is not an AtClose value (0, 1 or 2)")
+    return _AT_CLOSE[value]
+
+
+def _micros(message_type, us: int | None):
+    """A Timestamp (µs since the epoch) or Duration (signed µs) of ``us``;
+    None stays None, leaving the field unset."""
+    if us is None:
+        return None
+    value = message_type()
+    value.FromMicroseconds(us)
+    return value
+
+
+def _timestamp(us: int | None) -> timestamp_pb2.Timestamp | None:
+    return _micros(timestamp_pb2.Timestamp, us)
+
+
+def _duration(us: int | None) -> duration_pb2.Duration | None:
+    return _micros(duration_pb2.Duration, us)
+
+
+def _local(us: int, calendar: Calendar) -> str:
+    """RFC 3339 text of instant ``us`` with ``calendar``'s zone offset."""
+    return format_local_us(us, calendar.zone)
+
+
+def _explanation(steps: Iterable[Step]) -> list[pb.ExplanationStep]:
+    return [
+        pb.ExplanationStep(
+            kind=s.kind,
+            text=s.text,
+            local_date=s.local_date,
+            start_time=_timestamp(s.start_us),
+            end_time=_timestamp(s.end_us),
+            amount=_duration(s.amount_us),
+        )
+        for s in steps
+    ]
+
+
+def _answer(response_type, calendar: ResolvedCalendar, warnings: Iterable[str], **fields):
+    """A ``response_type`` with ``fields`` and the parts every answer carries
+    (zone, versions, warnings); ``record_id`` is left to the recorder."""
+    return response_type(
+        time_zone=calendar.calendar.time_zone,
+        calendar_version=calendar.version,
+        rules_version=RULES_VERSION,
+        tzdata_version=tzdb.tzdata_version(),
+        warnings=list(warnings),
+        **fields,
+    )
+
+
+# ---------------------------------------------------------------------------
+# the computing calls: request message → domain → use case → response message
+
+
+def answer_due_time(request: pb.ComputeDueTimeRequest,
+                    answering: Answering) -> pb.ComputeDueTimeResponse:
+    """``request.start + request.duration`` under ``request.calendar``
+    (``docs/semantics.md``, "Durations"); no record id. Raises
+    InvalidArgument (missing ``start``, bad duration, calendar or
+    ``at_close``, unknown bundle) or OutOfRange (the holiday horizon, a
+    bundle's year range)."""
+    if not request.HasField("start"):
+        raise InvalidArgument([FieldViolation("start", "is required (an instant)")])
+    start = from_us(timestamp_us(request.start, "start"))
+    duration = request.duration
+    if len(duration) > answering.limits.max_duration_text:
+        check_length(duration, "duration", answering.limits.max_duration_text)
+    cal = answering.calendar(WireCalendar(request.calendar))
+    at_close = _at_close(request.at_close)
+    answer = answers.due_time(start, duration, cal, at_close, request.explain)
+    # The most frequent answer: its fields are set in place (passing a built
+    # Timestamp or empty lists to the constructor would copy them).
+    due_us = answer.due_us
+    response = pb.ComputeDueTimeResponse(
+        time_zone=cal.calendar.time_zone, calendar_version=cal.version,
+        rules_version=RULES_VERSION, tzdata_version=tzdb.tzdata_version(),
+        due_local=_local(due_us, cal.calendar))
+    due = response.due
+    due.seconds, micros = divmod(due_us, 1_000_000)
+    due.nanos = micros * 1000
+    if answer.warnings:
+        response.warnings.extend(answer.warnings)
+    if answer.steps:
+        response.explanation.extend(_explanation(answer.steps))
+    return response
+
+
+def answer_business_time(request: pb.ComputeBusinessTimeRequest,
+                         answering: Answering) -> pb.ComputeBusinessTimeResponse:
+    """Open time in ``[start_time, end_time)`` and the business days between."""
+    start, end = _instants(request, "start_time", "end_time")
+    cal = answering.calendar(WireCalendar(request.calendar))
+    answer = answers.open_time_between(start, end, cal, request.explain)
+    return _answer(
+        pb.ComputeBusinessTimeResponse, cal, answer.warnings,
+        business_time=_duration(answer.open_us),
+        business_days=answer.business_days,
+        explanation=_explanation(answer.steps),
+    )
+
+
+def answer_open_status(request: pb.GetOpenStatusRequest,
+                       answering: Answering) -> pb.GetOpenStatusResponse:
+    """Whether ``request.calendar`` is open at ``request.time``."""
+    (at,) = _instants(request, "time")
+    cal = answering.calendar(WireCalendar(request.calendar))
+    status = answers.open_status_at(at, cal)
+    interval = status.interval and pb.OpenInterval(
+        start_time=_timestamp(status.interval[0]), end_time=_timestamp(status.interval[1])
+    )
+    return _answer(
+        pb.GetOpenStatusResponse, cal, status.warnings,
+        open=status.is_open,
+        current_interval=interval,
+        next_open_time=_timestamp(status.next_open_us),
+        next_close_time=_timestamp(status.next_close_us),
+        business_day=status.is_business_day,
+        local_date=status.local_date.isoformat(),
+        closed_reason=status.reason or "",
+        holiday_name=status.holiday_name,
+    )
+
+
+def _check_deadlines(deadlines: Sequence[pb.DeadlineSpec], limits: Limits) -> None:
+    """At most ``limits.max_deadlines``, each with short texts and plain names."""
+    if len(deadlines) > limits.max_deadlines:
+        raise InvalidArgument.at("deadlines", f"has {len(deadlines)} deadlines; at most "
+                                              f"{limits.max_deadlines} are allowed")
+    problems = []
+    for i, d in enumerate(deadlines):
+        problems += [name_problem(d.name, f"deadlines[{i}].name", limits.max_name),
+                     name_problem(d.after, f"deadlines[{i}].after", limits.max_name),
+                     too_long(d.duration, f"deadlines[{i}].duration", limits.max_duration_text)]
+    if problems := [p for p in problems if p is not None]:
+        raise InvalidArgument(problems)
+
+
+def answer_schedule(request: pb.ComputeScheduleRequest,
+                    answering: Answering) -> pb.ComputeScheduleResponse:
+    """Every deadline's due time from ``request.entered_time``."""
+    (entered,) = _instants(request, "entered_time")
+    _check_deadlines(request.deadlines, answering.limits)
+    cal = answering.calendar(WireCalendar(request.calendar))
+    answer = answers.deadlines_from(
+        entered, [Deadline(d.name, d.duration, d.after) for d in request.deadlines], cal,
+        _at_close(request.at_close), request.explain)
+    deadlines = [
+        pb.ScheduledDeadline(
+            name=d.name,
+            due_time=_timestamp(d.due_us),
+            due_local=_local(d.due_us, cal.calendar),
+            from_time=_timestamp(d.from_us),
+            after=d.after,
+            explanation=_explanation(d.steps),
+        )
+        for d in answer.deadlines
+    ]
+    next_due = next(d for d in deadlines if d.name == answer.next_due)
+    return _answer(
+        pb.ComputeScheduleResponse, cal, answer.warnings,
+        deadlines=deadlines, next_due=next_due.name, next_due_time=next_due.due_time,
+    )
+
+
+# --- SLA clocks (docs/semantics.md, "SLA clocks"): the state on the wire
+
+
+def _enum_table(enum, prefix: str, members) -> dict[int, object]:
+    """Proto enum number → core member, by name (``CLOCK_STATUS_RUNNING`` → RUNNING)."""
+    return {enum.Value(f"{prefix}{m.value}"): m for m in members}
+
+
+_MEASURES = _enum_table(pb.ClockMeasure, "CLOCK_MEASURE_", Measure)
+_STATUSES = _enum_table(pb.ClockStatus, "CLOCK_STATUS_", Status)
+_EVENT_TYPES = _enum_table(pb.ClockEventType, "CLOCK_EVENT_TYPE_", EventType)
+_ANCHORS = {pb.RETARGET_ANCHOR_UNSPECIFIED: Anchor.EVENT,
+            **_enum_table(pb.RetargetAnchor, "RETARGET_ANCHOR_", Anchor)}
+_MEASURE_NUMBERS = {m: n for n, m in _MEASURES.items()}
+_STATUS_NUMBERS = {s: n for n, s in _STATUSES.items()}
+
+# What each status requires and forbids in a client-supplied state.
+_STATE_FIELDS = {
+    Status.RUNNING: (("deadline_time", "running_since_time"), ("remaining", "met")),
+    Status.PAUSED: (("remaining",), ("deadline_time", "running_since_time", "met")),
+    Status.STOPPED: (("met",), ("deadline_time", "remaining", "running_since_time")),
+}
+
+
+def _enum_value(table: dict, value: int, field: str, enum) -> object:
+    """The core member of proto enum ``value``; InvalidArgument on ``field``
+    for 0 (UNSPECIFIED) and unknown numbers."""
+    if value not in table:
+        names = ", ".join(enum.Name(n) for n in sorted(set(table)) if n)
+        raise InvalidArgument.at(field, f"{value} is not a {enum.DESCRIPTOR.name} value ({names})")
+    return table[value]
+
+
+def clock_state_to_proto(state: ClockState, calendar: pb.Calendar, version: str) -> pb.ClockState:
+    """The wire form of a core clock state counting in ``calendar`` (pinned)
+    of version ``version``."""
+    return pb.ClockState(
+        target=state.target,
+        measure=_MEASURE_NUMBERS[state.measure],
+        status=_STATUS_NUMBERS[state.status],
+        deadline_time=_timestamp(state.deadline_us),
+        remaining=_duration(state.remaining_us),
+        start_time=_timestamp(state.started_us),
+        last_event_time=_timestamp(state.last_event_us),
+        running_since_time=_timestamp(state.running_since_us),
+        running_intervals=[pb.RunningInterval(start_time=_timestamp(a), end_time=_timestamp(b))
+                           for a, b in state.intervals],
+        breach_time=_timestamp(state.breached_us),
+        met=state.met,
+        recomputations=state.recomputations,
+        calendar=calendar,
+        calendar_version=version,
+    )
+
+
+def clock_state_from_proto(
+    state: pb.ClockState, answering: Answering
+) -> tuple[ClockState, ResolvedCalendar]:
+    """The core clock state of a client-supplied ClockState, and its calendar
+    (resolved through ``answering``).
+
+    Raises InvalidArgument naming the field under ``state.``: an unspecified
+    or unknown enum, a field its status requires missing or one it forbids
+    set, a measure that does not fit the target, a calendar that does not
+    resolve, or resolves to another version than ``calendar_version``;
+    OutOfRange for an instant outside the supported range (local dates
+    1900-01-01..2199-12-31).
+    """
+    limits = answering.limits
+    status = _enum_value(_STATUSES, state.status, "state.status", pb.ClockStatus)
+    measure = _enum_value(_MEASURES, state.measure, "state.measure", pb.ClockMeasure)
+    required, forbidden = _STATE_FIELDS[status]
+    problems = [FieldViolation(f"state.{f}", "is required (an instant)")
+                for f in ("start_time", "last_event_time") if not state.HasField(f)]
+    problems += [FieldViolation(f"state.{f}", f"is required while {status.value}")
+                 for f in required if not state.HasField(f)]
+    problems += [FieldViolation(f"state.{f}", f"must be unset while {status.value}")
+                 for f in forbidden if state.HasField(f)]
+    problems += [FieldViolation(f"state.running_intervals[{i}].{f}", "is required (an instant)")
+                 for i, iv in enumerate(state.running_intervals)
+                 for f in ("start_time", "end_time") if not iv.HasField(f)]
+    if not 0 <= state.recomputations < limits.max_recomputations:
+        problems.append(FieldViolation("state.recomputations",
+                                       f"must be 0 .. {limits.max_recomputations - 1}"))
+    if len(state.running_intervals) > limits.max_running_intervals:
+        problems.append(FieldViolation("state.running_intervals",
+                                       f"{len(state.running_intervals)} intervals; at most "
+                                       f"{limits.max_running_intervals}"))
+    if long_target := too_long(state.target, "state.target", limits.max_duration_text):
+        problems.append(long_target)
+    if problems:
+        raise InvalidArgument(problems)
+    target_measure = measure_of(parse_duration(state.target, "state.target"), "state.target")
+    if target_measure is not measure:
+        raise InvalidArgument.at("state.measure", f"{pb.ClockMeasure.Name(state.measure)} does "
+                                                  f"not fit target {state.target!r}")
+    with renamed(lambda field: f"state.{field}"):
+        cal = answering.calendar(WireCalendar(state.calendar))
+    if cal.version != state.calendar_version:
+        raise InvalidArgument.at("state.calendar", f"resolves to version {cal.version}, but the "
+                                 f"state was computed in {state.calendar_version or 'none'}: "
+                                 "pass the state back as duetime returned it")
+
+    def at(message: Message, field: str, name: str) -> int | None:
+        # start_us: an instant outside the supported range is OUT_OF_RANGE
+        # here, as no state duetime returned could hold it.
+        if not message.HasField(name):
+            return None
+        where = f"{field}.{name}"
+        return start_us(timestamp_to_datetime(getattr(message, name), where), cal.calendar, where)
+
+    core = ClockState(
+        target=state.target,
+        measure=measure,
+        status=status,
+        started_us=at(state, "state", "start_time"),
+        last_event_us=at(state, "state", "last_event_time"),
+        deadline_us=at(state, "state", "deadline_time"),
+        remaining_us=state.remaining.ToMicroseconds() if state.HasField("remaining") else None,
+        running_since_us=at(state, "state", "running_since_time"),
+        intervals=tuple(
+            (at(iv, f"state.running_intervals[{i}]", "start_time"),
+             at(iv, f"state.running_intervals[{i}]", "end_time"))
+            for i, iv in enumerate(state.running_intervals)),
+        breached_us=at(state, "state", "breach_time"),
+        met=state.met if state.HasField("met") else None,
+        recomputations=state.recomputations,
+    )
+    problems = []
+    previous_end = None
+    for i, (began, ended) in enumerate(core.intervals):
+        where = f"state.running_intervals[{i}]"
+        if ended < began:
+            problems.append(FieldViolation(f"{where}.end_time", "is before its start_time"))
+        elif previous_end is not None and began < previous_end:
+            problems.append(FieldViolation(f"{where}.start_time",
+                                           "is before the end of the interval before it "
+                                           "(intervals are in order and do not overlap)"))
+        previous_end = ended if previous_end is None else max(previous_end, ended)
+    if problems:
+        raise InvalidArgument(problems)
+    return core, cal
+
+
+def _pinned(given: pb.Calendar, cal: ResolvedCalendar) -> pb.Calendar:
+    """``given`` with a bundle reference pinned to the version resolved."""
+    pinned = pb.Calendar()
+    pinned.CopyFrom(given)
+    if cal.bundle is not None:
+        pinned.bundle = cal.bundle.ref
+    return pinned
+
+
+def answer_start_clock(request: pb.StartClockRequest,
+                       answering: Answering) -> pb.StartClockResponse:
+    """A new RUNNING clock. Raises InvalidArgument (missing ``start_time``, a
+    target without a measure, a bad calendar) or OutOfRange."""
+    (start,) = _instants(request, "start_time")
+    check_length(request.target, "target", answering.limits.max_duration_text)
+    cal = answering.calendar(WireCalendar(request.calendar))
+    clock = answers.new_clock(request.target, start, cal)
+    return _answer(pb.StartClockResponse, cal, clock.warnings,
+                   state=clock_state_to_proto(clock.state, _pinned(request.calendar, cal),
+                                              cal.version))
+
+
+def _clock_event(event: pb.ClockEvent, calendar: Calendar, limits: Limits) -> ClockEvent:
+    """The core event of ``request.event``; InvalidArgument naming ``event.*``."""
+    kind = _enum_value(_EVENT_TYPES, event.type, "event.type", pb.ClockEventType)
+    check_length(event.target, "event.target", limits.max_duration_text)
+    anchor = _enum_value(_ANCHORS, event.anchor, "event.anchor", pb.RetargetAnchor)
+    if kind is not EventType.RETARGET:
+        extra = [name for name in ("target", "anchor") if getattr(event, name)]
+        if extra:
+            raise InvalidArgument([FieldViolation(f"event.{name}", f"is for RETARGET only; "
+                                                  f"leave it unset for {kind.value}")
+                                   for name in extra])
+    (when,) = _instants(event, "time", prefix="event.")
+    return ClockEvent(kind, start_us(when, calendar, "event.time"), event.target, anchor)
+
+
+def answer_clock_event(request: pb.ApplyClockEventRequest,
+                       answering: Answering) -> pb.ApplyClockEventResponse:
+    """The state after ``request.event``. Raises InvalidArgument (a bad state
+    or event, see :func:`clock_state_from_proto`), FailedPrecondition (an
+    event the state does not allow) or OutOfRange."""
+    missing = [f for f in ("state", "event") if not request.HasField(f)]
+    if missing:
+        raise InvalidArgument([FieldViolation(f, "is required") for f in missing])
+    state, cal = clock_state_from_proto(request.state, answering)
+    event = _clock_event(request.event, cal.calendar, answering.limits)
+    clock = answers.clock_after(state, event, cal)
+    return _answer(pb.ApplyClockEventResponse, cal, clock.warnings,
+                   state=clock_state_to_proto(clock.state, request.state.calendar, cal.version))
+
+
+def _business_events(request: pb.EvaluateSlaRequest, calendar: Calendar,
+                     limits: Limits) -> list[BusinessEvent]:
+    if len(request.events) > limits.max_sla_events:
+        raise InvalidArgument.at("events", f"has {len(request.events)} events; at most "
+                                           f"{limits.max_sla_events} are allowed")
+    missing = [FieldViolation(f"events[{i}].time", "is required (an instant)")
+               for i, e in enumerate(request.events) if not e.HasField("time")]
+    if missing:
+        raise InvalidArgument(missing)
+    return [
+        BusinessEvent(e.type, start_us(timestamp_to_datetime(e.time, f"events[{i}].time"),
+                                       calendar, f"events[{i}].time"), dict(e.attributes))
+        for i, e in enumerate(request.events)
+    ]
+
+
+def answer_sla_evaluation(request: pb.EvaluateSlaRequest,
+                          answering: Answering) -> pb.EvaluateSlaResponse:
+    """Replay ``request.events`` under ``request.policy`` (a policy of the
+    catalog). Raises InvalidArgument (unknown policy, event or tier, a
+    missing time), FailedPrecondition (a transition the clock refuses) or
+    OutOfRange (a date outside a tier calendar's years: on ``events[i].time``)."""
+    sla = answers.sla_policy(request.policy, answering.catalog, answering.limits)
+    events = _business_events(request, sla.initial_calendar.calendar, answering.limits)
+    answer = answers.evaluate_events(sla, events)
+    result, final = answer.result, answer.final
+    timeline = [
+        pb.TimelineEntry(
+            event=e.event, time=_timestamp(e.at_us), action=e.action, tier=e.tier,
+            status=_STATUS_NUMBERS[e.status],
+            old_deadline_time=_timestamp(e.old_deadline_us),
+            new_deadline_time=_timestamp(e.new_deadline_us),
+            remaining=_duration(e.remaining_us), reason=e.reason,
+        )
+        for e in result.timeline
+    ]
+    return _answer(
+        pb.EvaluateSlaResponse, ResolvedCalendar(final.calendar, answer.versions),
+        answer.warnings,
+        state=clock_state_to_proto(result.state, pb.Calendar(bundle=final.version),
+                                   final.version),
+        tier=result.tier, policy_version=f"{sla.policy.name}@{sla.policy.version}",
+        timeline=timeline,
+    )
+
+
+# ---------------------------------------------------------------------------
+# the recorded methods
+
+
+@dataclass(frozen=True)
+class WireMethod:
+    """A computing RPC as the app's :class:`~duetime.app.RecordedMethod`:
+    ``rpc`` its short name (``"ComputeDueTime"``), ``name`` the full gRPC
+    method stored in records, its message types, and ``answer`` the
+    function from request message (and an Answering) to response message,
+    record id unset."""
+
+    rpc: str
+    name: str
+    request_type: type[Message]
+    response_type: type[Message]
+    answer: Callable[[Message, Answering], Message]
+
+    def idempotency_key(self, request: Message) -> str:
+        return request.idempotency_key
+
+    def request_bytes(self, request: Message) -> bytes:
+        """The request's canonical (deterministic) serialization."""
+        return request.SerializeToString(deterministic=True)
+
+    def recorded(self, response: Message, record_id: str) -> RecordedResponse:
+        """Set ``response.record_id``; its canonical serialization and versions."""
+        response.record_id = record_id
+        return RecordedResponse(response.SerializeToString(deterministic=True),
+                                response.calendar_version, response.rules_version,
+                                response.tzdata_version)
+
+    def replayed(self, data: bytes) -> Message:
+        return self.response_type.FromString(data)
+
+
+def _method(rpc: str, answer: Callable) -> WireMethod:
+    """The WireMethod of ``rpc``, its message types read from the proto."""
+    desc = _SERVICE.methods_by_name[rpc]
+    return WireMethod(rpc, f"/{_SERVICE.full_name}/{rpc}",
+                      getattr(pb, desc.input_type.name), getattr(pb, desc.output_type.name),
+                      answer)
+
+
+DUE_TIME = _method("ComputeDueTime", answer_due_time)
+BUSINESS_TIME = _method("ComputeBusinessTime", answer_business_time)
+OPEN_STATUS = _method("GetOpenStatus", answer_open_status)
+SCHEDULE = _method("ComputeSchedule", answer_schedule)
+START_CLOCK = _method("StartClock", answer_start_clock)
+CLOCK_EVENT = _method("ApplyClockEvent", answer_clock_event)
+EVALUATE_SLA = _method("EvaluateSla", answer_sla_evaluation)
+
+COMPUTE_DUE_TIME = DUE_TIME.name
+"""Full gRPC method name of ComputeDueTime, as stored in records."""
+
+METHODS = {m.name: m for m in (DUE_TIME, BUSINESS_TIME, OPEN_STATUS, SCHEDULE,
+                               START_CLOCK, CLOCK_EVENT, EVALUATE_SLA)}
+"""Every recorded method by its full gRPC name."""
+
+RPCS = {m.rpc: m for m in METHODS.values()}
+"""Every recorded method by its short name (what the app is handed)."""
+
+# Request and response message types of each recorded method.
+_MESSAGES = {m.name: (m.request_type, m.response_type) for m in METHODS.values()}
+
+
+# ---------------------------------------------------------------------------
+# records
+
+
+def _packed(message_type, data: bytes) -> any_pb2.Any:
+    """An Any holding already-serialized ``data`` of ``message_type``."""
+    return any_pb2.Any(
+        type_url=f"type.googleapis.com/{message_type.DESCRIPTOR.full_name}", value=data
+    )
+
+
+def record_of(row: LedgerRow) -> pb.Record:
+    """The Record message of a stored row (request and response packed as Any)."""
+    request_type, response_type = _MESSAGES[row.method]
+    record = pb.Record(
+        record_id=row.record_id,
+        method=row.method,
+        idempotency_key=row.idempotency_key,
+        calendar_version=row.calendar_version,
+        rules_version=row.rules_version,
+        tzdata_version=row.tzdata_version,
+        request=_packed(request_type, row.request),
+        response=_packed(response_type, row.response),
+        content_sha256=row.content_sha256,
+        namespace=row.namespace,
+    )
+    record.receive_time.FromMicroseconds(row.receive_time_us)
+    return record
+
+
+def record_filter(request: pb.ListRecordsRequest | pb.AnalyzeImpactRequest,
+                  limits: Limits = DEFAULT_LIMITS) -> RecordFilter:
+    """The ledger filter of a request's ``start_time``, ``end_time``,
+    ``namespace`` (when set) and ``key_prefix`` (if it has one). Raises
+    InvalidArgument for an end before the start or a bad namespace."""
+    since = timestamp_us(request.start_time, "start_time") \
+        if request.HasField("start_time") else None
+    until = timestamp_us(request.end_time, "end_time") \
+        if request.HasField("end_time") else None
+    shown = ((request.end_time.ToJsonString(), request.start_time.ToJsonString())
+             if since is not None and until is not None and until < since else ("", ""))
+    return domain_record_filter(
+        since, until, getattr(request, "key_prefix", ""),
+        request.namespace if request.HasField("namespace") else None,
+        *shown, limits=limits)
+
+
+def records_page(page: RecordPage) -> pb.ListRecordsResponse:
+    """The ListRecordsResponse of one page."""
+    return pb.ListRecordsResponse(records=[record_of(row) for row in page.rows],
+                                  next_page_token=page.next_page_token)
+
+
+# ---------------------------------------------------------------------------
+# CalendarService
+
+
+def calendar_info_to_proto(info: CalendarInfo) -> pb.CalendarInfo:
+    """The CalendarInfo message of a bundle's listing."""
+    shown, versions = info.shown, info.versions
+    return pb.CalendarInfo(
+        name=info.name,
+        description=shown.description,
+        time_zone=shown.calendar.time_zone,
+        newest_version=versions[-1].version,
+        versions=[b.version for b in versions],
+        first_year=shown.years[0],
+        last_year=shown.years[1],
+    )
+
+
+def calendars_listing(infos: Iterable[CalendarInfo]) -> pb.ListCalendarsResponse:
+    """The ListCalendarsResponse of every bundle's listing."""
+    return pb.ListCalendarsResponse(calendars=[calendar_info_to_proto(i) for i in infos])
+
+
+def bundle_to_proto(bundle: Bundle, info: CalendarInfo) -> pb.GetCalendarResponse:
+    """The GetCalendarResponse of one bundle version and its bundle's listing."""
+    source = bundle.content.get("source") or {}
+    return pb.GetCalendarResponse(
+        info=calendar_info_to_proto(info),
+        calendar=calendar_to_proto(bundle.calendar),
+        version=bundle.version,
+        holidays_package=source.get("holidays_package") or "",
+        source_country=source.get("country") or "",
+        source_subdiv=source.get("subdiv") or "",
+    )
+
+
+def local_date(text: str, field: str) -> date:
+    """A ``YYYY-MM-DD`` request date in the supported range. Raises
+    InvalidArgument (empty or not a date) or OutOfRange on ``field``."""
+    if not text:
+        raise InvalidArgument.at(field, "is required (a local date YYYY-MM-DD)")
+    try:
+        day = date.fromisoformat(text) if _DATE.fullmatch(text) else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise InvalidArgument.at(field, f"{text!r} is not a local date YYYY-MM-DD")
+    if not MIN_DATE <= day <= MAX_DATE:
+        raise OutOfRange.at(field, f"{text} is outside the supported range "
+                                   f"{MIN_DATE}..{MAX_DATE}")
+    return day
+
+
+def holidays_query(request: pb.ListHolidaysRequest) -> tuple[date, date, WireCalendar]:
+    """The first and last date and the calendar a ListHolidaysRequest asks
+    about. Raises as :func:`local_date` (``start_date``, then ``end_date``)."""
+    return (local_date(request.start_date, "start_date"),
+            local_date(request.end_date, "end_date"), WireCalendar(request.calendar))
+
+
+def holidays_to_proto(found: HolidayList) -> pb.ListHolidaysResponse:
+    """The ListHolidaysResponse of a calendar's holidays in a range."""
+    return pb.ListHolidaysResponse(
+        holidays=[pb.Holiday(date=h.date.isoformat(), name=h.name) for h in found.holidays],
+        calendar_version=found.calendar_version,
+        warnings=found.warnings,
+    )

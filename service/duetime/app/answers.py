@@ -1,0 +1,182 @@
+"""The computing use cases, in domain terms.
+
+Core values and a resolved calendar in, core answers out.
+
+Each function is one computation of ``docs/semantics.md`` over a
+:class:`~duetime.app.calendars.ResolvedCalendar`: it runs the core and
+reports the core's holiday-horizon errors as the request's calendar would
+name them (a bundle's years on ``calendar.bundle``). None of them records
+anything; the recorded path (:mod:`duetime.app.recorded`) wraps them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from duetime.catalog import Catalog
+from duetime.core import (
+    AtClose,
+    ClockEvent,
+    ClockState,
+    Deadline,
+    Holiday,
+    InvalidArgument,
+    apply_event,
+    business_time,
+    due_answer,
+    from_us,
+    open_status,
+    schedule,
+    start_clock,
+)
+
+from duetime.core.engine import start_us
+from duetime.core.queries import horizon
+from duetime.core.sla import BusinessEvent, Evaluation, Policy, evaluate
+from duetime.app.calendars import ResolvedCalendar, renamed
+from duetime.app.limits import DEFAULT_LIMITS, Limits, check_length
+
+
+def due_time(start: datetime, duration: str, cal: ResolvedCalendar, at_close: AtClose,
+             explain: bool):
+    """``start + duration`` in ``cal`` (``docs/semantics.md``, "Durations"):
+    the core's DueAnswer (due instant in µs, warnings, explanation steps).
+    Raises InvalidArgument (a bad duration, on ``duration``) or OutOfRange."""
+    with cal.answering():
+        return due_answer(start, duration, cal.calendar, at_close=at_close, explain=explain,
+                          field="duration")
+
+
+def open_time_between(start: datetime, end: datetime, cal: ResolvedCalendar, explain: bool):
+    """The open time in ``[start, end)`` and the business days between: the
+    core's BusinessTimeAnswer. Raises InvalidArgument or OutOfRange."""
+    with cal.answering():
+        return business_time(start, end, cal.calendar, explain=explain)
+
+
+def open_status_at(at: datetime, cal: ResolvedCalendar):
+    """Whether ``cal`` is open at ``at``: the core's OpenStatus."""
+    with cal.answering():
+        return open_status(at, cal.calendar)
+
+
+def deadlines_from(entered: datetime, deadlines: Sequence[Deadline], cal: ResolvedCalendar,
+                   at_close: AtClose, explain: bool):
+    """Every deadline's due time from ``entered``: the core's ScheduleAnswer."""
+    with cal.answering():
+        return schedule(entered, list(deadlines), cal.calendar, at_close=at_close,
+                        explain=explain)
+
+
+def clock_horizon(cal: ResolvedCalendar, *instants: int | None) -> tuple[str, ...]:
+    """The holiday-horizon check (and warnings) over the local dates from the
+    earliest to the latest of ``instants`` (µs since the epoch; None ignored)."""
+    calendar = cal.calendar
+    days = [from_us(us).astimezone(calendar.zone).date().toordinal()
+            for us in instants if us is not None]
+    return horizon(calendar.compiled, min(days), max(days))
+
+
+@dataclass(frozen=True)
+class ClockAnswer:
+    """A clock's new state and the warnings of the dates it spans."""
+
+    state: ClockState
+    warnings: tuple[str, ...]
+
+
+def new_clock(target: str, start: datetime, cal: ResolvedCalendar) -> ClockAnswer:
+    """A new RUNNING clock for ``target`` from ``start`` (``docs/semantics.md``,
+    "SLA clocks"). Raises InvalidArgument (a target without a measure) or
+    OutOfRange."""
+    with cal.answering():
+        at = start_us(start, cal.calendar, "start_time")
+        state = start_clock(target, at, cal.calendar)
+        return ClockAnswer(state, clock_horizon(cal, at, state.deadline_us))
+
+
+def clock_after(state: ClockState, event: ClockEvent, cal: ResolvedCalendar) -> ClockAnswer:
+    """``state`` after ``event``. Raises FailedPrecondition (an event the state
+    does not allow), InvalidArgument or OutOfRange (naming ``state.*``)."""
+    with cal.answering():
+        after = apply_event(state, event, cal.calendar)
+    with renamed(lambda field: f"state.{field}"), cal.answering():
+        warnings = clock_horizon(cal, event.at_us, state.deadline_us, after.deadline_us)
+    return ClockAnswer(after, warnings)
+
+
+@dataclass(frozen=True)
+class SlaPolicy:
+    """A contract policy of the catalog and the calendar of each of its tiers."""
+
+    policy: Policy
+    tiers: dict[str, ResolvedCalendar]
+
+    @property
+    def initial_calendar(self) -> ResolvedCalendar:
+        """The calendar of the tier a ticket starts in."""
+        return self.tiers[self.policy.initial_tier]
+
+
+def sla_policy(ref: str, catalog: Catalog, limits: Limits = DEFAULT_LIMITS) -> SlaPolicy:
+    """The policy ``ref`` (``name`` or ``name@version``) of ``catalog``.
+    Raises InvalidArgument on ``policy`` (empty, too long, unknown)."""
+    if not ref:
+        raise InvalidArgument.at("policy", "is required: a policy name, or name@version")
+    check_length(ref, "policy", limits.max_bundle_ref)
+    policy = catalog.policies.resolve(ref, field="policy")
+    return SlaPolicy(policy, {
+        name: ResolvedCalendar(tier.calendar, tier.calendar_ref,
+                               catalog.bundles.resolve(tier.calendar_ref))
+        for name, tier in policy.tiers.items()})
+
+
+@dataclass(frozen=True)
+class SlaAnswer:
+    """A ticket's events replayed: the evaluation, its warnings, the calendar
+    of the final tier and the versions of every tier's calendar."""
+
+    result: Evaluation
+    warnings: tuple[str, ...]
+    final: ResolvedCalendar
+    versions: str
+
+
+def evaluate_events(sla: SlaPolicy, events: Sequence[BusinessEvent]) -> SlaAnswer:
+    """Replay ``events`` under ``sla`` (``docs/semantics.md``, "SLA
+    clocks"). Raises InvalidArgument (an unknown event or tier),
+    FailedPrecondition (a transition the clock refuses) or OutOfRange (a date
+    outside a tier calendar's years: on ``events[i].time``)."""
+    result = evaluate(sla.policy, list(events))
+    warnings: list[str] = []
+    for i, entry in enumerate(result.timeline):
+        cal = sla.tiers[entry.tier]
+        with renamed(lambda field, i=i: f"events[{i}].time"), cal.answering():
+            warnings += clock_horizon(cal, entry.at_us, entry.old_deadline_us,
+                                      entry.new_deadline_us)
+    final = sla.tiers[result.tier]
+    versions = ",".join(sorted({cal.version for cal in sla.tiers.values()}))
+    return SlaAnswer(result, tuple(dict.fromkeys(warnings)), final, versions)
+
+
+def check_holiday_range(first: date, last: date, limits: Limits = DEFAULT_LIMITS) -> None:
+    """InvalidArgument on ``end_date`` when ``last`` is before ``first`` or
+    more than ``limits.max_holiday_range_days`` after it."""
+    if last < first:
+        raise InvalidArgument.at("end_date", f"{last} is before start_date {first}")
+    if (last - first).days > limits.max_holiday_range_days:
+        raise InvalidArgument.at("end_date", f"{last} is {(last - first).days} days after "
+                                             f"start_date {first}; at most "
+                                             f"{limits.max_holiday_range_days} are allowed")
+
+
+def holidays_between(first: date, last: date,
+                     cal: ResolvedCalendar) -> tuple[list[Holiday], tuple[str, ...]]:
+    """The holidays of ``cal`` from ``first`` to ``last`` inclusive (see
+    :func:`check_holiday_range`), and the warnings of that range. Raises
+    OutOfRange (the calendar's holiday horizon or a bundle's years)."""
+    with cal.answering():
+        warnings = horizon(cal.calendar.compiled, first.toordinal(), last.toordinal())
+    return [h for h in cal.calendar.holidays if first <= h.date <= last], warnings

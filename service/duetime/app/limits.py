@@ -1,0 +1,127 @@
+"""The size limits of one app, in one place, and the text checks that apply them.
+
+:class:`Limits` holds every bound an input is checked against before it is
+parsed (or echoed back in an error); the composition root
+(:func:`duetime.compose.build_app`) hands one to the app, which passes it to
+every check. Its defaults are the limits ``duetime serve`` applies.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from duetime.core import FieldViolation, InvalidArgument
+from duetime.core.calendar import MAX_HOLIDAYS
+
+NAMESPACE_METADATA = "x-duetime-namespace"
+"""gRPC request metadata naming the caller's idempotency namespace."""
+NAMESPACE_FIELD = f"metadata {NAMESPACE_METADATA}"
+"""The field errors about the namespace name."""
+
+MAX_BATCH_ITEMS = 10_000
+"""Most requests one BatchComputeDueTimes call (or one stream message) may hold."""
+STREAM_CHUNK = 1_000
+"""Most items of a stream answered (and committed) together."""
+MAX_IDEMPOTENCY_KEY = 200
+"""Longest accepted idempotency key, in characters."""
+MAX_RECOMPUTATIONS = 2**62
+"""A clock state's recomputation counter stays far below int64's end."""
+MAX_RUNNING_INTERVALS = 10_000
+"""Running intervals a clock state may carry (one per pause/resume cycle)."""
+MAX_HOLIDAY_RANGE_DAYS = 366 * 20
+"""Most days ListHolidays' end_date may lie after its start_date."""
+MAX_TIME_ZONE = 64
+"""Longest accepted time zone name (the longest IANA name has 32 characters)."""
+MAX_BUNDLE_REF = 128
+"""Longest accepted bundle or policy reference (``name@version``)."""
+MAX_DURATION_TEXT = 256
+"""Longest accepted duration or clock target text."""
+MAX_NAME = 200
+"""Longest accepted name of a holiday, override, extra working day or deadline."""
+MAX_DATE_OVERRIDES = MAX_HOLIDAYS
+"""Most date overrides one calendar may give inline (as many as holidays)."""
+MAX_DEADLINES = 100
+"""Most deadlines one ComputeSchedule request may ask for."""
+MAX_SLA_EVENTS = 10_000
+"""Most events one EvaluateSla request may replay."""
+MAX_LIST_BYTES = 3 << 20
+"""A ListRecords page stops growing once its records reach this many bytes."""
+DEFAULT_CALENDAR_CACHE = 1024
+"""Inline calendars kept built (``duetime serve --calendar-cache``, env
+``DUETIME_CALENDAR_CACHE``)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every size limit of one app (counts of items, characters of texts,
+    bytes of a page). Immutable: an app built with other limits is another
+    app. The defaults are the module constants of the same names."""
+
+    max_batch_items: int = MAX_BATCH_ITEMS
+    stream_chunk: int = STREAM_CHUNK
+    max_idempotency_key: int = MAX_IDEMPOTENCY_KEY
+    max_recomputations: int = MAX_RECOMPUTATIONS
+    max_running_intervals: int = MAX_RUNNING_INTERVALS
+    max_holiday_range_days: int = MAX_HOLIDAY_RANGE_DAYS
+    max_time_zone: int = MAX_TIME_ZONE
+    max_bundle_ref: int = MAX_BUNDLE_REF
+    max_duration_text: int = MAX_DURATION_TEXT
+    max_name: int = MAX_NAME
+    max_date_overrides: int = MAX_DATE_OVERRIDES
+    max_deadlines: int = MAX_DEADLINES
+    max_sla_events: int = MAX_SLA_EVENTS
+    max_list_bytes: int = MAX_LIST_BYTES
+
+
+DEFAULT_LIMITS = Limits()
+"""The limits ``duetime serve`` applies unless told otherwise."""
+
+_NAMESPACE = re.compile(r"[A-Za-z0-9._-]{1,64}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def too_long(text: str, field: str, limit: int) -> FieldViolation | None:
+    """A violation on ``field`` when ``text`` has more than ``limit``
+    characters (the text itself is not echoed), else None."""
+    if len(text) <= limit:
+        return None
+    return FieldViolation(field, f"is {len(text)} characters long; at most {limit} are allowed")
+
+
+def check_length(text: str, field: str, limit: int) -> None:
+    """InvalidArgument on ``field`` when ``text`` has more than ``limit`` characters."""
+    if problem := too_long(text, field, limit):
+        raise InvalidArgument([problem])
+
+
+def name_problem(text: str, field: str, limit: int = MAX_NAME) -> FieldViolation | None:
+    """A violation when a name is longer than ``limit`` characters or holds a
+    control character (U+0000–U+001F, U+007F), else None."""
+    if problem := too_long(text, field, limit):
+        return problem
+    if found := _CONTROL.search(text):
+        return FieldViolation(field, f"contains the control character U+{ord(found.group()):04X} "
+                                     f"at position {found.start() + 1}; names are plain text")
+    return None
+
+
+def check_namespace(namespace: str) -> str:
+    """``namespace`` if it is "" (the default) or 1–64 characters of
+    ``A-Z a-z 0-9 . _ -``; else InvalidArgument on :data:`NAMESPACE_FIELD`."""
+    if namespace and not _NAMESPACE.fullmatch(namespace):
+        shown = repr(namespace) if len(namespace) <= 80 else f"{len(namespace)} characters"
+        raise InvalidArgument.at(NAMESPACE_FIELD, f"{shown} is not a namespace: 1 to 64 "
+                                                  "characters of A-Z a-z 0-9 . _ -")
+    return namespace
+
+
+def check_key(key: str, limits: Limits = DEFAULT_LIMITS) -> None:
+    """An idempotency key: at most ``limits.max_idempotency_key`` characters,
+    not only whitespace, no NUL (a store cannot hold one). Raises InvalidArgument
+    on ``idempotency_key``."""
+    check_length(key, "idempotency_key", limits.max_idempotency_key)
+    if key and not key.strip():
+        raise InvalidArgument.at("idempotency_key", "is only whitespace; give a key, or none")
+    if "\x00" in key:
+        raise InvalidArgument.at("idempotency_key", "contains a NUL character")

@@ -1,0 +1,159 @@
+"""DueTimeApp: one app's parts put together, the calls every face makes.
+
+Built by the composition root (:func:`duetime.compose.build_app`), which hands
+it its ledger, catalog, limits, calendar cache and the recorded methods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import date, datetime
+from typing import Any
+
+from duetime.app.calendars import CalendarCache, CalendarRequest, CalendarResolver
+from duetime.app.catalog_reads import (
+    CalendarInfo,
+    HolidayList,
+    bundle_listing,
+    bundle_named,
+    calendar_info,
+    holidays_of,
+)
+from duetime.app.limits import DEFAULT_LIMITS, Limits
+from duetime.app.recorded import Answering, LedgerGate, RecordedMethod, RecordedPath
+from duetime.app.records import RecordPage, RecordReader
+from duetime.bundles import Bundle
+from duetime.catalog import Catalog
+from duetime.ledger import MAX_PAGE_SIZE, Ledger, LedgerRow, LedgerUnavailable, RecordFilter
+
+
+def _recorded_call(rpc: str) -> Callable:
+    """A DueTimeApp method ``(request, received_at, namespace="") -> response``
+    running the recorded method ``rpc`` through :meth:`DueTimeApp.call`."""
+
+    def use_case(self: DueTimeApp, request: Any, received_at: datetime,
+                 namespace: str = "") -> Any:
+        return self.call(self.methods[rpc], request, received_at, namespace)
+
+    use_case.__name__ = use_case.__qualname__ = rpc
+    use_case.__doc__ = f"{rpc}, recorded: see :meth:`DueTimeApp.call`."
+    return use_case
+
+
+class DueTimeApp:
+    """The use cases over one ledger, answering from :attr:`catalog`. Safe to
+    share across threads.
+
+    ``methods``: the recorded methods by short name (``"ComputeDueTime"``),
+    as the composition root builds them; ``limits``: the size limits;
+    ``calendar_cache``: this app's cache of built inline calendars (default:
+    a new one of 1024); ``on_ledger_unavailable``: called with the error
+    whenever a ledger call raises LedgerUnavailable (the server's health
+    check listens).
+    """
+
+    def __init__(self, ledger: Ledger, catalog: Catalog | None = None,
+                 on_ledger_unavailable: Callable[[LedgerUnavailable], None] | None = None, *,
+                 methods: Mapping[str, RecordedMethod] | None = None,
+                 limits: Limits = DEFAULT_LIMITS, calendar_cache: CalendarCache | None = None):
+        self.ledger = ledger
+        self.catalog = catalog or Catalog.empty()
+        """The bundles and policies answered from. A reload replaces it whole,
+        in one assignment; every call reads it once, at its start."""
+        self.methods: Mapping[str, RecordedMethod] = dict(methods or {})
+        self.limits = limits
+        self.calendars = CalendarResolver(calendar_cache, limits)
+        self._gate = LedgerGate(ledger, on_ledger_unavailable)
+        self._recorded = RecordedPath(self._gate, self.answering, limits)
+        self._records = RecordReader(self._gate, limits)
+
+    @property
+    def calendar_cache(self) -> CalendarCache:
+        """This app's cache of built inline calendars."""
+        return self.calendars.cache
+
+    @property
+    def on_ledger_unavailable(self) -> Callable[[LedgerUnavailable], None] | None:
+        """Called with the error whenever a ledger call raises LedgerUnavailable."""
+        return self._gate.on_unavailable
+
+    @on_ledger_unavailable.setter
+    def on_ledger_unavailable(self, listener: Callable[[LedgerUnavailable], None] | None) -> None:
+        self._gate.on_unavailable = listener
+
+    # --- computing ------------------------------------------------------------
+    def answering(self, batch: bool = False, catalog: Catalog | None = None) -> Answering:
+        """What one call (``batch``: one batch) answers from: ``catalog``
+        (default: the current one, read now), the limits and the calendars."""
+        return Answering(catalog or self.catalog, self.limits, self.calendars, batch)
+
+    def answer(self, method: RecordedMethod, request: Any,
+               answering: Answering | None = None) -> Any:
+        """The response to ``request``, computed but not recorded (no record
+        id): the CLI without a server, impact analysis. ``answering``: what
+        to answer from (default: :meth:`answering`). Raises the domain
+        errors of the method."""
+        return method.answer(request, answering or self.answering())
+
+    def call(self, method: RecordedMethod, request: Any, received_at: datetime,
+             namespace: str = "") -> Any:
+        """Answer ``request`` on the recorded path: see :meth:`RecordedPath.call`."""
+        return self._recorded.call(method, request, received_at, namespace)
+
+    def call_many(self, method: RecordedMethod, requests: Sequence[Any], received_at: datetime,
+                  namespace: str = "") -> list[Any | Exception]:
+        """Answer a batch on the recorded path: see :meth:`RecordedPath.call_many`."""
+        return self._recorded.call_many(method, requests, received_at, namespace)
+
+    # The recorded use cases by name.
+    compute_due_time = _recorded_call("ComputeDueTime")
+    compute_business_time = _recorded_call("ComputeBusinessTime")
+    get_open_status = _recorded_call("GetOpenStatus")
+    compute_schedule = _recorded_call("ComputeSchedule")
+    start_clock = _recorded_call("StartClock")
+    apply_clock_event = _recorded_call("ApplyClockEvent")
+    evaluate_sla = _recorded_call("EvaluateSla")
+
+    # --- the ledger -------------------------------------------------------------
+    def probe_ledger(self) -> None:
+        """One durable probe write (:meth:`Ledger.ping_write`). Raises
+        LedgerUnavailable or ShuttingDown."""
+        with self._gate.use() as ledger:
+            ledger.ping_write()
+
+    def close(self, timeout: float = 5.0) -> int:
+        """Refuse further ledger use, wait (up to ``timeout`` s) for the ledger
+        calls in progress, then close the ledger. A recorded call still
+        computing gets ShuttingDown when it reaches the ledger. Returns how
+        many recorded calls were still running."""
+        return self._gate.close(timeout)
+
+    def get_record(self, record_id: str) -> LedgerRow:
+        """The stored record with this id: see :meth:`RecordReader.get`."""
+        return self._records.get(record_id)
+
+    def list_records(self, flt: RecordFilter, page_size: int = 0,
+                     page_token: str = "") -> RecordPage:
+        """One page of records: see :meth:`RecordReader.page`."""
+        return self._records.page(flt, page_size, page_token)
+
+    def records(self, flt: RecordFilter, batch_size: int = MAX_PAGE_SIZE) -> Iterator[LedgerRow]:
+        """Every row ``flt`` selects, in listing order: see :meth:`RecordReader.all`."""
+        return self._records.all(flt, batch_size)
+
+    # --- CalendarService: read-only, unrecorded, over the current catalog ---------
+    def list_calendars(self) -> list[CalendarInfo]:
+        """Every loaded bundle, by name."""
+        return bundle_listing(self.catalog.bundles)
+
+    def get_calendar(self, ref: str) -> tuple[Bundle, CalendarInfo]:
+        """Bundle version ``ref`` (``name`` or ``name@version``) and its
+        bundle's listing. Raises InvalidArgument / BundleNotFound on ``name``."""
+        bundles = self.catalog.bundles
+        bundle = bundle_named(ref, bundles, self.limits)
+        return bundle, calendar_info(bundles, bundle.name, bundle)
+
+    def list_holidays(self, first: date, last: date, calendar: CalendarRequest) -> HolidayList:
+        """The holidays of ``calendar`` from ``first`` to ``last`` inclusive:
+        see :func:`~duetime.app.catalog_reads.holidays_of`."""
+        return holidays_of(first, last, calendar, self.catalog.bundles, self.calendars)
