@@ -139,3 +139,38 @@ def test_the_walk_finds_lazy_relative_and_package_cycles(tmp_path):
     assert describe(["duetime.api.http", "duetime.api.server"], graph) == (
         "duetime.api.http imports duetime.api.server (line 1); "
         "duetime.api.server imports duetime.api.http (line 2)")
+
+
+def third_party_imports(path: pathlib.Path) -> set[str]:
+    """Top-level names of every non-duetime module ``path`` imports."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module.split(".")[0])
+    return names - {"duetime"}
+
+
+def test_layers():
+    """docs/architecture.md's rules: each layer imports only the layers below it."""
+    graph = import_graph()
+    allowed = {
+        "duetime.core": ("duetime.core",),
+        "duetime.ledger": ("duetime.ledger", "duetime.core"),
+        "duetime.bundles": ("duetime.bundles", "duetime.core"),
+        "duetime.app": ("duetime.app", "duetime.core", "duetime.ledger", "duetime.bundles",
+                        "duetime.catalog"),
+        "duetime.client": ("duetime.channels", "duetime.parsing", "duetime.v1"),
+        "duetime.parsing": (),
+    }
+    problems = []
+    for module, imports in sorted(graph.items()):
+        for layer, may in allowed.items():
+            if module == layer or module.startswith(layer + "."):
+                problems += [f"{module} imports {m} (line {line})" for m, line in imports.items()
+                             if not any(m == ok or m.startswith(ok + ".") for ok in may)]
+    for path in sorted((PACKAGE / "app").glob("*.py")):
+        problems += [f"app/{path.name} imports {name}" for name in
+                     sorted(third_party_imports(path) & {"google", "grpc", "starlette"})]
+    assert problems == []

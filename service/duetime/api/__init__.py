@@ -1,1 +1,1 @@
-"""The gRPC transport of duetime (the only package importing grpc for serving)."""
+"""The faces of duetime: gRPC and JSON/HTTP, what every call does around the app, the one status table and the one proto ⇄ domain conversion."""
