@@ -17,7 +17,7 @@ import pytest
 from duetime.v1 import duetime_pb2 as pb
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from google.rpc import code_pb2, status_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2  # noqa: F401 - details for json_format
 from grpc_status import rpc_status
 from server_process import (SUPPORT_CONTRACT_EVENTS, ServerProcess, start_with_http, ts,
                             zagreb_request)
@@ -382,6 +382,26 @@ def test_a_value_of_the_wrong_json_type_is_400_naming_the_field(both):
     for path, (body, description) in wrong.items():
         assert bad_request(both.http.post(path, content=body)) == {
             "field": "body", "description": description}, path
+
+
+def test_enum_numbers_out_of_range_and_bad_map_keys_are_400_naming_the_field(both):
+    start = '"start": "2026-11-27T16:00:00+01:00", "duration": "3bd"'
+    at_close = "field atClose: must be a duetime.v1.AtClose value name"
+    weekend = ("field calendar.weekend.days: must be a JSON array, each item "
+               "a duetime.v1.Weekday value name")
+    wrong = [("/v1/dueTimes:compute", '{%s, "atClose": 1e999}' % start, at_close),
+             ("/v1/dueTimes:compute", '{%s, "atClose": -1e999}' % start, at_close),
+             ("/v1/dueTimes:compute", '{%s, "atClose": 2147483648}' % start, at_close),
+             ("/v1/dueTimes:compute", '{%s, "atClose": 99999999999999999999}' % start, at_close),
+             ("/v1/dueTimes:compute",
+              '{%s, "calendar": {"weekend": {"days": [6, 1e400]}}}' % start, weekend),
+             ("/v1/sla:evaluate", '{"policy": "support-contract", "events": [{"type": "start", '
+              '"time": "2026-12-11T10:00:00+01:00", "attributes": {"\\ud800": "b"}}]}',
+              "field events.attributes: has a key that is not valid Unicode (it holds an "
+              "unpaired surrogate)")]
+    for path, body, description in wrong:
+        assert bad_request(both.http.post(path, content=body.encode())) == {
+            "field": "body", "description": description}, body
 
 
 def test_json_that_is_not_an_object_is_400(both):

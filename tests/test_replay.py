@@ -249,6 +249,18 @@ def test_an_unknown_method_or_policy_version_is_not_replayable(golden):
         f"not in the catalog (versions of support-contract loaded: {loaded})")
 
 
+def test_a_stored_row_of_an_unknown_method_is_reported_by_the_command(golden):
+    row = rows_of(golden)[0]
+    sql(golden, "UPDATE records SET method = '/duetime.v1.DueTimeService/Nope' "
+                "WHERE record_id = ?", (row.record_id,))
+    done = replay_cli("--db", str(golden), "--calendars", str(CALENDARS))
+    assert (done.returncode, done.stdout.splitlines(), done.stderr) == (1, [
+        f"{row.record_id} Nope not replayable: this duetime does not know the method "
+        "/duetime.v1.DueTimeService/Nope",
+        f"replayed {GOLDEN_TOTAL} records: {GOLDEN_TOTAL - 1} same, 0 differ, "
+        "1 not replayable"], "")
+
+
 def test_a_request_refused_now_is_a_difference(golden):
     row = rows_of(golden)[0]
     assert row.calendar_version.startswith("cal-")  # an inline calendar

@@ -142,6 +142,7 @@ from duetime.core import (
 from duetime.ledger import (
     MAX_PAGE_SIZE,
     Ledger,
+    LedgerRow,
     LedgerUnavailable,
     default_db_path,
     open_ledger,
@@ -879,8 +880,23 @@ def _selected(request: Message, args: argparse.Namespace) -> Message:
 
 
 def _record_lines(args: argparse.Namespace) -> Iterator[pb.Record]:
-    """The records ``records export`` (and ``records replay``) selects: from
-    the server (ListRecords, page by page) or from the store."""
+    """The records ``records export`` selects: from the server (ListRecords,
+    page by page) or from the store."""
+    for item in _selected_records(args):
+        yield item if isinstance(item, pb.Record) else record_of(item)
+
+
+def _selected_rows(args: argparse.Namespace) -> Iterator[LedgerRow]:
+    """The records ``records replay`` selects, as ledger rows: read from the
+    store as they are (a row of a method this duetime does not know is then
+    reported, not fatal), or from the server's Record messages."""
+    for item in _selected_records(args):
+        yield row_of(item) if isinstance(item, pb.Record) else item
+
+
+def _selected_records(args: argparse.Namespace) -> Iterator[pb.Record | LedgerRow]:
+    """The records the ``records`` selection flags name: Record messages from
+    the server (``--server``, page by page), else the store's rows."""
     _one_source(args)
     request = _selected(pb.ListRecordsRequest(key_prefix=args.key_prefix or "",
                                               page_size=MAX_PAGE_SIZE), args)
@@ -895,8 +911,7 @@ def _record_lines(args: argparse.Namespace) -> Iterator[pb.Record]:
         return
     app = build_app(_existing_ledger(args.db))
     try:
-        for row in app.records(record_filter(request, app.limits)):
-            yield record_of(row)
+        yield from app.records(record_filter(request, app.limits))
     finally:
         app.close()
 
@@ -940,7 +955,7 @@ def cmd_records_replay(args: argparse.Namespace) -> int:
     catalog = _catalog(args.calendars)
     summary = Summary()
     shown = time.monotonic()
-    for result in replay((row_of(r) for r in _record_lines(args)), catalog):
+    for result in replay(_selected_rows(args), catalog):
         summary.add(result)
         if result.outcome != "same":
             print(result.line(), flush=True)

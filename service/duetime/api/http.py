@@ -409,6 +409,7 @@ _INTEGER_RANGES = {
     _descriptor.FieldDescriptor.CPPTYPE_UINT32: (0, 2**32 - 1),
     _descriptor.FieldDescriptor.CPPTYPE_UINT64: (0, 2**64 - 1),
 }
+_INT32_MIN, _INT32_MAX = _INTEGER_RANGES[_descriptor.FieldDescriptor.CPPTYPE_INT32]
 _FROM_STRING = {message.DESCRIPTOR.full_name: message for message in (
     timestamp_pb2.Timestamp, duration_pb2.Duration, field_mask_pb2.FieldMask)}
 """Well-known types written as one JSON string (read with ``FromJsonString``)."""
@@ -480,18 +481,27 @@ def _scalar_problem(field: _descriptor.FieldDescriptor, value, path: tuple[str, 
             return None
         try:
             number = int(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: ±1e999
             return must
-        if field.enum_type.is_closed and number not in field.enum_type.values_by_number:
-            return must
+        if not _INT32_MIN <= number <= _INT32_MAX or (
+                field.enum_type.is_closed and number not in field.enum_type.values_by_number):
+            return must  # an enum's number is an int32
         return None
     if not isinstance(value, str):  # string and bytes
         return must
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
+    if not _is_unicode(value):
         return _Problem(path, "is not valid Unicode (it holds an unpaired surrogate)", True)
     return None
+
+
+def _is_unicode(text: str) -> bool:
+    """Whether ``text`` encodes as UTF-8 (JSON's ``\\ud800`` escapes can
+    give a string an unpaired surrogate, which no protobuf string may hold)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _value_problem(field: _descriptor.FieldDescriptor, value, at: str,
@@ -544,6 +554,9 @@ def _message_problem(tree: dict, descriptor: _descriptor.Descriptor, at: str,
             key_field = field.message_type.fields_by_name["key"]
             value_field = field.message_type.fields_by_name["value"]
             for map_key, item in value.items():
+                if not _is_unicode(map_key):
+                    return _Problem(inner, "has a key that is not valid Unicode (it holds an "
+                                           "unpaired surrogate)", True)
                 if key_field.cpp_type != _descriptor.FieldDescriptor.CPPTYPE_STRING and (
                         _integer(map_key) is None if key_field.cpp_type in _INTEGER_RANGES
                         else map_key not in ("true", "false")):
