@@ -478,3 +478,13 @@ def test_records_commands_refuse_a_missing_sqlite_file(tmp_path, capsys):
         assert (code, out) == (1, [])
         assert err.startswith(f"error: no ledger at {missing} "), err
     assert not missing.exists()  # not created empty by a read
+
+
+def test_records_commands_refuse_an_empty_file_and_leave_it_empty(tmp_path, capsys):
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    for command in (["verify"], ["export"], ["replay"], ["impact", "--calendar", "hr-zagreb"]):
+        code, out, err = run(capsys, "records", *command, "--db", str(empty))
+        assert (code, out, err) == (1, [], f"error: {empty} is an empty file, not a ledger\n"), \
+            command
+    assert empty.read_bytes() == b""  # no schema written by a read

@@ -858,6 +858,10 @@ def _existing_ledger(db: str | None) -> Ledger:
     if url is None and not Path(target).is_file():
         raise LedgerUnavailable(f"no ledger at {target} (give --db PATH or a postgresql:// "
                                 "URL, or set DUETIME_DB)")
+    if url is None and Path(target).stat().st_size == 0:
+        # SQLite would take an empty file for an empty database and write a
+        # schema into it: a reading command changes nothing
+        raise LedgerUnavailable(f"{target} is an empty file, not a ledger")
     return open_ledger(target)
 
 
