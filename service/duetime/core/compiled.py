@@ -572,8 +572,12 @@ class CompiledCalendar:
                 return None
             q, r = divmod(x - ANCHOR_MONDAY, 7)
             used = q * per_week + prefix[r] + exception_prefix[bl(dates, x)] - before
-            if corrected and x > first:
-                used += self._corrections(first, x)
+            if corrected and x > first:  # + the corrections of dates first … x − 1 (inlined: the hot path)
+                first_date, end_date, corrected_dates, running = self._loaded_corrections
+                if not (first_date <= first and x <= end_date):
+                    first_date, end_date, corrected_dates, running = self._load_corrections(first, x)
+                if corrected_dates:
+                    used += running[bl(corrected_dates, x)] - running[bl(corrected_dates, first)]
             if used >= left:  # more open time than the template has: an earlier date may do
                 return None
             through_x = used
@@ -616,8 +620,12 @@ class CompiledCalendar:
                 return None
             q, r = divmod(x + 1 - ANCHOR_MONDAY, 7)
             used = upto - (q * per_week + prefix[r] + exception_prefix[bl(dates, x + 1)])
-            if corrected and x < last:
-                used += self._corrections(x + 1, end)
+            if corrected and x < last:  # + the corrections of dates x + 1 … last
+                first_date, end_date, corrected_dates, running = self._loaded_corrections
+                if not (first_date <= x + 1 and end <= end_date):
+                    first_date, end_date, corrected_dates, running = self._load_corrections(x + 1, end)
+                if corrected_dates:
+                    used += running[bl(corrected_dates, end)] - running[bl(corrected_dates, x + 1)]
             if used >= left:
                 return None
             through_x = used
@@ -681,21 +689,20 @@ class CompiledCalendar:
         self._segments_by_date[o] = own
         return own
 
+    def segments_between(self, first: int, last: int) -> list[Segment]:
+        """Open segments owned by dates ``first`` … ``last`` (inclusive), in time order."""
+        segs: list[Segment] = []
+        for o in range(first, last + 1):
+            segs.extend(self.segments(o))
+        segs.sort()
+        return segs
+
     def _nominal_open_of(self, o: int) -> int:
         """Nominal open time (µs) of date ``o`` alone."""
         st = self._exception_status.get(o)
         return self.open_time_by_weekday[(o - ANCHOR_MONDAY) % 7] if st is None else measure(merge(st[1]))
 
     # ---- corrections ----------------------------------------------------
-    def _corrections(self, a: int, b: int) -> int:
-        """Real minus nominal open time of dates ``a <= o < b`` (µs)."""
-        if self._never_corrected or b <= a:
-            return 0
-        first_date, end_date, corrected_dates, running = self._loaded_corrections
-        if not (first_date <= a and b <= end_date):
-            first_date, end_date, corrected_dates, running = self._load_corrections(a, b)
-        return running[bisect.bisect_left(corrected_dates, b)] - running[bisect.bisect_left(corrected_dates, a)]
-
     def _load_corrections(self, a: int, b: int) -> tuple[int, int, list[int], list[int]]:
         """Extend the merged corrections to cover dates ``a <= o < b`` (and
         every year between them and those already loaded); returns them."""

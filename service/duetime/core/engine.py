@@ -247,15 +247,6 @@ def _require_hours(cc: CompiledCalendar, field: str) -> None:
         raise InvalidArgument.at(field, "business hours/minutes need a calendar whose week has working hours")
 
 
-def _near_segments(cc: CompiledCalendar, first: int, last: int) -> list[Segment]:
-    """Open segments owned by dates first..last, in time order."""
-    segs: list[Segment] = []
-    for o in range(first, last + 1):
-        segs.extend(cc.segments(o))
-    segs.sort()
-    return segs
-
-
 def add_business_time_us(start: int, amount: int, cc: CompiledCalendar, field: str = "duration") -> int:
     """``start + amount`` of open time (µs, signed), SPEC §4.
 
@@ -321,7 +312,7 @@ def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field
     simple = not (near_dst or cc.crosses_midnight)
     if amount > 0:
         left = amount
-        near = cc.segments(o0) + cc.segments(o0 + 1) if simple else _near_segments(cc, o0 - 2, o0 + 1)
+        near = cc.segments(o0) + cc.segments(o0 + 1) if simple else cc.segments_between(o0 - 2, o0 + 1)
         for a, b in near:
             a = max(a, start)
             if a >= b:
@@ -337,7 +328,7 @@ def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field
             left -= b - a
         raise AssertionError("open time of the found date does not cover the remainder")  # pragma: no cover
     left = -amount
-    near = cc.segments(o0 - 2) + cc.segments(o0 - 1) + cc.segments(o0) if simple else _near_segments(cc, o0 - 2, o0 + 1)
+    near = cc.segments(o0 - 2) + cc.segments(o0 - 1) + cc.segments(o0) if simple else cc.segments_between(o0 - 2, o0 + 1)
     for a, b in reversed(near):
         b = min(b, start)
         if a >= b:
@@ -357,7 +348,7 @@ def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field
 def is_open_at(cc: CompiledCalendar, t: int) -> bool:
     """Whether instant ``t`` lies in open time (segments are half-open)."""
     o, _ = cc.local_of(t)
-    return any(a <= t < b for a, b in _near_segments(cc, o - 2, o + 1))
+    return any(a <= t < b for a, b in cc.segments_between(o - 2, o + 1))
 
 
 def current_segment(cc: CompiledCalendar, t: int, limit_days: int = 400) -> Segment | None:
@@ -389,7 +380,7 @@ def first_open_at_or_after(cc: CompiledCalendar, t: int, field: str = "at") -> i
     """The earliest open instant ≥ ``t`` (``t`` itself when open)."""
     _require_hours(cc, field)
     o, _ = cc.local_of(t)
-    for a, b in _near_segments(cc, o - 2, o + 1):
+    for a, b in cc.segments_between(o - 2, o + 1):
         if b > t:
             return max(a, t)
     first = o + 2
@@ -425,7 +416,7 @@ def between_us(a: int, b: int, cc: CompiledCalendar) -> int:
     ob, _ = cc.local_of(b)
 
     def clipped(first: int, last: int) -> int:
-        return sum(max(0, min(e, b) - max(s, a)) for s, e in _near_segments(cc, first, last))
+        return sum(max(0, min(e, b) - max(s, a)) for s, e in cc.segments_between(first, last))
 
     if ob - oa <= 5:
         return clipped(oa - 2, ob + 1)
