@@ -61,7 +61,7 @@ An *exception* is a date whose status or hours differ from its template
 ``_business_days_before_exception[k]`` / ``_business_days_through_exception[k]``
     B(e) and B(e + 1) for exception ``e = exception_dates[k]``, where B(y) is
     the running count of business days of all dates from ``ANCHOR_MONDAY``
-    before ``y`` (template plus exceptions). B only grows (a business day
+    before ``y`` (template plus exceptions; negative before the anchor). B only grows (a business day
     adds one, a closed date adds none), so both lists are sorted.
 ``_open_time_before_exception[k]`` / ``_open_time_through_exception[k]``
     N(e) and N(e + 1) for N(y), the running nominal open time; sorted too.
@@ -276,8 +276,10 @@ class CompiledCalendar:
         for o in self.exception_dates:
             w = (o - ANCHOR_MONDAY) % 7
             is_business, day_spans = self._exception_status[o]
-            self._exception_prefix_business_days.append(self._exception_prefix_business_days[-1] + is_business - business[w])
-            self._exception_prefix_open_time.append(self._exception_prefix_open_time[-1] + measure(merge(day_spans)) - open_time[w])
+            self._exception_prefix_business_days.append(
+                self._exception_prefix_business_days[-1] + is_business - business[w])
+            self._exception_prefix_open_time.append(
+                self._exception_prefix_open_time[-1] + measure(merge(day_spans)) - open_time[w])
         #: True when every exception closes a template business day (holidays,
         #: closed overrides); :meth:`closures` then counts them.
         self.only_closures = all(
@@ -454,7 +456,8 @@ class CompiledCalendar:
         an extra working day). Two bisections and two divisions in all; may
         return a date past 2199 (the caller checks)."""
         dates, exception_prefix = self.exception_dates, self._exception_prefix_business_days
-        prefix, per_week, through = self._prefix_business_days, self.business_days_per_week, self._business_days_through_exception
+        prefix, per_week = self._prefix_business_days, self.business_days_per_week
+        through_exception = self._business_days_through_exception
         offsets_after = self._business_day_offsets_after
         a = o + 1
         k = bisect.bisect_left(dates, a)
@@ -463,11 +466,11 @@ class CompiledCalendar:
             return o + 7 * q + offsets_after[o % 7][r]
         q, r = divmod(a - ANCHOR_MONDAY, 7)
         goal = q * per_week + prefix[r] + exception_prefix[k] + n  # B(a) + n
-        if through[k] >= goal:  # reached by the next exception: the template up to it
+        if through_exception[k] >= goal:  # reached by the next exception: the template up to it
             q, r = divmod(n - 1, per_week)
             x = o + 7 * q + offsets_after[o % 7][r]
             return x if x < dates[k] else dates[k]
-        i = bisect.bisect_left(through, goal, k + 1)  # exceptions before i end short of the goal
+        i = bisect.bisect_left(through_exception, goal, k + 1)  # exceptions before i end short of the goal
         p = dates[i - 1] + 1  # from here to exception i, B(y) = template + exception_prefix[i]
         q, r = divmod(p - ANCHOR_MONDAY, 7)
         q, r = divmod(goal - exception_prefix[i] - q * per_week - prefix[r] - 1, per_week)
@@ -478,7 +481,8 @@ class CompiledCalendar:
         """The m-th (m ≥ 1) business day strictly before date ``o``: the last
         date x with B(x) ≤ B(o) − m; :meth:`nth_after` mirrored."""
         dates, exception_prefix = self.exception_dates, self._exception_prefix_business_days
-        prefix, per_week, before = self._prefix_business_days, self.business_days_per_week, self._business_days_before_exception
+        prefix, per_week = self._prefix_business_days, self.business_days_per_week
+        before_exception = self._business_days_before_exception
         offsets_before = self._business_day_offsets_before
         k = bisect.bisect_left(dates, o)
         if k == 0:  # no exception behind: the template alone
@@ -486,11 +490,11 @@ class CompiledCalendar:
             return o - 7 * q - offsets_before[o % 7][r]
         q, r = divmod(o - ANCHOR_MONDAY, 7)
         goal = q * per_week + prefix[r] + exception_prefix[k] - m  # B(o) − m
-        if before[k - 1] <= goal:  # reached before the previous exception: the template down to it
+        if before_exception[k - 1] <= goal:  # reached before the previous exception: the template down to it
             q, r = divmod(m - 1, per_week)
             x = o - 7 * q - offsets_before[o % 7][r]
             return x if x > dates[k - 1] else dates[k - 1]
-        i = bisect.bisect_right(before, goal, 0, k - 1)  # exceptions before i start within the goal
+        i = bisect.bisect_right(before_exception, goal, 0, k - 1)  # exceptions before i start within the goal
         top = dates[i]  # below here, down to exception i − 1, B(y) = template + exception_prefix[i]
         q, r = divmod(top - ANCHOR_MONDAY, 7)
         q, r = divmod(q * per_week + prefix[r] + exception_prefix[i] - goal - 1, per_week)
@@ -546,24 +550,25 @@ class CompiledCalendar:
         through it does not (open time only grows), so no other proof is
         needed; where corrections move the answer, jump on by the shortfall.
         """
-        bl = bisect.bisect_left
+        bisect_left = bisect.bisect_left  # a local: the loop below calls it often
         dates, exception_prefix = self.exception_dates, self._exception_prefix_open_time
-        prefix, per_week, through = self._prefix_open_time, self.open_time_per_week, self._open_time_through_exception
+        prefix, per_week = self._prefix_open_time, self.open_time_per_week
+        through_exception = self._open_time_through_exception
         open_time_after = self._open_time_after
-        k = bl(dates, first)
+        k = bisect_left(dates, first)
         q, r = divmod(first - ANCHOR_MONDAY, 7)
-        before = q * per_week + prefix[r] + exception_prefix[k]  # N(first)
-        if k == len(dates) or through[k] >= before + left:  # reached by the next exception: the template
+        start_total = q * per_week + prefix[r] + exception_prefix[k]  # N(first)
+        if k == len(dates) or through_exception[k] >= start_total + left:  # reached by the next exception: the template
             q, rest = divmod(left - 1, per_week)
-            x = first + 7 * q + bl(open_time_after[(first - 1) % 7], rest + 1)
+            x = first + 7 * q + bisect_left(open_time_after[(first - 1) % 7], rest + 1)
             if k < len(dates) and x > dates[k]:
                 x = dates[k]
         else:
-            i = bl(through, before + left, k + 1)
+            i = bisect_left(through_exception, start_total + left, k + 1)
             p = dates[i - 1] + 1  # from here to exception i, N(y) = template + exception_prefix[i]
             q, r = divmod(p - ANCHOR_MONDAY, 7)
-            q, rest = divmod(before + left - exception_prefix[i] - q * per_week - prefix[r] - 1, per_week)
-            x = p + 7 * q + bl(open_time_after[(p - 1) % 7], rest + 1)
+            q, rest = divmod(start_total + left - exception_prefix[i] - q * per_week - prefix[r] - 1, per_week)
+            x = p + 7 * q + bisect_left(open_time_after[(p - 1) % 7], rest + 1)
             if i < len(dates) and x > dates[i]:
                 x = dates[i]
         corrected = not self._never_corrected
@@ -571,13 +576,13 @@ class CompiledCalendar:
             if x > MAX_ORDINAL:
                 return None
             q, r = divmod(x - ANCHOR_MONDAY, 7)
-            used = q * per_week + prefix[r] + exception_prefix[bl(dates, x)] - before
+            used = q * per_week + prefix[r] + exception_prefix[bisect_left(dates, x)] - start_total
             if corrected and x > first:  # + the corrections of dates first … x − 1 (inlined: the hot path)
                 first_date, end_date, corrected_dates, running = self._loaded_corrections
                 if not (first_date <= first and x <= end_date):
                     first_date, end_date, corrected_dates, running = self._load_corrections(first, x)
                 if corrected_dates:
-                    used += running[bl(corrected_dates, x)] - running[bl(corrected_dates, first)]
+                    used += running[bisect_left(corrected_dates, x)] - running[bisect_left(corrected_dates, first)]
             if used >= left:  # more open time than the template has: an earlier date may do
                 return None
             through_x = used
@@ -586,32 +591,33 @@ class CompiledCalendar:
             if through_x >= left:
                 return x, used
             q, rest = divmod(left - through_x - 1, per_week)
-            x += 7 * q + 1 + bl(open_time_after[x % 7], rest + 1)
+            x += 7 * q + 1 + bisect_left(open_time_after[x % 7], rest + 1)
         return None
 
     def reach_before(self, last: int, left: int, tries: int = 6) -> tuple[int, int] | None:
         """:meth:`reach_after` backwards: the last date D ≤ ``last`` from whose
         start to the end of ``last`` lie ``left`` µs (> 0) of open time, with
         the open time of dates D + 1 … last (< ``left``); None when unsettled."""
-        bl = bisect.bisect_left
+        bisect_left = bisect.bisect_left  # a local: the loop below calls it often
         dates, exception_prefix = self.exception_dates, self._exception_prefix_open_time
-        prefix, per_week, before = self._prefix_open_time, self.open_time_per_week, self._open_time_before_exception
+        prefix, per_week = self._prefix_open_time, self.open_time_per_week
+        before_exception = self._open_time_before_exception
         open_time_before = self._open_time_before
         end = last + 1
-        k = bl(dates, end)
+        k = bisect_left(dates, end)
         q, r = divmod(end - ANCHOR_MONDAY, 7)
-        upto = q * per_week + prefix[r] + exception_prefix[k]  # N(end)
-        if k == 0 or before[k - 1] <= upto - left:  # reached before the previous exception: the template
+        end_total = q * per_week + prefix[r] + exception_prefix[k]  # N(end)
+        if k == 0 or before_exception[k - 1] <= end_total - left:  # reached before the previous exception: the template
             q, rest = divmod(left - 1, per_week)
-            x = end - 7 * q - 1 - bl(open_time_before[end % 7], rest + 1)
+            x = end - 7 * q - 1 - bisect_left(open_time_before[end % 7], rest + 1)
             if k > 0 and x < dates[k - 1]:
                 x = dates[k - 1]
         else:
-            i = bisect.bisect_right(before, upto - left, 0, k - 1)
+            i = bisect.bisect_right(before_exception, end_total - left, 0, k - 1)
             top = dates[i]  # below here, down to exception i − 1, N(y) = template + exception_prefix[i]
             q, r = divmod(top - ANCHOR_MONDAY, 7)
-            q, rest = divmod(q * per_week + prefix[r] + exception_prefix[i] - (upto - left) - 1, per_week)
-            x = top - 7 * q - 1 - bl(open_time_before[top % 7], rest + 1)
+            q, rest = divmod(q * per_week + prefix[r] + exception_prefix[i] - (end_total - left) - 1, per_week)
+            x = top - 7 * q - 1 - bisect_left(open_time_before[top % 7], rest + 1)
             if i > 0 and x < dates[i - 1]:
                 x = dates[i - 1]
         corrected = not self._never_corrected
@@ -619,13 +625,13 @@ class CompiledCalendar:
             if x < MIN_ORDINAL:
                 return None
             q, r = divmod(x + 1 - ANCHOR_MONDAY, 7)
-            used = upto - (q * per_week + prefix[r] + exception_prefix[bl(dates, x + 1)])
+            used = end_total - (q * per_week + prefix[r] + exception_prefix[bisect_left(dates, x + 1)])
             if corrected and x < last:  # + the corrections of dates x + 1 … last
                 first_date, end_date, corrected_dates, running = self._loaded_corrections
                 if not (first_date <= x + 1 and end <= end_date):
                     first_date, end_date, corrected_dates, running = self._load_corrections(x + 1, end)
                 if corrected_dates:
-                    used += running[bl(corrected_dates, end)] - running[bl(corrected_dates, x + 1)]
+                    used += running[bisect_left(corrected_dates, end)] - running[bisect_left(corrected_dates, x + 1)]
             if used >= left:
                 return None
             through_x = used
@@ -634,7 +640,7 @@ class CompiledCalendar:
             if through_x >= left:
                 return x, used
             q, rest = divmod(left - through_x - 1, per_week)
-            x -= 7 * q + 1 + bl(open_time_before[x % 7], rest + 1)
+            x -= 7 * q + 1 + bisect_left(open_time_before[x % 7], rest + 1)
         return None
 
     def open_time(self, a: int, b: int) -> int:
