@@ -211,10 +211,9 @@ class CompiledCalendar:
     """The form the arithmetic walks (built once per calendar, then cached).
 
     Dates are ordinals; instants and amounts are µs. The module docstring
-    describes every table. Build it from a
-    :class:`~duetime.core.calendar.Calendar` (``Calendar.compiled`` caches
-    one); it is safe to share between threads (its caches are replaced whole
-    or keyed by date).
+    describes every table. ``cal`` is a :class:`~duetime.core.calendar.Calendar`
+    (this module does not import it: the declaration imports its compiled
+    form); ``Calendar.compiled`` builds one per calendar and caches it.
     """
 
     def __init__(self, cal) -> None:
