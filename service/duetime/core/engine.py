@@ -119,7 +119,7 @@ def add_us(
             result = first_open_at_or_after(cc, result, field)
     else:
         result = add_nominal_us(start, d, cc, field)
-    r = cc.instant_range
+    r = cc.known_instant_range or cc.instant_range()
     if not r[0] <= result < r[1]:
         _check_result(result, cc, field)
     return result
@@ -133,7 +133,7 @@ _SAFE_HI = (MAX_ORDINAL + 2 - EPOCH_ORDINAL) * DAY
 
 
 def _check_result(us: int, cc: CompiledCalendar, field: str) -> None:
-    lo, hi = cc.instant_range
+    lo, hi = cc.instant_range()
     if lo <= us < hi:
         return
     if not _SAFE_LO <= us <= _SAFE_HI:  # far outside: avoid datetime overflow in local_of
