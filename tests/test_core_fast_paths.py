@@ -19,9 +19,9 @@ from datetime import date, datetime, timezone
 import pytest
 
 from duetime.core import Calendar
-from duetime.core.calendar import _MONDAY
+from duetime.core.compiled import ANCHOR_MONDAY
 from duetime.core.durations import DAY, HOUR, MINUTE, SECOND
-from duetime.core.engine import _reach_after, _reach_before, add_business_days_us, add_business_time_us
+from duetime.core.engine import add_business_days_us, add_business_time_us
 from duetime.core.zones import (
     BLOCK_BITS,
     EPOCH_ORDINAL,
@@ -145,11 +145,11 @@ def test_reach_equals_a_date_by_date_scan(name):
     for first in firsts:
         for left in AMOUNTS + [rng.randrange(1, 3000 * HOUR) for _ in range(4)]:
             want = scan_after(cc, first, left)
-            assert _reach_after(cc, first, left, "d") == want, (name, first, left)
+            assert cc.date_reached_after(first, left, "d") == want, (name, first, left)
             fast = cc.reach_after(first, left)
             assert fast is None or fast == want, (name, first, left)
             want = scan_before(cc, first, left)
-            assert _reach_before(cc, first, left, "d") == want, (name, first, left)
+            assert cc.date_reached_before(first, left, "d") == want, (name, first, left)
             fast = cc.reach_before(first, left)
             assert fast is None or fast == want, (name, first, left)
 
@@ -210,20 +210,20 @@ def test_template_tables_equal_the_weekly_walk():
         cc = Calendar.from_text("UTC", weekend, [], hours).compiled
         for _ in range(50):
             o = rng.randrange(700_000, 800_000)
-            w = (o - _MONDAY) % 7
-            amount = rng.randint(1, 10 * cc.week_nominal + 5)
+            w = (o - ANCHOR_MONDAY) % 7
+            amount = rng.randint(1, 10 * cc.open_time_per_week + 5)
             k = rng.randint(1, 60)
             for step, reach, nth in ((1, cc.template_reach_after, cc.template_nth_after),
                                      (-1, cc.template_reach_before, cc.template_nth_before)):
                 d, acc = 0, 0
                 while acc < amount:
                     d += 1
-                    acc += cc.nominal[(w + step * d) % 7]
+                    acc += cc.open_time_by_weekday[(w + step * d) % 7]
                 assert reach(o, amount) == o + step * d
                 d, count = 0, 0
                 while count < k:
                     d += 1
-                    count += cc.business[(w + step * d) % 7]
+                    count += cc.business_by_weekday[(w + step * d) % 7]
                 assert nth(o, k) == o + step * d
 
 
@@ -254,8 +254,8 @@ def test_corrections_equal_segment_sums_across_years_loaded_in_any_order():
             assert cc.open_time(lo, hi) == sum(measure(cc.segments(o)) for o in range(lo, hi)), (lo, hi)
     cc = cal.compiled
     spring = date(2027, 3, 28).toordinal()  # 02:00 → 03:00: the 00:30–04:00 interval an hour short
-    assert measure(cc.segments(spring)) == cc.nominal[6] - HOUR
-    assert cc.open_time(spring, spring + 1) == cc.nominal[6] - HOUR
+    assert measure(cc.segments(spring)) == cc.open_time_by_weekday[6] - HOUR
+    assert cc.open_time(spring, spring + 1) == cc.open_time_by_weekday[6] - HOUR
 
 
 ZONES = ["Europe/Zagreb", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia", "America/Santiago",

@@ -14,7 +14,7 @@ Public surface (SPEC section in brackets):
   :class:`DuetimeError`, :class:`InvalidArgument`, :class:`OutOfRange`
 """
 
-from .calendar import Calendar, CompiledCalendar, DateOverride, ExtraWorkingDay, Holiday, Interval
+from .calendar import Calendar, DateOverride, ExtraWorkingDay, Holiday, Interval
 from .clock import (
     Anchor,
     ClockEvent,
@@ -26,6 +26,7 @@ from .clock import (
     apply_event,
     start_clock,
 )
+from .compiled import CompiledCalendar
 from .durations import Duration, DurationKind, NominalParts, parse_duration
 from .engine import RULES_VERSION, AtClose, bd_between, business_time_between, compute_due
 from .explain import Step, fmt_amount

@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 
-from .calendar import Calendar, CompiledCalendar, DateOverride, Interval
+from .calendar import Calendar, DateOverride, Interval
+from .compiled import CompiledCalendar
 from .durations import Duration, DurationKind, parse_duration
 from .engine import add_us, between_us
 from .errors import DuetimeError, ErrorKind, FieldViolation, InvalidArgument

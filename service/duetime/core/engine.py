@@ -7,8 +7,8 @@ a clock or does I/O. Instants are µs since the epoch (``int``) in the
 Cost does not grow with the amount: the date where a count of business days
 or an amount of business time runs out is found from running totals kept next
 to each exception (holiday, override, extra working day) — one bisection — and
-the weekly template's totals, whole weeks at once (CompiledCalendar.nth_after,
-reach_after); DST corrections are checked once at the candidate, and only the
+the weekly template's totals, whole weeks at once (core.compiled:
+CompiledCalendar.nth_after, reach_after); DST corrections are checked once at the candidate, and only the
 dates at either end are looked at one by one. Offsets come from one look-up
 away from transitions (zones.QuietBlocks).
 """
@@ -19,7 +19,8 @@ import calendar as _stdcal
 from datetime import date, datetime
 from enum import Enum
 
-from .calendar import CompiledCalendar, Calendar, Segment
+from .calendar import Calendar
+from .compiled import CompiledCalendar, Segment, search_dates
 from .durations import DAY, Duration, DurationKind, parse_duration
 from .errors import InvalidArgument, OutOfRange
 from .zones import (
@@ -118,7 +119,7 @@ def add_us(
             result = first_open_at_or_after(cc, result, field)
     else:
         result = add_nominal_us(start, d, cc, field)
-    r = cc._instant_range or cc.instant_range()
+    r = cc.known_instant_range or cc.instant_range()
     if not r[0] <= result < r[1]:
         _check_result(result, cc, field)
     return result
@@ -163,46 +164,6 @@ def nth_business_day(cc: CompiledCalendar, o0: int, n: int, field: str) -> int:
     if x < MIN_ORDINAL:
         raise OutOfRange.at(field, "the due date would fall before the supported range's start 1900-01-01")
     return x
-
-
-def _search(short, jump, lo: int, limit: int, field: str, what: str, back: bool = False) -> int:
-    """Smallest x in (lo, limit] with ``short(x) <= 0``, where ``short`` (what
-    is still missing at x) is non-increasing and positive at ``lo``.
-
-    ``jump(x, missing)`` proposes the next candidate beyond x from the weekly
-    template; candidates are tried until one suffices (a few, whatever the
-    amount), then the last bracket is bisected. Each try also moves at least
-    twice as far as the one before, so a long closure (a season of holidays)
-    costs a logarithmic number of tries. OutOfRange naming the range's end
-    when even ``limit`` falls short.
-    """
-    missing = short(lo)
-    hi = lo
-    least = 1
-    while True:
-        hi = max(jump(hi, missing), hi + least)
-        least *= 2
-        if hi >= limit:
-            hi = limit
-            if short(hi) > 0:
-                bound = "before the supported range's start 1900-01-01" if back else "after the supported range's end 2199-12-31"
-                raise OutOfRange.at(field, f"{what} would fall {bound}")
-            break
-        missing = short(hi)
-        if missing <= 0:
-            break
-        lo = hi
-    if hi - lo > 1:  # a template jump lands on the first sufficient date unless exceptions intervene
-        if short(hi - 1) > 0:
-            return hi
-        hi -= 1
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if short(mid) <= 0:
-            hi = mid
-        else:
-            lo = mid
-    return hi
 
 
 def add_business_days_us(start: int, n: int, cc: CompiledCalendar, field: str = "duration") -> int:
@@ -282,17 +243,8 @@ def _relative_target(cc: CompiledCalendar, o: int, d: Duration, field: str) -> i
 
 
 def _require_hours(cc: CompiledCalendar, field: str) -> None:
-    if not cc.has_hours():
+    if cc.open_time_per_week <= 0:  # not cc.has_hours(), one call fewer on every business-time answer
         raise InvalidArgument.at(field, "business hours/minutes need a calendar whose week has working hours")
-
-
-def _near_segments(cc: CompiledCalendar, first: int, last: int) -> list[Segment]:
-    """Open segments owned by dates first..last, in time order."""
-    segs: list[Segment] = []
-    for o in range(first, last + 1):
-        segs.extend(cc.segments(o))
-    segs.sort()
-    return segs
 
 
 def add_business_time_us(start: int, amount: int, cc: CompiledCalendar, field: str = "duration") -> int:
@@ -347,8 +299,9 @@ def _add_business_time_bisect(start: int, amount: int, cc: CompiledCalendar, gue
 
 def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field: str, near_dst: bool = True) -> int:
     """The date-ordered walk behind :func:`add_business_time_us`: the open
-    segments of the start's own dates one by one, then :func:`_reach_after` /
-    :func:`_reach_before` for the date where the amount runs out, then that
+    segments of the start's own dates one by one, then
+    :meth:`CompiledCalendar.date_reached_after` / ``date_reached_before`` for
+    the date where the amount runs out, then that
     date's segments. ``near_dst`` False promises that no offset transition
     falls within [start − 3 days, start + 5 days)."""
     o0, _ = cc.local_of(start)
@@ -356,10 +309,10 @@ def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field
     # the start's end before its local midnight (and the date after it begins
     # after it): only dates o0, o0 + 1 (o0 − 2 … o0 backwards) can hold open
     # time next to the start, already in time order
-    simple = not (near_dst or cc.overnight)
+    simple = not (near_dst or cc.crosses_midnight)
     if amount > 0:
         left = amount
-        near = cc.segments(o0) + cc.segments(o0 + 1) if simple else _near_segments(cc, o0 - 2, o0 + 1)
+        near = cc.segments(o0) + cc.segments(o0 + 1) if simple else cc.segments_between(o0 - 2, o0 + 1)
         for a, b in near:
             a = max(a, start)
             if a >= b:
@@ -367,7 +320,7 @@ def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field
             if left <= b - a:
                 return a + left
             left -= b - a
-        day, used = _reach_after(cc, o0 + 2, left, field)
+        day, used = cc.date_reached_after(o0 + 2, left, field)
         left -= used
         for a, b in cc.segments(day):
             if left <= b - a:
@@ -375,7 +328,7 @@ def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field
             left -= b - a
         raise AssertionError("open time of the found date does not cover the remainder")  # pragma: no cover
     left = -amount
-    near = cc.segments(o0 - 2) + cc.segments(o0 - 1) + cc.segments(o0) if simple else _near_segments(cc, o0 - 2, o0 + 1)
+    near = cc.segments(o0 - 2) + cc.segments(o0 - 1) + cc.segments(o0) if simple else cc.segments_between(o0 - 2, o0 + 1)
     for a, b in reversed(near):
         b = min(b, start)
         if a >= b:
@@ -383,7 +336,7 @@ def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field
         if left <= b - a:
             return b - left
         left -= b - a
-    day, used = _reach_before(cc, o0 - 3, left, field)
+    day, used = cc.date_reached_before(o0 - 3, left, field)
     left -= used
     for a, b in reversed(cc.segments(day)):
         if left <= b - a:
@@ -392,44 +345,10 @@ def _add_business_time_walk(start: int, amount: int, cc: CompiledCalendar, field
     raise AssertionError("open time of the found date does not cover the remainder")  # pragma: no cover
 
 
-def _reach_after(cc: CompiledCalendar, first: int, left: int, field: str) -> tuple[int, int]:
-    """The first date D ≥ ``first`` by whose end ``left`` µs (> 0) of open
-    time have passed, and the open time of dates first … D − 1.
-
-    :meth:`CompiledCalendar.reach_after` (exact for the nominal open time,
-    O(log exceptions) whatever the amount, then checked with the DST
-    corrections); where corrections keep it from settling — open time that a
-    fall-back makes longer than nominal, or the end of the range —
-    :func:`_search`. OutOfRange past 2199.
-    """
-    found = cc.reach_after(first, left)
-    if found is not None:
-        return found
-    day = _search(
-        lambda o: left - cc.open_time(first, o + 1), cc.template_reach_after, first - 1, MAX_ORDINAL, field, "the due time"
-    )
-    return day, cc.open_time(first, day)
-
-
-def _reach_before(cc: CompiledCalendar, last: int, left: int, field: str) -> tuple[int, int]:
-    """:func:`_reach_after` backwards: the last date D ≤ ``last`` from whose
-    start to the end of ``last`` lie ``left`` µs (> 0) of open time, and the
-    open time of dates D + 1 … last."""
-    found = cc.reach_before(last, left)
-    if found is not None:
-        return found
-    k = _search(
-        lambda k: left - cc.open_time(last - k, last + 1),
-        lambda k, missing: last - cc.template_reach_before(last - k, missing),
-        -1, last - MIN_ORDINAL, field, "the due time", back=True,
-    )
-    return last - k, cc.open_time(last - k + 1, last + 1)
-
-
 def is_open_at(cc: CompiledCalendar, t: int) -> bool:
     """Whether instant ``t`` lies in open time (segments are half-open)."""
     o, _ = cc.local_of(t)
-    return any(a <= t < b for a, b in _near_segments(cc, o - 2, o + 1))
+    return any(a <= t < b for a, b in cc.segments_between(o - 2, o + 1))
 
 
 def current_segment(cc: CompiledCalendar, t: int, limit_days: int = 400) -> Segment | None:
@@ -461,12 +380,12 @@ def first_open_at_or_after(cc: CompiledCalendar, t: int, field: str = "at") -> i
     """The earliest open instant ≥ ``t`` (``t`` itself when open)."""
     _require_hours(cc, field)
     o, _ = cc.local_of(t)
-    for a, b in _near_segments(cc, o - 2, o + 1):
+    for a, b in cc.segments_between(o - 2, o + 1):
         if b > t:
             return max(a, t)
     first = o + 2
-    day = _search(lambda x: 0 if cc.open_time(first, x + 1) > 0 else 1, lambda x, _: cc.template_reach_after(x, 1),
-                  first - 1, MAX_ORDINAL, field, "the next opening")
+    day = search_dates(lambda x: 0 if cc.open_time(first, x + 1) > 0 else 1, lambda x, _: cc.template_reach_after(x, 1),
+                       first - 1, MAX_ORDINAL, field, "the next opening")
     return cc.segments(day)[0][0]
 
 
@@ -497,7 +416,7 @@ def between_us(a: int, b: int, cc: CompiledCalendar) -> int:
     ob, _ = cc.local_of(b)
 
     def clipped(first: int, last: int) -> int:
-        return sum(max(0, min(e, b) - max(s, a)) for s, e in _near_segments(cc, first, last))
+        return sum(max(0, min(e, b) - max(s, a)) for s, e in cc.segments_between(first, last))
 
     if ob - oa <= 5:
         return clipped(oa - 2, ob + 1)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from .calendar import WEEKDAY_NAMES, CompiledCalendar
+from .calendar import WEEKDAY_NAMES
+from .compiled import CompiledCalendar
 from .engine import between_us
 from .durations import HOUR, MINUTE, SECOND, Duration, DurationKind
 from .zones import format_local, from_us, local_of, offset_us, resolve, transitions_between

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field as dc_field
 from datetime import date, datetime
 from typing import Sequence
 
-from .calendar import Calendar, CompiledCalendar, Segment
+from .calendar import Calendar
+from .compiled import CompiledCalendar, Segment
 from .durations import Duration, DurationKind, parse_duration
 from .engine import (
     AtClose,
