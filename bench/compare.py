@@ -115,7 +115,7 @@ def fmt_amount(us: int) -> str:
 
 def at_wall(d: date, wall: time) -> int:
     """The instant of local date ``d`` at wall time ``wall`` in Zagreb (fold=0:
-    the earlier of a repeated time, a skipped time moved forward — SPEC §1)."""
+    the earlier of a repeated time, a skipped time moved forward — docs/semantics.md §1.1)."""
     return to_us(datetime.combine(d, wall, tzinfo=ZONE))
 
 
@@ -288,7 +288,7 @@ def build_rows(inp: Inputs) -> list[Row]:
         def np_forward_reason(s: Start, got: int, n=n) -> str:
             if not cc.is_business_day(s.local_date.toordinal()) and got == add_us(s.us, parse_duration(f"{n + 1}bd"), cc):
                 return ("start on a non-business date: roll='forward' rolls to the next business date and adds N "
-                        "from there, one business day later than SPEC §3 (roll='backward' agrees)")
+                        "from there, one business day later than docs/semantics.md §3 (roll='backward' agrees)")
             return UNEXPLAINED
 
         off = pd.offsets.CustomBusinessDay(n=n, **inp.pd_kw)
@@ -320,7 +320,7 @@ def build_rows(inp: Inputs) -> list[Row]:
             ref = add_us(s.us, d, cc)
             if got != ref and got == add_us(s.us, d, cc, at_close=AtClose.NEXT_OPEN):
                 return (f"{lib}work ending at {local(ref):%H:%M} (a closing) rolls to the next opening {local(got):%H:%M} "
-                        "(duetime answers 17:00 per SPEC §4; its at_close=NEXT_OPEN gives the library's answer)")
+                        "(duetime answers 17:00 per docs/semantics.md §4; its at_close=NEXT_OPEN gives the library's answer)")
             return UNEXPLAINED
 
         off = pd.offsets.CustomBusinessHour(n=n, start="09:00", end="17:00", **inp.pd_kw)

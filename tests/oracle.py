@@ -1,6 +1,6 @@
-"""Independent reference implementation ("oracle") of duetime's SPEC §1–§4 and §10.
+"""Independent reference implementation ("oracle") of duetime's rules, docs/semantics.md §1–§5.
 
-Written from the text of shared/SPEC.md only, for obviousness rather than speed.
+Written from the text of the rules only, for obviousness rather than speed.
 It shares no code with ``duetime.core``: disagreements between the two reveal a
 bug in one of them.  Everything here works day by day and instant by instant:
 
@@ -45,11 +45,11 @@ class OracleError(Exception):
 
 
 class OracleInvalid(OracleError):
-    """The SPEC calls the input an error (INVALID_ARGUMENT)."""
+    """The rules call the input an error (INVALID_ARGUMENT)."""
 
 
 class OracleOutOfRange(OracleError):
-    """The SPEC calls the input or result OUT_OF_RANGE."""
+    """The rules call the input or result OUT_OF_RANGE."""
 
 
 # ---------------------------------------------------------------------------

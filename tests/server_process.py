@@ -65,7 +65,7 @@ SUPPORT_CONTRACT_EVENTS = [
 
 
 def zagreb_request(key: str = "") -> pb.ComputeDueTimeRequest:
-    """SPEC §3's example: Friday 2026-11-27 16:00 Zagreb + 3bd, Christmas holidays."""
+    """docs/semantics.md §3's example: Friday 2026-11-27 16:00 Zagreb + 3bd, Christmas holidays."""
     request = pb.ComputeDueTimeRequest(
         duration="3bd",
         calendar=pb.Calendar(

@@ -1,4 +1,4 @@
-"""SLA clocks (SPEC §7, §10): exact states after each event."""
+"""SLA clocks (docs/semantics.md §11): exact states after each event."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_spec_pause_resume_example():
 
 
 def test_business_day_measure_counts_whole_local_dates():
-    # SPEC §10: a 1bd clock started Saturday 10:00 and paused at once has 10 h left (Monday 00:00–10:00)
+    # docs/semantics.md §11: a 1bd clock started Saturday 10:00 and paused at once has 10 h left (Monday 00:00–10:00)
     s = start_clock("1bd", t("2026-11-28T10:00:00Z"), UTC)
     assert iso(s.deadline_us) == "2026-11-30T10:00:00Z"
     s = apply_event(s, ev(EventType.PAUSE, "2026-11-28T10:00:00Z"), UTC)

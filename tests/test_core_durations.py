@@ -1,4 +1,4 @@
-"""Duration text (SPEC §2, §5, §10): exact values and precise errors."""
+"""Duration text (docs/semantics.md §2, §2.2): exact values and precise errors."""
 
 from __future__ import annotations
 

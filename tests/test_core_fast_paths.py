@@ -97,7 +97,7 @@ def open_time_between(cc, a: int, b: int) -> int:
 
 
 def walk_add(cc, start: int, amount: int) -> int:
-    """SPEC §4 by the definition: the earliest T ≥ start with open time in
+    """docs/semantics.md §4 by the definition: the earliest T ≥ start with open time in
     [start, T) = amount (latest T ≤ start for a negative amount), from the
     sorted segments of every date in between (dates counted one by one)."""
     o0 = cc.local_of(start)[0]

@@ -42,7 +42,7 @@ XMAS = Calendar.from_text(
 )
 
 
-# ---- date overrides and extra working days (SPEC §4 precedence) -------------
+# ---- date overrides and extra working days (docs/semantics.md §5) -------------
 
 
 def test_shortened_day_override():
@@ -371,7 +371,7 @@ def test_open_run_spans_touching_days():
 
 
 def test_open_and_close_on_the_date_after_a_skipped_date():
-    # Pacific/Apia skipped 2011-12-30; its wall times moved into 2011-12-31 (SPEC §10)
+    # Pacific/Apia skipped 2011-12-30; its wall times moved into 2011-12-31 (docs/semantics.md §1.1)
     apia = Calendar.from_text("Pacific/Apia", weekend=[])
     for text, expected in (("1bd@open", "2011-12-31T09:00:00+14:00"), ("2bd@open", "2011-12-31T09:00:00+14:00"),
                            ("2bd@close", "2011-12-31T17:00:00+14:00"), ("1bd", "2011-12-31T10:00:00+14:00"),

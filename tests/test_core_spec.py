@@ -1,4 +1,4 @@
-"""Every example of SPEC §1–§5 and §10 as an exact-value test of the core."""
+"""Every example of the rules (docs/semantics.md §1–§5, §11) as an exact-value test of the core."""
 
 from __future__ import annotations
 
@@ -192,7 +192,7 @@ def test_open_time_across_spring_forward_is_an_hour_shorter():
 
 
 def test_fall_back_interval_endpoints_resolved_separately():
-    # SPEC §10: 00:00–02:30 on the fall-back day in Zagreb is 2.5 h of open time
+    # docs/semantics.md §4.1: 00:00–02:30 on the fall-back day in Zagreb is 2.5 h of open time
     cal = Calendar.from_text("Europe/Zagreb", weekend=[], working_hours=[(d, [("00:00", "02:30")]) for d in range(1, 8)])
     a, b = at("2026-10-25T00:00:00+02:00"), at("2026-10-26T00:00:00+01:00")
     assert business_time_between(a, b, cal) == int(2.5 * HOUR)

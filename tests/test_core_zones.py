@@ -1,4 +1,4 @@
-"""The integer offset tables agree exactly with zoneinfo (SPEC §1 rule)."""
+"""The integer offset tables agree exactly with zoneinfo (docs/semantics.md §1 rule)."""
 
 from __future__ import annotations
 

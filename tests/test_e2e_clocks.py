@@ -1,6 +1,6 @@
 """End to end: SLA clocks and contract policies over gRPC, against a
 real ``python -m duetime serve`` subprocess. Exact values throughout: the
-SPEC §7 example, a pause after the deadline, every refused transition with
+docs/semantics.md §11 example, a pause after the deadline, every refused transition with
 its PreconditionFailure, byte-identical replays, records, pinned bundles, and
 the support-contract scenario's whole timeline (as tests/test_sla_policy.py
 asserts it in the core)."""
@@ -142,7 +142,7 @@ def test_targets_without_a_measure_are_invalid(server, target, description):
 
 
 def test_the_same_state_and_event_give_the_same_bytes(server):
-    state = start(server, "3bd", "2026-11-28T10:00:00Z").state  # SPEC §10: Saturday 10:00
+    state = start(server, "3bd", "2026-11-28T10:00:00Z").state  # docs/semantics.md §11: Saturday 10:00
     first = apply(server, state, PAUSE, "2026-11-28T10:00:00Z")
     again = apply(server, state, PAUSE, "2026-11-28T10:00:00Z")
     assert first.record_id != again.record_id

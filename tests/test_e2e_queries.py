@@ -1,4 +1,4 @@
-"""End to end: the SPEC §3–§5 examples, business time, open status,
+"""End to end: the docs/semantics.md §3–§5 examples, business time, open status,
 schedules, explanations, at_close, the holiday horizon, warnings, records and
 idempotency of the new RPCs, and a table of bad inputs — all over gRPC against
 one real ``python -m duetime serve`` subprocess. Exact values throughout."""
@@ -31,7 +31,7 @@ ZAGREB_XMAS = pb.Calendar(
     holidays=[pb.Holiday(date="2026-12-25", name="Christmas Day"),
               pb.Holiday(date="2026-12-26", name="St. Stephen's Day")],
 )
-# SPEC §4's precedence example: a shortened Christmas Eve, an extra Sunday, a closed Monday.
+# docs/semantics.md §5's precedence example: a shortened Christmas Eve, an extra Sunday, a closed Monday.
 XMAS = pb.Calendar(
     time_zone="Europe/Zagreb",
     holidays=ZAGREB_XMAS.holidays,
@@ -91,7 +91,7 @@ def call(server, request):
     return rpc(request, timeout=10)
 
 
-# ---- SPEC §3–§5 examples -----------------------------------------------------------
+# ---- docs/semantics.md §3–§5 examples -----------------------------------------------------------
 
 NO_WEEKEND_ZAGREB = pb.Calendar(time_zone="Europe/Zagreb", weekend=pb.WeekendDays())
 JERUSALEM = pb.Calendar(time_zone="Asia/Jerusalem", weekend=pb.WeekendDays(days=[5, 6]))
@@ -171,7 +171,7 @@ def test_business_time_both_ways_with_overrides_and_extra_day(server):
 
 
 def test_business_time_inverts_bh(server):
-    # SPEC §4: business_time_between(s, s + Nbh) == N hours (the Zagreb 4bh example)
+    # docs/semantics.md §4: business_time_between(s, s + Nbh) == N hours (the Zagreb 4bh example)
     response = server.stub.ComputeBusinessTime(
         between_request("2026-12-24T15:00:00+01:00", "2026-12-28T11:00:00+01:00", ZAGREB_XMAS),
         timeout=10)

@@ -1,6 +1,6 @@
 """Checks of the oracle itself (no duetime code involved).
 
-* every example of SPEC §1, §3, §4, §7 and §10 that the oracle can express;
+* every example of docs/semantics.md §1, §3, §4, §5 and §11 that the oracle can express;
 * its wall-time resolution against an independent method (PEP 495 fold=0);
 * its `between` against counting open minutes one by one, both with the
   resolved intervals (checks merging/clipping/windows) and, where no offset
@@ -115,7 +115,7 @@ def test_resolution_everywhere_near_every_transition():
 
 
 # ---------------------------------------------------------------------------
-# SPEC examples (§3, §4, §7, §10)
+# Examples of docs/semantics.md (§3, §4, §5, §11)
 # ---------------------------------------------------------------------------
 
 XMAS = [("2026-12-25", "Christmas"), ("2026-12-26", "St Stephen")]

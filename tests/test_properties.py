@@ -405,7 +405,7 @@ def core_calendar(spec):
 
 
 def outcome(fn):
-    """('ok', value) or ('invalid',) / ('range',) for the SPEC's error kinds."""
+    """('ok', value) or ('invalid',) / ('range',) for the rules' error kinds."""
     invalid = (O.OracleInvalid,) + ((core.InvalidArgument,) if core else ())
     out_of_range = (O.OracleOutOfRange,) + ((core.OutOfRange,) if core else ())
     try:
@@ -485,7 +485,7 @@ def test_business_time_between_equals_oracle(data):
 
 @given(st.data())
 def test_between_inverts_add_business_time(data):
-    """SPEC §4: always business_time_between(s, s + Nbh) == N hours (both signs)."""
+    """docs/semantics.md §4: always business_time_between(s, s + Nbh) == N hours (both signs)."""
     spec, ocal, start = data.draw(cases())
     kind = data.draw(st.integers(0, 1))
     if kind == 0:
@@ -588,7 +588,7 @@ def test_business_time_on_a_week_without_hours_is_an_error(data):
         core.compute_due(start, text, cal)
 
 
-# Named cases from the SPEC, through the core (the oracle's own are in test_oracle_self.py).
+# Named cases from docs/semantics.md, through the core (the oracle's own are in test_oracle_self.py).
 SPEC_CASES = [
     # (spec, start, duration, expected UTC)
     (dict(time_zone="Europe/Zagreb"), "2026-11-27T16:00:00+01:00", "3bd", "2026-12-02T15:00:00+00:00"),
@@ -743,8 +743,8 @@ def test_iso_durations_equal_oracle(data):
         start = O.resolve(ocal.zone, wall.replace(day=min(data.draw(st.integers(28, 31)), last)))
     text = data.draw(iso_durations())
     p = O.parse_iso(text)
-    # SPEC gap, left out here and reported: a duration with no date part but a
-    # time part, from the later instant of a fold (§5 read literally re-resolves
+    # A gap in the rules, left out here and reported: a duration with no date part but a
+    # time part, from the later instant of a fold (§2.2 read literally re-resolves
     # the unchanged wall time to the earlier instant before adding the time).
     later_in_fold = O.resolve(ocal.zone, O.local_wall(ocal.zone, start)) != start
     assume(not (later_in_fold and (p.years, p.months, p.weeks, p.days) == (0, 0, 0, 0) and p.time_us))

@@ -11,7 +11,7 @@ until the server is gone. Then:
   milliseconds);
 * every call that was answered was answered exactly (the Zagreb example) and
   its record id is in the ledger file, under the call's idempotency key: no
-  answered call lacks its record (README "Records", SPEC §8);
+  answered call lacks its record (README "Records", docs/semantics.md §12);
 * every call that was not answered failed with a status a client retries
   (UNAVAILABLE, CANCELLED), never INTERNAL or UNKNOWN.
 

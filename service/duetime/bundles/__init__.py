@@ -1,4 +1,4 @@
-"""Versioned calendar bundles (SPEC §6).
+"""Versioned calendar bundles (docs/semantics.md §7).
 
 Sources are TOML files ``calendars/<name>.toml``; :mod:`.compiler` resolves
 each into a canonical JSON of explicit dates, hashed into a version id and

@@ -42,7 +42,7 @@ def version_of(content: dict) -> str:
 def resolve_holidays(src: BundleSource) -> list[tuple[str, str]]:
     """Holidays of ``src`` as explicit ``(date, name)`` pairs inside its years.
 
-    The package is asked for one year beyond each end (SPEC §6: an observed
+    The package is asked for one year beyond each end (docs/semantics.md §7: an observed
     New Year's Day can fall on 31 December of the year before) and only dates
     inside the range are kept; then removals, then additions.
     """

@@ -1,15 +1,15 @@
 """The pure arithmetic core of duetime: no gRPC, no I/O, no clock reads.
 
-Public surface (SPEC section in brackets):
+Public surface (the section of docs/semantics.md in brackets):
 
-* :func:`parse_duration` [§2, §5, §10] → :class:`Duration`
-* :class:`Calendar` [§6] (``Calendar.from_text`` validates wire-shaped input)
-* :func:`compute_due` [§2–§5], :func:`business_time_between` [§4],
+* :func:`parse_duration` [§2, §2.2] → :class:`Duration`
+* :class:`Calendar` [§7] (``Calendar.from_text`` validates wire-shaped input)
+* :func:`compute_due` [§2–§6], :func:`business_time_between` [§4],
   :func:`bd_between` [§3]
 * :func:`due_answer`, :func:`business_time`, :func:`open_status`,
   :func:`schedule`: the service's questions, with warnings and explanations
-* :func:`start_clock`, :func:`apply_event`: SLA clocks [§7]
-* :func:`resolve_local` [§1], :func:`parse_instant`, :func:`format_local`
+* :func:`start_clock`, :func:`apply_event`: SLA clocks [§11]
+* :func:`resolve_local` [§1.1], :func:`parse_instant`, :func:`format_local`
 * errors: :class:`Refusal` (the one error model, :class:`ErrorKind`),
   :class:`DuetimeError`, :class:`InvalidArgument`, :class:`OutOfRange`
 """

@@ -1,4 +1,4 @@
-"""Business calendars (SPEC §3, §4, §6): the declaration.
+"""Business calendars (docs/semantics.md §3, §4, §7): the declaration.
 
 A :class:`Calendar` is a plain, validated, hashable declaration: time zone,
 weekend, holidays, date overrides, extra working days and weekly working
@@ -37,7 +37,7 @@ class Interval:
 
     ``0 <= start < 86400``; ``0 <= end <= 86400`` (86400 is ``24:00``). An
     ``end`` at or before ``start`` (other than equal) crosses midnight: the
-    interval belongs to the date it starts on (SPEC §4).
+    interval belongs to the date it starts on (docs/semantics.md §4).
     """
 
     start: int
@@ -64,7 +64,7 @@ class Holiday:
 @dataclass(frozen=True, order=True)
 class DateOverride:
     """One date's own hours (a shortened or special day) or, with no
-    intervals, a closed date. Wins over everything else for that date (SPEC §4)."""
+    intervals, a closed date. Wins over everything else for that date (docs/semantics.md §5)."""
 
     date: date
     intervals: tuple[Interval, ...] = ()
@@ -77,21 +77,21 @@ class DateOverride:
 
 @dataclass(frozen=True, order=True)
 class ExtraWorkingDay:
-    """A date opened although it is a weekend day or a holiday (SPEC §4)."""
+    """A date opened although it is a weekend day or a holiday (docs/semantics.md §4)."""
 
     date: date
     name: str = ""
 
 
 def default_hours(weekend: frozenset[int]) -> tuple[tuple[Interval, ...], ...]:
-    """09:00–17:00 on every day that is not a weekend day (SPEC §4)."""
+    """09:00–17:00 on every day that is not a weekend day (docs/semantics.md §4)."""
     nine_to_five = (Interval(9 * 3600, 17 * 3600),)
     return tuple(() if wd in weekend else nine_to_five for wd in range(1, 8))
 
 
 @dataclass(frozen=True)
 class Calendar:
-    """A business calendar (SPEC §6).
+    """A business calendar (docs/semantics.md §7).
 
     ``weekend`` holds ISO weekdays (1 = Monday); ``holidays`` is sorted by date
     with no duplicates; ``working_hours[i]`` are the intervals of ISO weekday
@@ -330,7 +330,7 @@ def _parse_week(
 
 
 def parse_day_intervals(intervals: Iterable[tuple[str, str]], path: str, bad: list[FieldViolation]) -> list[Interval]:
-    """Parse and check one day's intervals: no zero length, no overlap (SPEC §10)."""
+    """Parse and check one day's intervals: no zero length, no overlap (docs/semantics.md §4.1)."""
     out: list[tuple[Interval, int]] = []
     for j, (a, b) in enumerate(intervals):
         s = parse_wall_time(a, f"{path}[{j}].start", bad, is_end=False)

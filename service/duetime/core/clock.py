@@ -1,4 +1,4 @@
-"""SLA clocks that pause and resume (SPEC §7, §10).
+"""SLA clocks that pause and resume (docs/semantics.md §11).
 
 A clock is plain data (:class:`ClockState`) that the caller keeps; every
 transition is a pure function of (state, event, calendar), so the same events
@@ -9,7 +9,7 @@ The clock's **measure** follows its target's kind:
 * ``ELAPSED`` (``14d``, ``48h``): real time;
 * ``BUSINESS_DAY`` (``3bd``): every instant of a business day's local date is
   open (days of 23 or 25 hours count as such);
-* ``BUSINESS_TIME`` (``48bh``): the calendar's open time (SPEC §4).
+* ``BUSINESS_TIME`` (``48bh``): the calendar's open time (docs/semantics.md §4).
 
 Instants and amounts are µs; ``remaining`` is always in the clock's measure.
 """
@@ -28,7 +28,7 @@ from .errors import DuetimeError, ErrorKind, FieldViolation, InvalidArgument
 
 
 class FailedPrecondition(DuetimeError):
-    """An event the clock's state does not allow (SPEC §10)."""
+    """An event the clock's state does not allow (docs/semantics.md §11)."""
 
     kind = ErrorKind.STATE_CONFLICT
     reason = "CLOCK_EVENT_NOT_ALLOWED"
@@ -146,7 +146,7 @@ def _target_amount(d: Duration, measure: Measure, t: int, cal: Calendar, field: 
 
 
 def start_clock(target: str, at_us: int, cal: Calendar, field: str = "target") -> ClockState:
-    """A RUNNING clock with ``deadline = at + target`` (SPEC §7 start)."""
+    """A RUNNING clock with ``deadline = at + target`` (docs/semantics.md §11 start)."""
     d = parse_duration(target, field)
     measure = measure_of(d, field)
     deadline = add_us(at_us, d, cal.compiled, field)
@@ -158,7 +158,7 @@ def _refuse(why: str, field: str = "event") -> FailedPrecondition:
 
 
 def apply_event(state: ClockState, event: ClockEvent, cal: Calendar) -> ClockState:
-    """The state after ``event`` (SPEC §7). FailedPrecondition for events the
+    """The state after ``event`` (docs/semantics.md §11). FailedPrecondition for events the
     state does not allow: any event on a stopped clock, PAUSE of a paused one,
     RESUME of a running one (subject ``event``), an event earlier than the
     last one (subject ``event.time``)."""

@@ -229,7 +229,7 @@ class CompiledCalendar:
             iv.end <= iv.start for o in cal.date_overrides for iv in o.intervals
         )
         # clipped by the previous weekday's overnight intervals so that open
-        # time is a set of instants (SPEC §4)
+        # time is a set of instants (docs/semantics.md §4)
         open_time = self.open_time_by_weekday = [
             measure(subtract(merge(spans[w]), [(s - DAY, e - DAY) for s, e in spans[w - 1]])) for w in range(7)
         ]
@@ -321,7 +321,7 @@ class CompiledCalendar:
             r = self.known_instant_range = (resolve(self.zone, MIN_ORDINAL + 1, 0), resolve(self.zone, MAX_ORDINAL, 0))
         return r
 
-    # ---- the zone (SPEC §1), with the one-look-up fast path of zones.QuietBlocks
+    # ---- the zone (docs/semantics.md §1), with the one-look-up fast path of zones.QuietBlocks
     def local_of(self, us: int) -> tuple[int, int]:
         """Local (date ordinal, µs of day) of instant ``us`` in the calendar's zone."""
         off = self._quiet_offsets[us >> BLOCK_BITS]
@@ -331,7 +331,7 @@ class CompiledCalendar:
         return days + EPOCH_ORDINAL, rest
 
     def resolve(self, o: int, us_of_day: int) -> int:
-        """The instant of local date ``o`` at wall time ``us_of_day`` (SPEC §1:
+        """The instant of local date ``o`` at wall time ``us_of_day`` (docs/semantics.md §1:
         gap → forward by its length, fold → the earlier); as :func:`zones.resolve`."""
         local = (o - EPOCH_ORDINAL) * DAY + us_of_day
         off = self._quiet_offsets[local >> BLOCK_BITS]
@@ -365,7 +365,7 @@ class CompiledCalendar:
         return (o - ANCHOR_MONDAY) % 7
 
     def is_business_day(self, o: int) -> bool:
-        """SPEC §3 with the precedence of §4: override > extra day > holiday > weekend."""
+        """docs/semantics.md §3 with the precedence of §4: override > extra day > holiday > weekend."""
         st = self._exception_status.get(o)
         return bool(st[0]) if st is not None else bool(self.business_by_weekday[(o - ANCHOR_MONDAY) % 7])
 
@@ -449,7 +449,7 @@ class CompiledCalendar:
     # the previous one. One function with a direction would branch at each of
     # those steps, cost time on every call and hide which inequality holds.
 
-    # ---- where a count of business days runs out (SPEC §3) -------------
+    # ---- where a count of business days runs out (docs/semantics.md §3) -------------
     def nth_after(self, o: int, n: int) -> int:
         """The n-th (n ≥ 1) business day strictly after date ``o``, exactly,
         whatever the calendar (holidays, overrides, extra working days), at a
@@ -506,7 +506,7 @@ class CompiledCalendar:
         x = top - 7 * q - offsets_before[top % 7][r]
         return x if i == 0 or x > dates[i - 1] else dates[i - 1]
 
-    # ---- where an amount of open time runs out (SPEC §4) ---------------
+    # ---- where an amount of open time runs out (docs/semantics.md §4) ---------------
     def date_reached_after(self, first: int, left: int, field: str) -> tuple[int, int]:
         """The first date D ≥ ``first`` by whose end ``left`` µs (> 0) of open
         time have passed, and the open time of dates first … D − 1.
@@ -670,8 +670,8 @@ class CompiledCalendar:
 
     # ---- exact segments -----------------------------------------------
     def raw_segments(self, o: int) -> list[Segment]:
-        """Instants of date ``o``'s intervals, each endpoint resolved by SPEC §1
-        on its own; an interval that a gap makes empty is dropped (SPEC §10)."""
+        """Instants of date ``o``'s intervals, each endpoint resolved by docs/semantics.md §1
+        on its own; an interval that a gap makes empty is dropped (docs/semantics.md §4.1)."""
         spans = self.day_spans(o)
         if not spans:
             return []
@@ -686,7 +686,7 @@ class CompiledCalendar:
         """Open segments owned by date ``o``: its own, minus what the two dates
         before it already cover (an overnight interval, or a DST shift), so that
         segments of different dates never overlap and add up to the open time
-        of SPEC §4 (a set of instants). Cached per date."""
+        of docs/semantics.md §4 (a set of instants). Cached per date."""
         cached = self._segments_by_date.get(o)
         if cached is not None:
             return cached

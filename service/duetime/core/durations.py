@@ -1,4 +1,4 @@
-"""Duration text (SPEC §2, §10): parsing into exact integer amounts.
+"""Duration text (docs/semantics.md §2): parsing into exact integer amounts.
 
 Grammar (whitespace around the text is ignored, never inside it)::
 
@@ -32,16 +32,16 @@ HOUR = 60 * MINUTE
 DAY = 24 * HOUR
 WEEK = 7 * DAY
 
-#: |bd| limit (SPEC §2).
+#: |bd| limit (docs/semantics.md §2).
 MAX_BUSINESS_DAYS = 100_000
-#: No duration longer than this can keep a result inside 1900..2199 (SPEC §1).
+#: No duration longer than this can keep a result inside 1900..2199 (docs/semantics.md §1).
 MAX_SPAN_US = 400 * 366 * DAY
 #: Longest digit run accepted in one number; longer text cannot be in range.
 _MAX_DIGITS = 30
 
 
 class DurationKind(Enum):
-    """What a duration counts (SPEC §2 table, column "kind")."""
+    """What a duration counts (docs/semantics.md §2 table, column "kind")."""
 
     ELAPSED = "elapsed"
     BUSINESS_DAY = "business-day"
@@ -51,7 +51,7 @@ class DurationKind(Enum):
 
 @dataclass(frozen=True)
 class NominalParts:
-    """The parts of an ISO 8601 duration (SPEC §5), each already signed."""
+    """The parts of an ISO 8601 duration (docs/semantics.md §2.2), each already signed."""
 
     years: int = 0
     months: int = 0
@@ -150,7 +150,7 @@ def _parse_cached(text: str, field: str) -> Duration:
 
 
 def _parse_duration(text: str, field: str = "duration") -> Duration:
-    """Parse duration text (SPEC §2, §5, §10) into a :class:`Duration`.
+    """Parse duration text (docs/semantics.md §2, §2.2) into a :class:`Duration`.
 
     Raises :class:`InvalidArgument` naming ``field`` with the offending text and
     its 1-based position, or :class:`OutOfRange` for |bd| > 100000 or spans that

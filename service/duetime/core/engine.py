@@ -1,4 +1,4 @@
-"""Due-time arithmetic (SPEC §2–§5): elapsed, business days, business time, ISO.
+"""Due-time arithmetic (docs/semantics.md §2–§4): elapsed, business days, business time, ISO.
 
 All functions here are pure: the caller supplies every instant, nothing reads
 a clock or does I/O. Instants are µs since the epoch (``int``) in the
@@ -40,7 +40,7 @@ RULES_VERSION = "2026.1"
 class AtClose(Enum):
     """Where positive business time that ends exactly at a closing is due.
 
-    ``END_OF_WINDOW`` (default, SPEC §4): at the closing instant (Friday 17:00).
+    ``END_OF_WINDOW`` (default, docs/semantics.md §4): at the closing instant (Friday 17:00).
     ``NEXT_OPEN``: at the next opening (Monday 09:00), as pandas'
     CustomBusinessHour and jBPM answer. Negative amounts and other kinds of
     duration are not affected.
@@ -61,7 +61,7 @@ def compute_due(
     field: str = "duration",
     at_close: AtClose = AtClose.END_OF_WINDOW,
 ) -> datetime:
-    """``start + duration`` under ``calendar`` (SPEC §2–§5), as an aware UTC datetime.
+    """``start + duration`` under ``calendar`` (docs/semantics.md §2–§4), as an aware UTC datetime.
 
     ``duration`` is text (parsed by :func:`parse_duration`) or a parsed
     :class:`Duration`. Raises InvalidArgument (bad text, a calendar without
@@ -73,13 +73,13 @@ def compute_due(
 
 
 def business_time_between(a: datetime, b: datetime, calendar: Calendar) -> int:
-    """Open time in ``[a, b)`` in µs, negated when ``b < a`` (SPEC §4)."""
+    """Open time in ``[a, b)`` in µs, negated when ``b < a`` (docs/semantics.md §4)."""
     cc = calendar.compiled
     return between_us(start_us(a, calendar, "start"), start_us(b, calendar, "end"), cc)
 
 
 def bd_between(a: datetime, b: datetime, calendar: Calendar) -> int:
-    """Business days from ``a`` to ``b`` (SPEC §3): the exact inverse of adding bd."""
+    """Business days from ``a`` to ``b`` (docs/semantics.md §3): the exact inverse of adding bd."""
     cc = calendar.compiled
     return bd_between_us(start_us(a, calendar, "start"), start_us(b, calendar, "end"), cc)
 
@@ -144,7 +144,7 @@ def _check_result(us: int, cc: CompiledCalendar, field: str) -> None:
 
 
 # ---------------------------------------------------------------------------
-# business days (SPEC §3): civil arithmetic on local dates, same wall time
+# business days (docs/semantics.md §3): civil arithmetic on local dates, same wall time
 
 
 def nth_business_day(cc: CompiledCalendar, o0: int, n: int, field: str) -> int:
@@ -167,7 +167,7 @@ def nth_business_day(cc: CompiledCalendar, o0: int, n: int, field: str) -> int:
 
 
 def add_business_days_us(start: int, n: int, cc: CompiledCalendar, field: str = "duration") -> int:
-    """``start + n bd`` (SPEC §3): n-th business day after the local date, same wall time."""
+    """``start + n bd`` (docs/semantics.md §3): n-th business day after the local date, same wall time."""
     if n == 0:
         return start
     o0, t0 = cc.local_of(start)
@@ -178,7 +178,7 @@ def add_business_days_us(start: int, n: int, cc: CompiledCalendar, field: str = 
 
 
 def bd_between_us(a: int, b: int, cc: CompiledCalendar) -> int:
-    """SPEC §3 ``bd_between``: largest N ≥ 0 with a + N bd ≤ b (b ≥ a), or −M with
+    """docs/semantics.md §3 ``bd_between``: largest N ≥ 0 with a + N bd ≤ b (b ≥ a), or −M with
     the largest M ≥ 0 such that a − M bd ≥ b (b < a)."""
     oa, _ = cc.local_of(a)
     ob, _ = cc.local_of(b)
@@ -209,7 +209,7 @@ def add_relative_us(start: int, d: Duration, cc: CompiledCalendar, field: str = 
     """``Nbd@HH:MM`` / ``Nbd@open`` / ``Nbd@close`` (a duetime extension).
 
     N ≠ 0: the N-th business day after (before) the start's local date, at
-    that local time (resolved by SPEC §1), or at that date's first opening or
+    that local time (resolved by docs/semantics.md §1), or at that date's first opening or
     last closing. N = 0: the first business day on or after the start's local
     date whose target instant is still ahead of the start (strictly later), so
     ``0bd@close`` is the end of today's business, or of the next business day
@@ -239,7 +239,7 @@ def _relative_target(cc: CompiledCalendar, o: int, d: Duration, field: str) -> i
 
 
 # ---------------------------------------------------------------------------
-# business time (SPEC §4): exact arithmetic over open segments
+# business time (docs/semantics.md §4): exact arithmetic over open segments
 
 
 def _require_hours(cc: CompiledCalendar, field: str) -> None:
@@ -248,7 +248,7 @@ def _require_hours(cc: CompiledCalendar, field: str) -> None:
 
 
 def add_business_time_us(start: int, amount: int, cc: CompiledCalendar, field: str = "duration") -> int:
-    """``start + amount`` of open time (µs, signed), SPEC §4.
+    """``start + amount`` of open time (µs, signed), docs/semantics.md §4.
 
     amount > 0: the earliest T ≥ start with open time in [start, T) = amount
     (work ending exactly at closing is due at closing). amount < 0: the latest
@@ -272,7 +272,7 @@ def add_business_time_us(start: int, amount: int, cc: CompiledCalendar, field: s
 
 
 def _add_business_time_bisect(start: int, amount: int, cc: CompiledCalendar, guess: int) -> int:
-    """SPEC §4 by bisection on instants with the exact measure (rare path)."""
+    """docs/semantics.md §4 by bisection on instants with the exact measure (rare path)."""
     span = 8 * DAY
     if amount > 0:
         lo, hi = start, max(guess, start) + span
@@ -407,7 +407,7 @@ def run_end(cc: CompiledCalendar, t: int, limit_days: int = 400) -> int | None:
 
 
 def between_us(a: int, b: int, cc: CompiledCalendar) -> int:
-    """Open time in ``[a, b)`` in µs; negated when ``b < a`` (SPEC §4)."""
+    """Open time in ``[a, b)`` in µs; negated when ``b < a`` (docs/semantics.md §4)."""
     if b < a:
         return -between_us(b, a, cc)
     if b == a or not cc.has_hours():
@@ -424,12 +424,12 @@ def between_us(a: int, b: int, cc: CompiledCalendar) -> int:
 
 
 # ---------------------------------------------------------------------------
-# nominal ISO 8601 durations (SPEC §5)
+# nominal ISO 8601 durations (docs/semantics.md §2.2)
 
 
 def add_nominal_us(start: int, d: Duration, cc: CompiledCalendar, field: str = "duration") -> int:
     """Years/months (clamped to month end), then weeks/days on the local date,
-    same wall time resolved by SPEC §1, then the time part as elapsed time."""
+    same wall time resolved by docs/semantics.md §1, then the time part as elapsed time."""
     n = d.nominal
     assert n is not None
     o0, t0 = cc.local_of(start)

@@ -125,7 +125,7 @@ class InvalidArgument(DuetimeError):
 
 
 class OutOfRange(DuetimeError):
-    """An input or a result outside the supported range (SPEC §1, §2)."""
+    """An input or a result outside the supported range (docs/semantics.md §1, §2)."""
 
     kind = ErrorKind.UNSUPPORTED_RANGE
     reason = "OUT_OF_RANGE"

@@ -211,7 +211,7 @@ def _explain_nominal(start: int, d: Duration, cc: CompiledCalendar) -> list[Step
 
 
 def _resolution(cc: CompiledCalendar, o: int, us_of_day: int) -> list[Step]:
-    """Say how SPEC §1 resolved the wall time on date ``o`` if it was a gap or fold."""
+    """Say how docs/semantics.md §1 resolved the wall time on date ``o`` if it was a gap or fold."""
     zone = cc.zone
     if zone.key == "UTC":
         return []
@@ -224,6 +224,8 @@ def _resolution(cc: CompiledCalendar, o: int, us_of_day: int) -> list[Step]:
         return []
     instant = resolve(zone, o, us_of_day)
     back = from_us(instant).astimezone(zone).replace(tzinfo=None)
+    # These texts are part of recorded answers (their "(SPEC §1)" is the rule
+    # docs/semantics.md §1.1 states): reworded only with a new RULES_VERSION.
     if back != naive:
         return [Step("resolve", f"{wall} on {date.fromordinal(o).isoformat()} does not exist (DST gap): moved forward "
                                 f"by the gap's length to {back.strftime('%H:%M')} (SPEC §1)", start_us=instant)]

@@ -1,9 +1,9 @@
 """The questions duetime answers, as pure functions returning plain data.
 
 * :func:`due_answer` — ``start + duration`` with warnings and, on request, an
-  explanation (SPEC §2–§5).
+  explanation (docs/semantics.md §2–§4).
 * :func:`business_time` — open time and whole business days between two
-  instants (SPEC §3 ``bd_between``, §4 ``business_time_between``).
+  instants (docs/semantics.md §3 ``bd_between``, §4 ``business_time_between``).
 * :func:`open_status` — open or closed at an instant, the current interval,
   the next opening and closing, and why a date is not a business day.
 * :func:`schedule` — a stage's named deadlines, from the stage entry or
@@ -112,7 +112,7 @@ def _horizon_between(cc: CompiledCalendar, a: int, b: int) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class BusinessTime:
-    """Open time (µs, signed) and whole business days (SPEC §3) between two instants."""
+    """Open time (µs, signed) and whole business days (docs/semantics.md §3) between two instants."""
 
     open_us: int
     business_days: int

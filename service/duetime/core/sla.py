@@ -1,4 +1,4 @@
-"""Contract policies: deadline = f(history, tier, contract), pure (SPEC §7).
+"""Contract policies: deadline = f(history, tier, contract), pure (docs/semantics.md §11).
 
 A :class:`Policy` names tiers (a target and a calendar each) and says what
 each business event does to the clock depending on its status. :func:`evaluate`
@@ -87,7 +87,7 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent]) -> Evaluation:
     """Replay ``events`` (the first must be ``start``; an optional ``tier``
     attribute picks the tier, else the policy's initial tier). Unknown event
     types or tiers are InvalidArgument naming ``events[i]``; transitions the
-    clock refuses are FailedPrecondition (SPEC §10), and so is an event
+    clock refuses are FailedPrecondition (docs/semantics.md §11), and so is an event
     earlier than the one before it, whatever the policy does with it
     (``events[i].time``)."""
     if not events or events[0].type != START_EVENT:

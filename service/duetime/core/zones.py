@@ -1,4 +1,4 @@
-"""Instants, local dates and the one local → exact bridge (SPEC §1).
+"""Instants, local dates and the one local → exact bridge (docs/semantics.md §1).
 
 Inside the core an *instant* is an ``int`` of microseconds since
 1970-01-01T00:00:00Z, and a *local date* is a proleptic Gregorian ordinal
@@ -28,7 +28,7 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 EPOCH_ORDINAL = EPOCH.date().toordinal()
 _ONE_US = timedelta(microseconds=1)
 
-#: Supported local dates, inclusive (SPEC §1).
+#: Supported local dates, inclusive (docs/semantics.md §1).
 MIN_DATE = date(1900, 1, 1)
 MAX_DATE = date(2199, 12, 31)
 MIN_ORDINAL = MIN_DATE.toordinal()
@@ -64,7 +64,7 @@ def local_us_of(ordinal: int, us_of_day: int) -> int:
 
 
 def resolve(zone: ZoneInfo, ordinal: int, us_of_day: int) -> int:
-    """The instant of local date ``ordinal`` at wall time ``us_of_day`` (SPEC §1).
+    """The instant of local date ``ordinal`` at wall time ``us_of_day`` (docs/semantics.md §1).
 
     ``us_of_day`` may be ≥ 24 h (``24:00`` or the end of an overnight interval):
     it then lies on a later date. Gap → forward by the gap's length; fold →
@@ -177,7 +177,7 @@ class QuietBlocks(dict):
     offset of an instant, and the instant of a local wall time, cost one
     dictionary look-up away from transitions. With the margin of one day (the
     table's ``quiet``), for a local wall time ``L`` in a quiet block
-    (``L >> BLOCK_BITS == k``) the instant is exactly ``L - off`` by SPEC §1:
+    (``L >> BLOCK_BITS == k``) the instant is exactly ``L - off`` by docs/semantics.md §1:
     a UTC offset is less than a day in size (a ``datetime`` invariant), so
     every instant that could show ``L`` lies within a day of the block, where
     the offset is ``off`` alone — no gap, no fold. ``table`` None is UTC:
@@ -271,7 +271,7 @@ class ZoneTable:
 
     def resolve(self, local: int) -> int:
         """The instant of local wall time ``local`` (µs on the epoch scale) by
-        SPEC §1: the earliest instant showing that wall time, or — in a gap —
+        docs/semantics.md §1: the earliest instant showing that wall time, or — in a gap —
         the wall time read with the offset in force before the gap."""
         off = self.quiet[local >> BLOCK_BITS]
         if off is not None:  # no transition within a day: one offset, exactly
@@ -338,7 +338,7 @@ def parse_instant(text: str, field: str) -> datetime:
 
     Accepts ``2026-11-27T16:00:00+01:00``, ``...Z`` and, for people, seconds
     omitted (``2026-11-27T16:00+01:00``). Text without an offset is
-    InvalidArgument: it is never read as UTC or as local time (SPEC §1).
+    InvalidArgument: it is never read as UTC or as local time (docs/semantics.md §1).
     """
     s = text.strip() if isinstance(text, str) else ""
     if not s or not s.isascii():

@@ -1,4 +1,4 @@
-"""The ledger: one stored row per answered computing call (SPEC §8).
+"""The ledger: one stored row per answered computing call (docs/semantics.md §12).
 
 This package's names, re-exported here, are what the rest of duetime uses;
 each module holds one part:

@@ -172,8 +172,8 @@ class DueTimeServiceServicer:
     """
 
     def ComputeDueTime(self, request, context):
-        """ComputeDueTime returns start + duration under the calendar (SPEC §2–§5) and
-        records the answer in the ledger before returning it (SPEC §8).
+        """ComputeDueTime returns start + duration under the calendar (docs/semantics.md §2–§4) and
+        records the answer in the ledger before returning it (docs/semantics.md §12).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -221,8 +221,9 @@ class DueTimeServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ComputeBusinessTime(self, request, context):
-        """ComputeBusinessTime returns the open time in [start_time, end_time) (SPEC
-        §4) and the whole business days between the two instants (SPEC §3).
+        """ComputeBusinessTime returns the open time in [start_time, end_time)
+        (docs/semantics.md §4) and the whole business days between the two
+        instants (docs/semantics.md §3).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -279,7 +280,7 @@ class DueTimeServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def StartClock(self, request, context):
-        """StartClock starts an SLA clock (SPEC §7): RUNNING, with deadline_time =
+        """StartClock starts an SLA clock (docs/semantics.md §11): RUNNING, with deadline_time =
         start_time + target in the calendar. The answer is the clock's whole
         state, plain data the caller keeps and hands back to ApplyClockEvent.
         A target without a clock measure (ISO 8601 "P…", "1bd@16:00") or a
@@ -290,7 +291,7 @@ class DueTimeServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ApplyClockEvent(self, request, context):
-        """ApplyClockEvent returns the state after one event (SPEC §7, §10): pause,
+        """ApplyClockEvent returns the state after one event (docs/semantics.md §11): pause,
         resume, reset, retarget or stop. The same state, event and versions give
         the same state, byte for byte (deterministic serialization). An event the
         state does not allow (resume a running clock, pause a paused one, any
@@ -757,7 +758,7 @@ class DueTimeService:
 
 class CalendarServiceStub:
     """CalendarService describes the calendar bundles the server answers from
-    (SPEC §6): compiled, hashed versions of the TOML sources in calendars/.
+    (docs/semantics.md §7): compiled, hashed versions of the TOML sources in calendars/.
     Its calls are read-only and not recorded. Errors as in DueTimeService.
     """
 
@@ -786,7 +787,7 @@ class CalendarServiceStub:
 
 class CalendarServiceServicer:
     """CalendarService describes the calendar bundles the server answers from
-    (SPEC §6): compiled, hashed versions of the TOML sources in calendars/.
+    (docs/semantics.md §7): compiled, hashed versions of the TOML sources in calendars/.
     Its calls are read-only and not recorded. Errors as in DueTimeService.
     """
 
@@ -841,7 +842,7 @@ def add_CalendarServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class CalendarService:
     """CalendarService describes the calendar bundles the server answers from
-    (SPEC §6): compiled, hashed versions of the TOML sources in calendars/.
+    (docs/semantics.md §7): compiled, hashed versions of the TOML sources in calendars/.
     Its calls are read-only and not recorded. Errors as in DueTimeService.
     """
 
