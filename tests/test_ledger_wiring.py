@@ -14,6 +14,7 @@ import sqlite3
 import threading
 import time
 from datetime import datetime, timezone
+from pathlib import Path
 
 import grpc
 import pytest
@@ -488,3 +489,54 @@ def test_records_commands_refuse_an_empty_file_and_leave_it_empty(tmp_path, caps
         assert (code, out, err) == (1, [], f"error: {empty} is an empty file, not a ledger\n"), \
             command
     assert empty.read_bytes() == b""  # no schema written by a read
+
+
+def corrupt_copy(tmp_path) -> tuple[str, str]:
+    """A copy of the golden ledger whose 8th ComputeDueTime response has its
+    first byte overwritten (no longer a message): (path, that record's id)."""
+    path = tmp_path / "corrupt.sqlite"
+    path.write_bytes((Path(__file__).parent / "golden" / "ledger.sqlite").read_bytes())
+    with sqlite3.connect(path) as db:
+        record_id, response = db.execute(
+            "SELECT record_id, response FROM records WHERE method LIKE '%/ComputeDueTime' "
+            "ORDER BY record_id LIMIT 1 OFFSET 7").fetchone()
+        db.execute("UPDATE records SET response = ? WHERE record_id = ?",
+                   (b"\xff" + response[1:], record_id))
+    return str(path), record_id
+
+
+def test_export_names_a_record_that_does_not_parse_and_goes_on(tmp_path, capsys):
+    path, record_id = corrupt_copy(tmp_path)
+    code, out, err = run(capsys, "records", "export", "--db", path)
+    assert code == 1
+    assert len(out) == 792 and record_id not in "".join(out)
+    assert err.splitlines() == [
+        f"error: record {record_id}: its stored request or response does not parse (Error "
+        "parsing message with type 'duetime.v1.ComputeDueTimeResponse': Wire format was "
+        "corrupt); duetime records verify checks the ledger",
+        "exported 792 record(s); 1 could not be read (see above)"]
+
+
+def test_http_answers_a_record_that_does_not_parse_with_a_json_internal_error(tmp_path, caplog):
+    import anyio
+    import httpx
+    from duetime.api import http
+    from duetime.ledger import SqliteLedger
+
+    path, record_id = corrupt_copy(tmp_path)
+    app = build_app(SqliteLedger(path))
+
+    async def get(url: str) -> httpx.Response:
+        transport = httpx.ASGITransport(app=http.create_app(app, log_calls=False))
+        async with httpx.AsyncClient(transport=transport, base_url="http://duetime.test") as c:
+            return await c.get(url)
+
+    try:
+        for url in (f"/v1/records/{record_id}", "/v1/records?pageSize=1000"):
+            response = anyio.run(get, url)
+            assert (response.status_code, response.json()["error"]["status"],
+                    response.json()["error"]["message"]) == (500, "INTERNAL", "internal error")
+    finally:
+        app.close()
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == [
+        "internal error", "internal error"]  # logged with the DecodeError's traceback

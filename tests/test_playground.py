@@ -610,6 +610,23 @@ def test_bundle_with_a_dst_change_and_a_local_entry(page, server):
     expect(page.get_by_test_id("versions")).to_contain_text(f"calendar hr-zagreb@{version}, rules ")
 
 
+def test_a_late_answer_for_a_bundle_no_longer_selected_is_not_shown(page):
+    first = page.get_by_test_id("bundle").locator("option").first.get_attribute("value")
+    assert first != "hr-zagreb"
+    held = []
+    # the first bundle's GetCalendar answer is held back until hr-zagreb's was shown
+    page.route(f"**/v1/calendars/{first}", lambda route: held.append(route))
+    page.get_by_test_id("source-bundle").check()  # asks for the first bundle
+    page.get_by_test_id("bundle").select_option("hr-zagreb")
+    info = page.get_by_test_id("bundle-info")
+    expect(info).to_contain_text("Europe/Zagreb, holidays 2020–2035")
+    assert len(held) == 1
+    with page.expect_response(f"**/v1/calendars/{first}"):
+        held[0].continue_()
+    page.wait_for_timeout(300)  # the page reads the held answer, which must not replace the line
+    expect(info).to_contain_text("Europe/Zagreb, holidays 2020–2035")
+
+
 def test_the_page_reads_wall_times_and_offset_changes_as_duetime_does(page):
     """The page's own time arithmetic (time.js, run in Chromium with its time
     zone data) agrees with the oracle: local entry times in DST gaps and folds

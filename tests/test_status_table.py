@@ -17,7 +17,7 @@ import httpx
 import pytest
 from duetime import app as app_module
 from duetime.api import http
-from duetime.api.calls import BudgetExceeded, Limits
+from duetime.api.calls import BudgetExceeded, CallLimits
 from duetime.api.server import start_server
 from duetime.api.status import (
     ERROR_DOMAIN,
@@ -268,7 +268,7 @@ def test_two_servers_in_one_process_keep_their_own_limits():
     finally:
         small.stop(grace=0)
         large.stop(grace=0)
-    assert Limits().max_batch_items == app_module.MAX_BATCH_ITEMS
+    assert CallLimits().max_batch_items == app_module.MAX_BATCH_ITEMS
 
 
 def _imports(path: Path) -> set[str]:

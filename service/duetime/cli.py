@@ -104,7 +104,7 @@ from pathlib import Path
 
 import grpc
 from google.protobuf import json_format
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
 
 from duetime import bundles, parsing, tzdb
 from duetime.api.status import code_name
@@ -121,7 +121,7 @@ from duetime.api.convert import (
     record_filter,
     record_of,
 )
-from duetime.app import check_namespace
+from duetime.app import MAX_BATCH_ITEMS, check_namespace
 from duetime.bundles.policy import check_policies, compile_policies
 from duetime.catalog import Catalog, CatalogError, default_dir, policies_dir
 from duetime.channels import TOKEN_ENV, ChannelError, ConnectionOptions
@@ -644,10 +644,25 @@ def _status(value: int) -> str:
     return pb.ClockStatus.Name(value).removeprefix("CLOCK_STATUS_")
 
 
+def _record_json(record: pb.Record, indent: int | None = 2) -> str | None:
+    """``record`` as JSON, or None (after an ``error:`` line on stderr naming
+    it) when its stored request or response does not parse: a corrupt row,
+    which ``duetime records verify`` reports."""
+    try:
+        return json_format.MessageToJson(record, indent=indent)
+    except (DecodeError, json_format.Error) as exc:
+        print(f"error: record {record.record_id}: its stored request or response does not "
+              f"parse ({exc}); duetime records verify checks the ledger", file=sys.stderr)
+        return None
+
+
 def cmd_record(args: argparse.Namespace) -> int:
     with _client(args, RPC_TIMEOUT) as duetime:
         record = duetime.get_record(args.id)
-    print(json_format.MessageToJson(record))
+    text = _record_json(record)
+    if text is None:
+        return 1
+    print(text)
     return 0
 
 
@@ -663,8 +678,6 @@ BATCH_PROGRESS = 10_000
 
 
 def _batch_chunk(text: str) -> int:
-    from duetime.app import MAX_BATCH_ITEMS
-
     try:
         value = int(text)
     except ValueError:
@@ -922,17 +935,22 @@ def _selected_records(args: argparse.Namespace) -> Iterator[pb.Record | LedgerRo
 
 def cmd_records_export(args: argparse.Namespace) -> int:
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
-    count = 0
+    count = unreadable = 0
     try:
         for record in _record_lines(args):
-            out.write(json_format.MessageToJson(record, indent=None) + "\n")
+            text = _record_json(record, indent=None)
+            if text is None:
+                unreadable += 1
+                continue
+            out.write(text + "\n")
             count += 1
     finally:
         if args.output:
             out.close()
-    print(f"exported {count} record(s)" + (f" to {args.output}" if args.output else ""),
+    print(f"exported {count} record(s)" + (f" to {args.output}" if args.output else "")
+          + (f"; {unreadable} could not be read (see above)" if unreadable else ""),
           file=sys.stderr)
-    return 0
+    return 1 if unreadable else 0
 
 
 def cmd_records_verify(args: argparse.Namespace) -> int:

@@ -1,10 +1,10 @@
 """What every face (the gRPC servicers, the HTTP/JSON API) does around a call
 to the app: the one table of how each unary RPC calls the app
-(:func:`unary_calls`), the per-server limits (:class:`Limits`: batch size and
+(:func:`unary_calls`), the per-server limits (:class:`CallLimits`: batch size and
 the call budget), the caller's idempotency namespace, batch item results, and
 the logging of a call that failed.
 
-A :class:`Limits` is built once at start-up (:func:`duetime.api.server.start_server`)
+A :class:`CallLimits` is built once at start-up (:func:`duetime.api.server.start_server`)
 and handed to each face; two servers with different limits can live in one
 process.
 
@@ -120,7 +120,7 @@ def _finished_over_budget(future: futures.Future, began: float) -> None:
 
 
 @dataclass
-class Limits:
+class CallLimits:
     """The limits one server applies to each call, built at start-up and
     handed to each of its faces: at most ``max_batch_items`` items in one
     batch (or stream) message (``--max-batch-items``), and the call
@@ -200,7 +200,7 @@ DUE_TIME_SERVICE = "/duetime.v1.DueTimeService/"
 CALENDAR_SERVICE = "/duetime.v1.CalendarService/"
 
 
-def unary_calls(app: DueTimeApp, limits: Limits) -> dict[str, UnaryCall]:
+def unary_calls(app: DueTimeApp, limits: CallLimits) -> dict[str, UnaryCall]:
     """How each unary RPC calls ``app``, by its full method name
     (``/duetime.v1.DueTimeService/ComputeDueTime``): the one table the gRPC
     servicers and the HTTP/JSON API both answer from. A recorded method goes

@@ -9,7 +9,7 @@ from each method descriptor's ``google.api.http`` option), so
 A call is answered by the same :class:`~duetime.app.DueTimeApp` calls the
 gRPC servicers make (``app.call`` with the RPC's recorded method,
 ``app.call_many``, ``app.get_record`` …), within the same
-:class:`~duetime.api.calls.Limits` (call budget, batch size) as the gRPC side
+:class:`~duetime.api.calls.CallLimits` (call budget, batch size) as the gRPC side
 of the server, so it is validated, computed and recorded exactly like a gRPC
 call, idempotency keys included (the same key gives the same record over HTTP
 and gRPC). Per request:
@@ -97,7 +97,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
-from duetime.api.calls import MAX_WORKERS, Limits, log_failure, unary_calls
+from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
 from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
 from duetime.app import NAMESPACE_METADATA, DueTimeApp
 from duetime.auth import TokenSet, Unauthenticated, authenticate
@@ -722,7 +722,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
                playground: Path | None = PLAYGROUND_DIR,
                metrics: Metrics | None = None, log_calls: bool = True,
-               limits: Limits | None = None) -> Starlette:
+               limits: CallLimits | None = None) -> Starlette:
     """The ASGI application answering :data:`BINDINGS` over ``app``.
 
     ``tokens``: every API call needs ``Authorization: Bearer <one of them>``
@@ -734,7 +734,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
     size (those of the gRPC server it serves beside; None: no budget, the
     default batch size).
     """
-    limits = limits if limits is not None else Limits()
+    limits = limits if limits is not None else CallLimits()
     calls = unary_calls(app, limits)
     state: dict[str, anyio.CapacityLimiter] = {}
 
@@ -751,19 +751,22 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
             began = time.perf_counter()
             peer = f"http:{request.client.host}:{request.client.port}" if request.client else ""
             metadata = tuple(_Metadatum(k.lower(), v) for k, v in request.headers.items())
-            response, error = None, None
+            response, text, error = None, "", None
             try:
                 if tokens is not None:
                     authenticate(tokens, metadata)
                 body = await _read_body(request, max_body_bytes) if binding.body else b""
 
-                def run() -> Message:
+                def run() -> tuple[Message, str]:
                     message = build_request(binding, body, request.path_params,
                                             request.query_params.multi_items())
                     received_at = datetime.now(timezone.utc)
-                    return limits.budget.run(use_case, message, metadata, received_at)
+                    reply = limits.budget.run(use_case, message, metadata, received_at)
+                    # rendered here, so that a reply that cannot be rendered (a
+                    # stored record whose bytes are corrupt) is this call's error
+                    return reply, json_format.MessageToJson(reply, ensure_ascii=False)
 
-                response = await anyio.to_thread.run_sync(run, limiter=limiter())
+                response, text = await anyio.to_thread.run_sync(run, limiter=limiter())
             except Exception as exc:  # noqa: BLE001 - every error becomes a status
                 log_failure(log, exc)
                 error = exc
@@ -776,8 +779,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
             if error is not None:
                 return _refusal_response(error, headers={"WWW-Authenticate": "Bearer"}
                                          if isinstance(error, Unauthenticated) else None)
-            return Response(json_format.MessageToJson(response, ensure_ascii=False), 200,
-                            media_type=JSON)
+            return Response(text, 200, media_type=JSON)
 
         answer.__name__ = binding.method
         return answer
@@ -854,7 +856,7 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
                       tls_client_ca: Path | None = None,
                       max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, grace: float = DEFAULT_GRACE,
                       metrics: Metrics | None = None, log_calls: bool = True,
-                      limits: Limits | None = None,
+                      limits: CallLimits | None = None,
                       startup_timeout: float = 10.0) -> HttpServer:
     """Serve :func:`create_app` over ``app`` on ``host:port`` (0: any free
     port) with uvicorn in a background thread, and log ``duetime HTTP/JSON

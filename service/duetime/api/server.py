@@ -48,7 +48,7 @@ Configuration: :func:`serve` takes a :class:`duetime.config.ServerConfig`
   waits at most the budget; past it the caller gets DEADLINE_EXCEEDED
   (reason CALL_BUDGET_EXCEEDED) at once (see :mod:`duetime.api.calls`).
   The health, reflection services and the stream's request reading have
-  no budget. These limits are a :class:`~duetime.api.calls.Limits` built
+  no budget. These limits are a :class:`~duetime.api.calls.CallLimits` built
   by :func:`start_server` and handed to its servicers (and to the HTTP
   face), never process-wide.
 """
@@ -91,7 +91,7 @@ from duetime.api.calls import (
     DUE_TIME_SERVICE,
     MAX_WORKERS,
     CallBudget,
-    Limits,
+    CallLimits,
     add_item_results,
     log_failure,
     namespace_in,
@@ -202,9 +202,9 @@ class _Servicer:
     how each unary RPC calls the app (:func:`~duetime.api.calls.unary_calls`,
     the same the HTTP/JSON API answers from), and :meth:`_call`."""
 
-    def __init__(self, app: DueTimeApp, limits: Limits | None = None):
+    def __init__(self, app: DueTimeApp, limits: CallLimits | None = None):
         self.app = app
-        self.limits = limits if limits is not None else Limits()
+        self.limits = limits if limits is not None else CallLimits()
         self.calls = unary_calls(app, self.limits)
 
     def _call(self, context: grpc.ServicerContext, use_case, *args):
@@ -417,7 +417,7 @@ class RunningServer:
     ledger_health: LedgerHealth
     grace: float = GRACE_SECONDS
     """Default of :meth:`stop` (``--grace``)."""
-    limits: Limits | None = None
+    limits: CallLimits | None = None
     """The limits its servicers apply (hand them to the HTTP face too)."""
     metrics: Metrics | None = None
 
@@ -472,7 +472,7 @@ def start_server(
     started by the caller, :meth:`Metrics.serve`); ``log_calls``: one log
     line per call; ``max_message_bytes``: largest request (larger is
     RESOURCE_EXHAUSTED); ``max_batch_items`` and ``call_budget`` (seconds,
-    0: none): this server's :class:`~duetime.api.calls.Limits`
+    0: none): this server's :class:`~duetime.api.calls.CallLimits`
     (:attr:`RunningServer.limits`); ``grace``: the default of
     :meth:`RunningServer.stop`; ``calendar_cache``: how many inline calendars
     the app keeps built (None: ``$DUETIME_CALENDAR_CACHE``, else 1024);
@@ -495,7 +495,7 @@ def start_server(
                     calendar_cache=calendar_cache)
     if metrics is not None:
         metrics.set_catalog(app.catalog)
-    limits = Limits(app.limits.max_batch_items, CallBudget(call_budget))
+    limits = CallLimits(app.limits.max_batch_items, CallBudget(call_budget))
     pb_grpc.add_DueTimeServiceServicer_to_server(DueTimeServicer(app, limits), server)
     pb_grpc.add_CalendarServiceServicer_to_server(CalendarServicer(app, limits), server)
     health_servicer = health.HealthServicer()

@@ -179,13 +179,16 @@ function parseHours(text) {
     });
 }
 
-/** The GetCalendar answer for the selected bundle (fetched once). */
+/** The GetCalendar answer for the selected bundle (fetched once). An answer
+ * that arrives after another bundle was selected is kept but not shown: the
+ * info line always speaks of the bundle selected now. */
 async function loadBundle() {
   const name = fields.bundle.value;
   const info = byTestId("bundle-info");
   if (!name) return null;
   if (!bundles.has(name)) bundles.set(name, await getCalendar(name));
   const answer = bundles.get(name);
+  if (fields.bundle.value !== name) return answer;
   info.textContent = `${answer.info.description} — ${answer.info.timeZone}, holidays ${answer.info.firstYear}–${answer.info.lastYear}, version ${answer.version}`;
   showEntryResolution();
   return answer;
