@@ -2,14 +2,15 @@
 """Load client for the gRPC section of ``compare.py``: one measurement, as JSON on stdout.
 
 Run as its own process (``compare.py`` starts it), so the client's GIL and
-the server's are separate, and every measurement — the empty-RPC floor
-included — is taken by the same client the same way::
+the server's are separate, and every measurement — the bare grpcio server's
+floor included — is taken by the same client the same way::
 
     python grpc_load.py ADDRESS MODE --seconds S --concurrency N [--batch-size B]
     python grpc_load.py ADDRESS stream --items N --message-items M
 
 MODE:
-- ``health``: ``grpc.health.v1.Health/Check`` of the same server (the empty-RPC floor);
+- ``health``: ``grpc.health.v1.Health/Check`` (of ``bare_server.py``: the transport's floor;
+  of ``duetime serve``: the same call through duetime's interceptors);
 - ``due``: ``ComputeDueTime``, the Zagreb 3bd example, no idempotency key (each answer recorded);
 - ``batch``: ``BatchComputeDueTimes`` with B items per call;
 - ``stream``: one ``StreamComputeDueTimes`` of N items in messages of M items.

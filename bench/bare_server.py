@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""The transport's floor for the gRPC section of ``compare.py``: a bare grpcio server.
+
+It imports no duetime code: ``grpc.server(ThreadPoolExecutor(16))`` with
+nothing registered but ``grpc.health.v1.Health`` (grpcio-health-checking's
+own ``HealthServicer``, the overall status "" SERVING), no interceptors, on
+127.0.0.1. ``compare.py`` starts it as its own process and measures its
+``Health/Check`` with the same load client (``grpc_load.py … health``), the
+same concurrency and the same durations as duetime's calls, so that every
+ratio in the section is against what grpcio alone gives on this machine::
+
+    python bare_server.py [--port 0] [--workers 16]
+
+Prints ``bare grpcio listening on 127.0.0.1:PORT`` on stdout once it serves
+(``--port 0``: a free port chosen by the system), then serves until SIGTERM
+or SIGINT, and stops with a 1 s grace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (0: any free port)")
+    p.add_argument("--workers", type=int, default=16, help="threads of the server's ThreadPoolExecutor")
+    args = p.parse_args()
+
+    server = grpc.server(ThreadPoolExecutor(max_workers=args.workers))
+    servicer = health.HealthServicer()
+    servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
+    port = server.add_insecure_port(f"127.0.0.1:{args.port}")
+    if not port:
+        print(f"bare grpcio: cannot bind 127.0.0.1:{args.port}", file=sys.stderr)
+        return 1
+    server.start()
+
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    print(f"bare grpcio listening on 127.0.0.1:{port}", flush=True)
+    stop.wait()
+    server.stop(1).wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
