@@ -54,7 +54,7 @@ KINDS = [
     (LedgerUnavailable("ledger /var/lib/duetime.db: disk I/O error"), "UNAVAILABLE",
      "LEDGER_UNAVAILABLE", 503, True),
     (ShuttingDown(), "UNAVAILABLE", "SHUTTING_DOWN", 503, True),
-    (BudgetExceeded(0.5, True), "DEADLINE_EXCEEDED", "CALL_BUDGET_EXCEEDED", 504, True),
+    (BudgetExceeded(0.5), "DEADLINE_EXCEEDED", "CALL_BUDGET_EXCEEDED", 504, True),
     (TokenMissing(), "UNAUTHENTICATED", "TOKEN_MISSING", 401, False),
     (TokenInvalid(), "UNAUTHENTICATED", "TOKEN_INVALID", 401, False),
     (http.RequestTooLarge(2000, True, 1000), "RESOURCE_EXHAUSTED", "REQUEST_TOO_LARGE", 413,
@@ -121,9 +121,8 @@ def test_texts_and_metadata_of_the_app_refusals():
     down = status_of(LedgerUnavailable("ledger /var/lib/duetime.db: disk I/O error"))
     assert down.message == "the ledger cannot be written or read; nothing was answered, " \
                            "retry later"
-    over = status_of(BudgetExceeded(0.5, False))
-    assert dict(unpacked(over)["ErrorInfo"].metadata) == {"call_budget_seconds": "0.5",
-                                                          "started": "false"}
+    over = status_of(BudgetExceeded(0.5))
+    assert dict(unpacked(over)["ErrorInfo"].metadata) == {"call_budget_seconds": "0.5"}
 
 
 def test_core_errors_carry_value_and_bound_and_no_transport_names():

@@ -8,20 +8,19 @@ A :class:`CallLimits` is built once at start-up (:func:`duetime.api.server.start
 and handed to each face; two servers with different limits can live in one
 process.
 
-The call budget (``--call-budget``, :class:`CallBudget`): the work of each
-call (of each chunk of a stream) runs in a pool thread while the handler waits
-at most the budget; past it the caller gets DEADLINE_EXCEEDED (reason
-CALL_BUDGET_EXCEEDED) at once. Python cannot stop a thread, so work already
-started runs to its end and may still record its answer (retried with the
-same idempotency key, the call then returns it); work still queued is dropped.
+The call budget (``--call-budget``, :class:`CallBudget`): each call (each
+chunk of a stream) runs in the handler's own thread with a
+:class:`~duetime.app.CallDeadline` made by the face when the call starts and
+handed down to the app, which checks it cooperatively: after computing and
+before recording, and between a batch's items. Past it the caller gets
+DEADLINE_EXCEEDED (reason CALL_BUDGET_EXCEEDED, :class:`BudgetExceeded`) and
+nothing was recorded. A read (unrecorded) is checked once it is done.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent import futures
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -33,10 +32,12 @@ from duetime.app import (
     MAX_BATCH_ITEMS,
     NAMESPACE_FIELD,
     NAMESPACE_METADATA,
+    BudgetExceeded,  # noqa: F401 - the call budget's refusal, named here too
+    CallDeadline,
     DueTimeApp,
     ShuttingDown,
 )
-from duetime.core.errors import ErrorKind, FieldViolation, InvalidArgument, Refusal
+from duetime.core.errors import FieldViolation, InvalidArgument, Refusal
 from duetime.impact import analyze as analyze_impact
 from duetime.ledger import LedgerUnavailable
 from duetime.v1 import duetime_pb2 as pb
@@ -48,75 +49,21 @@ MAX_WORKERS = 8
 the health probe); also the most HTTP calls computed at a time."""
 
 
-class BudgetExceeded(Refusal):
-    """A call's work did not finish within the call budget (DEADLINE_EXCEEDED)."""
-
-    kind = ErrorKind.OVER_BUDGET
-    reason = "CALL_BUDGET_EXCEEDED"
-    retryable = True
-
-    def __init__(self, seconds: float, started: bool):
-        self.seconds = seconds
-        self.started = started
-        if started:
-            what = ("it was not answered; its work may still finish and be recorded, and a "
-                    "retry with the same idempotency key then returns that answer")
-        else:
-            what = "the server was too busy to start it; nothing was computed or recorded"
-        super().__init__(f"the call needed more than the server's budget of {seconds:g} s "
-                         f"(--call-budget): {what}",
-                         metadata={"call_budget_seconds": f"{seconds:g}",
-                                   "started": "true" if started else "false"})
-
-
 class CallBudget:
-    """Runs a call's work in a pool of ``workers`` threads and waits at most
-    ``seconds`` for it (0: runs it in the caller's thread, no limit).
+    """The call budget of ``seconds`` (``--call-budget``; 0: no budget): makes
+    each call's :class:`~duetime.app.CallDeadline` (:meth:`deadline`). The work
+    runs in the handler's own thread; the app checks the deadline before it
+    records (see :mod:`duetime.app.call_deadline`)."""
 
-    :meth:`run` raises :class:`BudgetExceeded` when the time is up: work not
-    yet started is cancelled; work already running cannot be stopped (a
-    Python thread cannot be), so it runs to its end in its pool thread
-    while the caller is answered at once."""
+    __slots__ = ("seconds",)
 
-    def __init__(self, seconds: float = 0.0, workers: int = MAX_WORKERS):
+    def __init__(self, seconds: float = 0.0):
         self.seconds = seconds
-        self._pool = (futures.ThreadPoolExecutor(workers, thread_name_prefix="duetime-call")
-                      if seconds > 0 else None)
 
-    def run(self, work, *args):
-        """``work(*args)``, its result or its exception; BudgetExceeded when
-        it takes longer than the budget."""
-        if self._pool is None:
-            return work(*args)
-        began = time.monotonic()
-        future = self._pool.submit(work, *args)
-        done, _ = futures.wait((future,), timeout=self.seconds)
-        if not done:
-            started = not future.cancel()
-            log.warning("call budget of %g s exceeded (%s)", self.seconds,
-                        "still computing" if started else "never started: server busy")
-            if started:
-                future.add_done_callback(lambda f: _finished_over_budget(f, began))
-            raise BudgetExceeded(self.seconds, started)
-        return future.result()
-
-    def close(self) -> None:
-        """Drop queued work; threads still computing finish by themselves."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _finished_over_budget(future: futures.Future, began: float) -> None:
-    """Log how work whose caller was answered DEADLINE_EXCEEDED ended: a
-    refusal that is the request's own (not retryable) is news, anything else
-    an error, with its traceback."""
-    error = future.exception()
-    took = time.monotonic() - began
-    if error is None or (isinstance(error, Refusal) and not error.retryable):
-        log.info("a call over its budget finished after %.3g s%s", took,
-                 f" ({type(error).__name__})" if error else "")
-    else:
-        log.error("a call over its budget failed after %.3g s", took, exc_info=error)
+    def deadline(self) -> CallDeadline | None:
+        """A new deadline for one call (one chunk of a stream), from now; None
+        without a budget."""
+        return CallDeadline(self.seconds) if self.seconds > 0 else None
 
 
 @dataclass
@@ -137,9 +84,9 @@ class CallLimits:
                 "items", f"has {len(items)} items; at most {limit} are allowed in one message",
                 str(len(items)), str(limit))])
 
-    def close(self) -> None:
-        """Release the budget's threads (see :meth:`CallBudget.close`)."""
-        self.budget.close()
+    def deadline(self) -> CallDeadline | None:
+        """A new deadline for one call, from the budget (None: no budget)."""
+        return self.budget.deadline()
 
 
 def namespace_in(metadata: Iterable) -> str:
@@ -190,11 +137,12 @@ def add_item_results(container, results) -> None:
             add().response.CopyFrom(result)
 
 
-UnaryCall = Callable[[Message, Iterable, datetime], Message]
-"""One unary RPC as a face calls it: ``(request, metadata, received_at) ->
-response``; ``metadata``: the call's metadata (HTTP: its headers), read for
-the caller's namespace; ``received_at``: when the call arrived (aware UTC),
-the time its record keeps."""
+UnaryCall = Callable[[Message, Iterable, datetime, "CallDeadline | None"], Message]
+"""One unary RPC as a face calls it: ``(request, metadata, received_at,
+deadline) -> response``; ``metadata``: the call's metadata (HTTP: its
+headers), read for the caller's namespace; ``received_at``: when the call
+arrived (aware UTC), the time its record keeps; ``deadline``: the call's,
+from :meth:`CallLimits.deadline` (None: no budget)."""
 
 DUE_TIME_SERVICE = "/duetime.v1.DueTimeService/"
 CALENDAR_SERVICE = "/duetime.v1.CalendarService/"
@@ -208,23 +156,33 @@ def unary_calls(app: DueTimeApp, limits: CallLimits) -> dict[str, UnaryCall]:
     ``app.call_many`` (at most ``limits.max_batch_items`` items); the ledger
     and catalog reads through the app's read-only calls, converted by
     :mod:`duetime.api.convert`. Errors are raised (a Refusal, or unexpected)
-    for the face to report through :mod:`duetime.api.status`."""
+    for the face to report through :mod:`duetime.api.status`. The call's
+    deadline goes to the app (recorded calls: checked before recording); a
+    read is checked once done (past it: BudgetExceeded)."""
 
     def recorded(method: convert.WireMethod) -> UnaryCall:
-        def call(request: Message, metadata: Iterable, received_at: datetime) -> Message:
-            return app.call(method, request, received_at, namespace_in(metadata))
+        def call(request: Message, metadata: Iterable, received_at: datetime,
+                 deadline: CallDeadline | None = None) -> Message:
+            return app.call(method, request, received_at, namespace_in(metadata), deadline)
         return call
 
-    def batch(request: Message, metadata: Iterable, received_at: datetime) -> Message:
+    def batch(request: Message, metadata: Iterable, received_at: datetime,
+              deadline: CallDeadline | None = None) -> Message:
         limits.check_items(request.items)
         results = app.call_many(convert.DUE_TIME, request.items, received_at,
-                                namespace_in(metadata))
+                                namespace_in(metadata), deadline)
         reply = pb.BatchComputeDueTimesResponse()
         add_item_results(reply.results, results)
         return reply
 
     def unrecorded(read: Callable[[Message], Message]) -> UnaryCall:
-        return lambda request, _metadata, _received_at: read(request)
+        def call(request: Message, _metadata: Iterable, _received_at: datetime,
+                 deadline: CallDeadline | None = None) -> Message:
+            reply = read(request)
+            if deadline is not None:
+                deadline.check()
+            return reply
+        return call
 
     return {
         **{method.name: recorded(method) for method in convert.METHODS.values()},

@@ -761,7 +761,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                     message = build_request(binding, body, request.path_params,
                                             request.query_params.multi_items())
                     received_at = datetime.now(timezone.utc)
-                    reply = limits.budget.run(use_case, message, metadata, received_at)
+                    reply = use_case(message, metadata, received_at, limits.deadline())
                     # rendered here, so that a reply that cannot be rendered (a
                     # stored record whose bytes are corrupt) is this call's error
                     return reply, json_format.MessageToJson(reply, ensure_ascii=False)

@@ -43,10 +43,11 @@ Configuration: :func:`serve` takes a :class:`duetime.config.ServerConfig`
 - Limits: a request larger than ``--max-message-bytes`` is RESOURCE_EXHAUSTED
   from gRPC itself; a batch (or stream message) of more than
   ``--max-batch-items`` items is INVALID_ARGUMENT on ``items``; and the
-  **call budget** (``--call-budget``, :class:`CallBudget`): the work of each
-  call (of each chunk of a stream) runs in a pool thread while the handler
-  waits at most the budget; past it the caller gets DEADLINE_EXCEEDED
-  (reason CALL_BUDGET_EXCEEDED) at once (see :mod:`duetime.api.calls`).
+  **call budget** (``--call-budget``, :class:`CallBudget`): each call (each
+  chunk of a stream) runs in its handler's thread with a deadline the app
+  checks before recording and between a batch's items; past it the caller
+  gets DEADLINE_EXCEEDED (reason CALL_BUDGET_EXCEEDED) and nothing was
+  recorded (see :mod:`duetime.api.calls`).
   The health, reflection services and the stream's request reading have
   no budget. These limits are a :class:`~duetime.api.calls.CallLimits` built
   by :func:`start_server` and handed to its servicers (and to the HTTP
@@ -208,21 +209,21 @@ class _Servicer:
         self.calls = unary_calls(app, self.limits)
 
     def _call(self, context: grpc.ServicerContext, use_case, *args):
-        """Run ``use_case(*args)`` within the call budget (:attr:`limits`);
-        on any exception log it as it deserves (:func:`log_failure`) and
-        abort the call with its status."""
+        """Run ``use_case(*args)`` in this thread; on any exception log it as
+        it deserves (:func:`log_failure`) and abort the call with its status."""
         try:
-            return self.limits.budget.run(use_case, *args)
+            return use_case(*args)
         except Exception as exc:  # noqa: BLE001 - every error becomes a status
             log_failure(log, exc)
             status = grpc_status(exc)
         context.abort_with_status(status)
 
     def _unary(self, method: str, request, context: grpc.ServicerContext):
-        """Answer the unary RPC ``method`` (its full name) from :attr:`calls`."""
+        """Answer the unary RPC ``method`` (its full name) from :attr:`calls`,
+        within a deadline from the call budget (:attr:`limits`)."""
         received_at = datetime.now(timezone.utc)
         return self._call(context, self.calls[method], request,
-                          context.invocation_metadata(), received_at)
+                          context.invocation_metadata(), received_at, self.limits.deadline())
 
 
 class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
@@ -236,8 +237,9 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
 
     def StreamComputeDueTimes(self, request_iterator, context):
         """Answer each request message in chunks of the app's
-        ``limits.stream_chunk`` items, each chunk committed before it is sent;
-        one message is held at a time, so memory does not grow with the stream."""
+        ``limits.stream_chunk`` items, each chunk committed before it is sent
+        and within its own deadline from the call budget; one message is held
+        at a time, so memory does not grow with the stream."""
         namespace = self._call(context, namespace_of, context)
         step = self.app.limits.stream_chunk
         for message in request_iterator:
@@ -246,7 +248,8 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
             for first in range(0, len(items), step):
                 chunk = items[first:first + step]
                 results = self._call(context, self.app.call_many, DUE_TIME, chunk,
-                                     datetime.now(timezone.utc), namespace)
+                                     datetime.now(timezone.utc), namespace,
+                                     self.limits.deadline())
                 reply = pb.StreamComputeDueTimesResponse()
                 add_item_results(reply.results, results)
                 yield reply
@@ -436,8 +439,6 @@ class RunningServer:
             log.warning("gRPC had not finished stopping %g s after the grace period; "
                         "closing the ledger anyway", STOP_SLACK)
         dropped = self.app.close(timeout=grace)
-        if self.limits is not None:
-            self.limits.close()
         if self.metrics is not None:
             self.metrics.close()
         return dropped
@@ -511,7 +512,6 @@ def start_server(
     except RuntimeError:
         bound = 0
     if not bound:
-        limits.close()
         raise RuntimeError(f"cannot bind {address}: address in use, or not an address of this machine?")
     server.start()
     health_servicer.set(CALENDAR_SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)

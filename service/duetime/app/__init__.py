@@ -40,7 +40,9 @@ Errors raised here:
 - ``duetime.ledger.LedgerUnavailable``: the ledger cannot be read or written;
   no answer is returned then;
 - :class:`ShuttingDown`: the app was closed while the call ran; nothing was
-  recorded or answered.
+  recorded or answered;
+- :class:`BudgetExceeded`: the call's :class:`CallDeadline` passed before its
+  answer was recorded; nothing was recorded.
 """
 
 from duetime.app import answers
@@ -53,6 +55,7 @@ from duetime.app.calendars import (
     renamed,
 )
 from duetime.app.catalog_reads import CalendarInfo, HolidayList
+from duetime.app.call_deadline import BudgetExceeded, CallDeadline
 from duetime.app.limits import (
     DEFAULT_CALENDAR_CACHE,
     DEFAULT_LIMITS,
@@ -95,8 +98,9 @@ __all__ = [
     "MAX_IDEMPOTENCY_KEY", "MAX_LIST_BYTES", "MAX_NAME", "MAX_RECOMPUTATIONS",
     "MAX_RUNNING_INTERVALS", "MAX_SLA_EVENTS", "MAX_TIME_ZONE", "NAMESPACE_FIELD",
     "NAMESPACE_METADATA", "STREAM_CHUNK",
-    "AlreadyExists", "Answering", "BatchCalendars", "CalendarCache", "CalendarInfo",
-    "CalendarRequest", "CalendarResolver", "DueTimeApp", "HolidayList", "Limits",
+    "AlreadyExists", "Answering", "BatchCalendars", "BudgetExceeded", "CalendarCache",
+    "CalendarInfo", "CalendarRequest", "CalendarResolver", "CallDeadline", "DueTimeApp",
+    "HolidayList", "Limits",
     "RecordNotFound", "RecordPage", "RecordedMethod", "RecordedPath", "RecordedResponse",
     "ResolvedCalendar", "ShuttingDown", "answers", "check_key", "check_namespace",
     "name_problem", "record_filter", "renamed", "too_long",

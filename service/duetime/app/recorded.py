@@ -29,6 +29,7 @@ from duetime.app.calendars import (
     CalendarResolver,
     ResolvedCalendar,
 )
+from duetime.app.call_deadline import CallDeadline
 from duetime.app.limits import Limits, check_key, check_namespace
 from duetime.catalog import Catalog
 from duetime.core import ErrorKind, FieldViolation, InvalidArgument, Refusal
@@ -227,7 +228,7 @@ class RecordedPath:
         self._commit = GroupCommit(gate.ledger)
 
     def call(self, method: RecordedMethod, request: Any, received_at: datetime,
-             namespace: str = "") -> Any:
+             namespace: str = "", deadline: CallDeadline | None = None) -> Any:
         """Compute ``request``, record, then return the answer.
 
         ``received_at`` is the aware instant the call arrived; ``namespace``
@@ -238,6 +239,9 @@ class RecordedPath:
         without computing or recording again; a different request (another
         method's included) raises AlreadyExists. Raises also InvalidArgument,
         OutOfRange, FailedPrecondition, LedgerUnavailable and ShuttingDown.
+
+        ``deadline`` (None: none) is checked once the answer is computed,
+        before it is recorded: past it, BudgetExceeded and nothing recorded.
         """
         gate = self.gate
         gate.begin_call()
@@ -263,6 +267,8 @@ class RecordedPath:
                 calendar_version=recorded.calendar_version,
                 rules_version=recorded.rules_version, tzdata_version=recorded.tzdata_version,
                 namespace=namespace)
+            if deadline is not None:
+                deadline.check()
             with gate.use():
                 stored = self._commit.put(row)
             if stored.record_id != row.record_id:  # a concurrent call with the key won the race
@@ -272,7 +278,7 @@ class RecordedPath:
             gate.end_call()
 
     def call_many(self, method: RecordedMethod, requests: Sequence[Any], received_at: datetime,
-                  namespace: str = "") -> list[Any | Exception]:
+                  namespace: str = "", deadline: CallDeadline | None = None) -> list[Any | Exception]:
         """Answer each of ``requests`` as :meth:`call` would answer it alone,
         recording every new answer in ONE ledger transaction (one
         :meth:`~duetime.ledger.Ledger.put_many`) before returning any.
@@ -286,6 +292,10 @@ class RecordedPath:
         and ShuttingDown. At most ``limits.max_batch_items`` requests (the
         callers check, naming their field).
 
+        ``deadline`` (None: none) is checked before each item is computed and
+        once more before the batch is recorded: past it, the batch stops
+        there with BudgetExceeded and nothing of it is recorded.
+
         The work per batch, not per item: the keys are looked up in one
         ledger query (:meth:`~duetime.ledger.Ledger.get_by_keys`); each
         distinct calendar is resolved once (:class:`BatchCalendars`); the
@@ -294,12 +304,13 @@ class RecordedPath:
         check_namespace(namespace)
         self.gate.begin_call()
         try:
-            return self._call_many(method, requests, received_at, namespace)
+            return self._call_many(method, requests, received_at, namespace, deadline)
         finally:
             self.gate.end_call()
 
     def _call_many(self, method: RecordedMethod, requests: Sequence[Any],
-                   received_at: datetime, namespace: str) -> list[Any | Exception]:
+                   received_at: datetime, namespace: str,
+                   deadline: CallDeadline | None) -> list[Any | Exception]:
         answering = self._answering(True)
         results: list[Any | Exception | None] = [None] * len(requests)
         keys = [method.idempotency_key(request) for request in requests]
@@ -325,7 +336,10 @@ class RecordedPath:
         todo = [i for i, result in enumerate(results) if result is None]
         rows = RowBuilder(method.name, to_us(received_at), namespace)
         pending: list[tuple[int, LedgerRow, Any]] = []
+        check = deadline.check if deadline is not None else None
         for i, record_id in zip(todo, new_record_ids(len(todo)), strict=True):
+            if check is not None:
+                check()
             request = requests[i]
             try:
                 response = method.answer(request, answering)
@@ -340,6 +354,8 @@ class RecordedPath:
                 continue
             pending.append((i, row, response))
         if pending:
+            if check is not None:
+                check()
             with self.gate.use() as ledger:
                 stored = ledger.put_many([row for _, row, _ in pending])
             for (i, row, response), kept in zip(pending, stored, strict=True):

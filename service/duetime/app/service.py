@@ -19,6 +19,7 @@ from duetime.app.catalog_reads import (
     calendar_info,
     holidays_of,
 )
+from duetime.app.call_deadline import CallDeadline
 from duetime.app.limits import DEFAULT_LIMITS, Limits
 from duetime.app.recorded import Answering, LedgerGate, RecordedMethod, RecordedPath
 from duetime.app.records import RecordPage, RecordReader
@@ -96,14 +97,16 @@ class DueTimeApp:
         return method.answer(request, answering or self.answering())
 
     def call(self, method: RecordedMethod, request: Any, received_at: datetime,
-             namespace: str = "") -> Any:
-        """Answer ``request`` on the recorded path: see :meth:`RecordedPath.call`."""
-        return self._recorded.call(method, request, received_at, namespace)
+             namespace: str = "", deadline: CallDeadline | None = None) -> Any:
+        """Answer ``request`` on the recorded path, within ``deadline`` (None:
+        no limit): see :meth:`RecordedPath.call`."""
+        return self._recorded.call(method, request, received_at, namespace, deadline)
 
     def call_many(self, method: RecordedMethod, requests: Sequence[Any], received_at: datetime,
-                  namespace: str = "") -> list[Any | Exception]:
-        """Answer a batch on the recorded path: see :meth:`RecordedPath.call_many`."""
-        return self._recorded.call_many(method, requests, received_at, namespace)
+                  namespace: str = "", deadline: CallDeadline | None = None) -> list[Any | Exception]:
+        """Answer a batch on the recorded path, within ``deadline`` (None: no
+        limit): see :meth:`RecordedPath.call_many`."""
+        return self._recorded.call_many(method, requests, received_at, namespace, deadline)
 
     # The recorded use cases by name.
     compute_due_time = _recorded_call("ComputeDueTime")
