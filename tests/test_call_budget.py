@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 import grpc
 import pytest
@@ -125,3 +125,48 @@ def test_served_call_past_the_budget_is_deadline_exceeded_in_its_own_thread(slow
         assert not [t.name for t in threading.enumerate() if t.name.startswith("duetime-call")]
     finally:
         running.stop(grace=0)
+
+
+class Stop(Exception):
+    pass
+
+
+def test_the_calendar_build_calls_a_cooperative_check():
+    from duetime.core import Calendar
+    from duetime.core.compiled import CHECK_EVERY, CompiledCalendar
+
+    holidays = [(date.fromordinal(date(2030, 1, 1).toordinal() + i).isoformat(), "")
+                for i in range(3 * CHECK_EVERY)]
+    calls = []
+    cal = Calendar.from_text("Europe/Zagreb", holidays=holidays, check=lambda: calls.append(1))
+    assert len(calls) == 3  # every CHECK_EVERY dates given
+    assert cal == Calendar.from_text("Europe/Zagreb", holidays=holidays)  # the same calendar
+    calls.clear()
+    CompiledCalendar(cal, check=lambda: calls.append(1))
+    assert len(calls) >= 2  # every CHECK_EVERY exception dates (weekend holidays are none)
+
+    def stop() -> None:
+        raise Stop
+
+    with pytest.raises(Stop):
+        Calendar.from_text("Europe/Zagreb", holidays=holidays, check=stop)
+    with pytest.raises(Stop):
+        cal.compile(stop)
+    assert "compiled" not in cal.__dict__  # nothing kept of a stopped build
+    assert cal.compile() is cal.compiled
+
+
+def test_a_call_past_its_deadline_stops_in_the_calendar_build():
+    app = build_app(MemoryLedger())
+    request = zagreb_request()
+    request.calendar.holidays.extend(
+        pb.Holiday(date=date.fromordinal(date(2030, 1, 1).toordinal() + i).isoformat())
+        for i in range(1000))
+    deadline = CallDeadline(0.0)
+    time.sleep(0.01)
+    with pytest.raises(BudgetExceeded):
+        app.call(DUE_TIME, request, RECEIVED, deadline=deadline)
+    assert len(app.calendar_cache) == 0  # stopped while building: nothing cached
+    assert stored(app) == 0
+    assert app.call(DUE_TIME, request, RECEIVED).due_local == "2026-12-02T16:00:00+01:00"
+    assert len(app.calendar_cache) == 1

@@ -99,8 +99,8 @@ class WireCalendar:
         control character: checked before the calendar is parsed."""
         return calendar_text_problems(self.message, limits)
 
-    def build(self) -> Calendar:
-        return calendar_from_proto(self.message)
+    def build(self, check: Callable[[], None] | None = None) -> Calendar:
+        return calendar_from_proto(self.message, check=check)
 
     def set_beside_bundle(self) -> list[str]:
         return [fd.name for fd, _ in self.message.ListFields()
@@ -135,7 +135,7 @@ def calendar_text_problems(cal: pb.Calendar, limits: Limits = DEFAULT_LIMITS,
     return [p for p in problems if p is not None]
 
 
-def calendar_from_proto(cal: pb.Calendar) -> Calendar:
+def calendar_from_proto(cal: pb.Calendar, check: Callable[[], None] | None = None) -> Calendar:
     """Build a core Calendar from its proto form.
 
     Unset ``weekend`` → default (Sat+Sun); set with no days → no weekend.
@@ -143,7 +143,8 @@ def calendar_from_proto(cal: pb.Calendar) -> Calendar:
     numbers; the core rejects 0 (UNSPECIFIED) and unknown values, naming fields
     such as ``calendar.weekend.days[0]``. Empty ``holidays_valid_until`` → no
     horizon. Raises InvalidArgument (or OutOfRange for dates outside the
-    supported range).
+    supported range). ``check``: a cooperative check (a call's deadline)
+    the core calls as it goes (see :meth:`Calendar.from_text`).
     """
     weekend = [int(d) for d in cal.weekend.days] if cal.HasField("weekend") else None
     hours = (
@@ -162,6 +163,7 @@ def calendar_from_proto(cal: pb.Calendar) -> Calendar:
         ],
         extra_working_days=[(x.date, x.name) for x in cal.extra_working_days],
         holidays_valid_until=cal.holidays_valid_until or None,
+        check=check,
     )
 
 

@@ -40,8 +40,8 @@ class CalendarRequest(Protocol):
     ``bundle``: the bundle reference (``""``: inline). ``key()``: bytes equal
     for equal calendars (the cache key). ``text_problems(limits)``: what is
     too long or too many, or a name holding a control character, checked
-    before parsing. ``build()``: the inline calendar (errors of
-    :meth:`Calendar.from_text`). ``set_beside_bundle()``: the parts set beside
+    before parsing. ``build(check)``: the inline calendar (errors of
+    :meth:`Calendar.from_text`, which calls ``check`` as it goes). ``set_beside_bundle()``: the parts set beside
     ``bundle`` (all but ``bundle`` and ``holidays``). ``extra_holidays()``:
     the inline holidays given with a bundle, as a Calendar, or None.
     ``same_as(other)``: cheaply, whether ``other`` is the same calendar.
@@ -51,7 +51,7 @@ class CalendarRequest(Protocol):
     def bundle(self) -> str: ...
     def key(self) -> bytes: ...
     def text_problems(self, limits: Limits) -> list[FieldViolation]: ...
-    def build(self) -> Calendar: ...
+    def build(self, check: Callable[[], None] | None = None) -> Calendar: ...
     def set_beside_bundle(self) -> list[str]: ...
     def extra_holidays(self) -> Calendar | None: ...
     def same_as(self, other: CalendarRequest) -> bool: ...
@@ -141,11 +141,14 @@ class CalendarCache:
                 self._items.move_to_end(key)
             return found
 
-    def put(self, key: bytes, calendar: Calendar) -> Calendar:
+    def put(self, key: bytes, calendar: Calendar,
+            check: Callable[[], None] | None = None) -> Calendar:
         """Keep ``calendar`` under ``key``, dropping the least recently used
         beyond :attr:`maxsize`; returns ``calendar``. Its compiled form is
-        built here, outside the lock, so a cached calendar is ready to use."""
-        calendar.compiled  # noqa: B018 - compile once, before sharing
+        built here, outside the lock, so a cached calendar is ready to use
+        (calling the cooperative ``check`` as it goes: what it raises stops
+        the build and nothing is kept)."""
+        calendar.compile(check)  # compile once, before sharing
         with self._lock:
             if self._maxsize:
                 self._items[key] = calendar
@@ -172,9 +175,12 @@ class CalendarResolver:
         self.cache = cache if cache is not None else CalendarCache()
         self.limits = limits
 
-    def resolve(self, cal: CalendarRequest, bundles: BundleStore | None = None) -> ResolvedCalendar:
+    def resolve(self, cal: CalendarRequest, bundles: BundleStore | None = None,
+                check: Callable[[], None] | None = None) -> ResolvedCalendar:
         """The calendar of a request: inline, a bundle of ``bundles``
         (``name`` or ``name@version``), or a bundle plus extra inline holidays.
+        ``check`` (None: none): a cooperative check (a call's deadline)
+        called while an inline calendar is built and compiled.
 
         With a bundle, every part but ``holidays`` must be unset, and a date
         the bundle already lists keeps the bundle's holiday. Raises
@@ -190,7 +196,7 @@ class CalendarResolver:
             if inline is None:
                 if problems := cal.text_problems(self.limits):
                     raise InvalidArgument(problems)
-                inline = self.cache.put(key, cal.build())
+                inline = self.cache.put(key, cal.build(check), check)
             return ResolvedCalendar(inline, inline.version)
         if problems := cal.text_problems(self.limits):
             raise InvalidArgument(problems)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from functools import partial
 from datetime import datetime, timedelta, timezone
 from typing import Any, NamedTuple, Protocol
 
@@ -77,22 +78,28 @@ class ShuttingDown(Refusal):
 class Answering:
     """What one call (or one batch) answers from: the catalog read once at
     its start, the app's limits, and its calendars: through the app's cache,
-    or for a batch (``batch``) each distinct calendar resolved once."""
+    or for a batch (``batch``) each distinct calendar resolved once.
+    ``check`` (None: none): the call's cooperative deadline check, called
+    while a calendar is built."""
 
-    __slots__ = ("catalog", "limits", "_resolver", "_batch")
+    __slots__ = ("catalog", "limits", "check", "_resolver", "_batch")
 
     def __init__(self, catalog: Catalog, limits: Limits, resolver: CalendarResolver,
-                 batch: bool = False):
+                 batch: bool = False, check: Callable[[], None] | None = None):
         self.catalog = catalog
         self.limits = limits
+        self.check = check
         self._resolver = resolver
-        self._batch = BatchCalendars(resolver.resolve, catalog.bundles) if batch else None
+        resolve = resolver.resolve if check is None else partial(resolver.resolve, check=check)
+        self._batch = BatchCalendars(resolve, catalog.bundles) if batch else None
 
     def calendar(self, cal: CalendarRequest) -> ResolvedCalendar:
         """The resolved ``cal`` (see :meth:`CalendarResolver.resolve`)."""
         if self._batch is not None:
             return self._batch.resolve(cal)
-        return self._resolver.resolve(cal, self.catalog.bundles)
+        if self.check is None:
+            return self._resolver.resolve(cal, self.catalog.bundles)
+        return self._resolver.resolve(cal, self.catalog.bundles, self.check)
 
 
 class RecordedResponse(NamedTuple):
@@ -219,9 +226,10 @@ class RecordedPath:
     """Idempotency, compute, record, return: the one path of every recorded
     call, over ``gate``'s ledger (rows stored through a
     :class:`~duetime.ledger.GroupCommit`: concurrent calls share one
-    transaction). ``answering(batch)`` gives what a call answers from."""
+    transaction). ``answering(batch, check=...)`` gives what a call answers
+    from."""
 
-    def __init__(self, gate: LedgerGate, answering: Callable[[bool], Answering], limits: Limits):
+    def __init__(self, gate: LedgerGate, answering: Callable[..., Answering], limits: Limits):
         self.gate = gate
         self.limits = limits
         self._answering = answering
@@ -246,7 +254,8 @@ class RecordedPath:
         gate = self.gate
         gate.begin_call()
         try:
-            answering = self._answering(False)
+            answering = self._answering(
+                False, check=deadline.check if deadline is not None else None)
             key = method.idempotency_key(request)
             if key:
                 check_key(key, self.limits)
@@ -311,7 +320,8 @@ class RecordedPath:
     def _call_many(self, method: RecordedMethod, requests: Sequence[Any],
                    received_at: datetime, namespace: str,
                    deadline: CallDeadline | None) -> list[Any | Exception]:
-        answering = self._answering(True)
+        check = deadline.check if deadline is not None else None
+        answering = self._answering(True, check=check)
         results: list[Any | Exception | None] = [None] * len(requests)
         keys = [method.idempotency_key(request) for request in requests]
         keyed: dict[str, list[int]] = {}
@@ -336,7 +346,6 @@ class RecordedPath:
         todo = [i for i, result in enumerate(results) if result is None]
         rows = RowBuilder(method.name, to_us(received_at), namespace)
         pending: list[tuple[int, LedgerRow, Any]] = []
-        check = deadline.check if deadline is not None else None
         for i, record_id in zip(todo, new_record_ids(len(todo)), strict=True):
             if check is not None:
                 check()

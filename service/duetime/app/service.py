@@ -83,10 +83,12 @@ class DueTimeApp:
         self._gate.on_unavailable = listener
 
     # --- computing ------------------------------------------------------------
-    def answering(self, batch: bool = False, catalog: Catalog | None = None) -> Answering:
+    def answering(self, batch: bool = False, catalog: Catalog | None = None,
+                  check: Callable[[], None] | None = None) -> Answering:
         """What one call (``batch``: one batch) answers from: ``catalog``
-        (default: the current one, read now), the limits and the calendars."""
-        return Answering(catalog or self.catalog, self.limits, self.calendars, batch)
+        (default: the current one, read now), the limits and the calendars,
+        built with the cooperative ``check`` (a call's deadline; None: none)."""
+        return Answering(catalog or self.catalog, self.limits, self.calendars, batch, check)
 
     def answer(self, method: RecordedMethod, request: Any,
                answering: Answering | None = None) -> Any:

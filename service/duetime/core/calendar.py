@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass, field as dc_field
 from datetime import date
 from functools import cached_property
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 from zoneinfo import ZoneInfo
 
-from .compiled import CompiledCalendar
+from .compiled import CHECK_EVERY, CompiledCalendar
 from .durations import SECOND
 from .errors import FieldViolation, InvalidArgument, OutOfRange
 from .zones import MAX_ORDINAL, MIN_ORDINAL, get_zone
@@ -124,6 +124,7 @@ class Calendar:
         extra_working_days: Sequence[tuple[str, str]] = (),
         holidays_valid_until: str | None = None,
         holidays_valid_from: str | None = None,
+        check: Callable[[], None] | None = None,
     ) -> "Calendar":
         """Validate a calendar given as text and numbers (as on the wire).
 
@@ -138,7 +139,9 @@ class Calendar:
         OutOfRange (a bundle's declared year range sets both).
         Raises :class:`InvalidArgument` with one violation per problem
         (field paths under ``field``), or :class:`OutOfRange` when the only
-        problems are holidays outside 1900..2199.
+        problems are holidays outside 1900..2199. ``check`` (None: none): a
+        cooperative check called every :data:`CHECK_EVERY` dates given
+        (e.g. a call's deadline); what it raises stops the build.
         """
         bad: list[FieldViolation] = []
         far: list[FieldViolation] = []
@@ -162,11 +165,11 @@ class Calendar:
                 bad.append(FieldViolation(f"{field}.weekend.days", "a weekend of all seven days leaves no business day"))
 
         hol = tuple(
-            Holiday(d, n) for d, n in _named_dates(holidays, f"{field}.holidays", "holiday", bad, far)
+            Holiday(d, n) for d, n in _named_dates(holidays, f"{field}.holidays", "holiday", bad, far, check)
         )
         extra = tuple(
             ExtraWorkingDay(d, n)
-            for d, n in _named_dates(extra_working_days, f"{field}.extra_working_days", "extra working day", bad, far)
+            for d, n in _named_dates(extra_working_days, f"{field}.extra_working_days", "extra working day", bad, far, check)
         )
         if working_hours is None:
             hours = default_hours(weekend_set)
@@ -175,6 +178,8 @@ class Calendar:
 
         overrides: dict[date, DateOverride] = {}
         for i, (text, intervals, closed, name) in enumerate(date_overrides):
+            if check is not None and not i % CHECK_EVERY:
+                check()
             path = f"{field}.date_overrides[{i}]"
             d = _parse_date(text, f"{path}.date", bad)
             ivs = parse_day_intervals(intervals, f"{path}.intervals", bad)
@@ -247,6 +252,13 @@ class Calendar:
     def compiled(self) -> CompiledCalendar:
         return CompiledCalendar(self)
 
+    def compile(self, check: Callable[[], None] | None = None) -> CompiledCalendar:
+        """:attr:`compiled`, built now (with the cooperative ``check``, see
+        :class:`CompiledCalendar`) unless it already was."""
+        if "compiled" not in self.__dict__:
+            self.__dict__["compiled"] = CompiledCalendar(self, check)
+        return self.__dict__["compiled"]
+
     def __hash__(self) -> int:  # hashing 10,000 holidays on every lookup is wasteful
         return hash(self.version)
 
@@ -258,7 +270,8 @@ def _fmt_time(seconds: int) -> str:
 
 
 def _named_dates(
-    items: Sequence[tuple[str, str]], path: str, what: str, bad: list[FieldViolation], far: list[FieldViolation]
+    items: Sequence[tuple[str, str]], path: str, what: str, bad: list[FieldViolation], far: list[FieldViolation],
+    check: Callable[[], None] | None = None,
 ) -> list[tuple[date, str]]:
     """Parse ``(date, name)`` pairs: sorted, repeats merged, disagreeing repeats reported."""
     if len(items) > MAX_HOLIDAYS:
@@ -266,6 +279,8 @@ def _named_dates(
         return []
     by_date: dict[date, tuple[int, str]] = {}
     for i, (text, name) in enumerate(items):
+        if check is not None and not i % CHECK_EVERY:
+            check()
         ipath = f"{path}[{i}].date"
         d = _parse_date(text, ipath, bad)
         if d is None:

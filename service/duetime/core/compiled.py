@@ -100,6 +100,11 @@ from datetime import date
 from typing import Callable, Iterable
 
 from .durations import DAY
+
+CHECK_EVERY = 256
+"""Items a long loop handles between two calls of a cooperative ``check``
+(a callable the caller passes in, e.g. a call's deadline, raising to stop
+the work; the core never reads a clock itself)."""
 from .errors import OutOfRange
 from .zones import (
     BLOCK_BITS,
@@ -213,9 +218,11 @@ class CompiledCalendar:
     describes every table. ``cal`` is a :class:`~duetime.core.calendar.Calendar`
     (this module does not import it: the declaration imports its compiled
     form); ``Calendar.compiled`` builds one per calendar and caches it.
+    ``check`` (None: none): called every :data:`CHECK_EVERY` exception dates
+    (holidays, overrides, extra working days); what it raises stops the build.
     """
 
-    def __init__(self, cal) -> None:
+    def __init__(self, cal, check: Callable[[], None] | None = None) -> None:
         self.calendar = cal
         self.zone = cal.zone
         business = self.business_by_weekday = [0 if wd in cal.weekend else 1 for wd in range(1, 8)]
@@ -257,7 +264,9 @@ class CompiledCalendar:
         self.override_by_date = {o.date.toordinal(): o for o in cal.date_overrides}
         self.extra_working_day_names = {x.date.toordinal(): x.name for x in cal.extra_working_days}
         self._exception_status: dict[int, tuple[int, tuple[Segment, ...]]] = {}
-        for o in sorted(set(self.holiday_names) | set(self.override_by_date) | set(self.extra_working_day_names)):
+        for k, o in enumerate(sorted(set(self.holiday_names) | set(self.override_by_date) | set(self.extra_working_day_names))):
+            if check is not None and not k % CHECK_EVERY:
+                check()
             w = (o - ANCHOR_MONDAY) % 7
             if o in self.override_by_date:
                 ivs = self.override_by_date[o].intervals
