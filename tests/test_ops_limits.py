@@ -110,6 +110,8 @@ def test_call_over_budget_is_deadline_exceeded_and_records_nothing(ops_server):
     assert server.stub.ComputeDueTime(zagreb_request(), timeout=10).due_local == \
         "2026-12-02T16:00:00+01:00"
     assert records(server) == 1
+    assert "a call went over its budget of 0.1 s: stopped, nothing recorded" in \
+        "".join(server.stderr)
 
 
 def test_grace_bounds_the_shutdown(ops_server):

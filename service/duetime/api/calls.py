@@ -32,7 +32,7 @@ from duetime.app import (
     MAX_BATCH_ITEMS,
     NAMESPACE_FIELD,
     NAMESPACE_METADATA,
-    BudgetExceeded,  # noqa: F401 - the call budget's refusal, named here too
+    BudgetExceeded,
     CallDeadline,
     DueTimeApp,
     ShuttingDown,
@@ -102,10 +102,14 @@ def namespace_in(metadata: Iterable) -> str:
 def log_failure(logger: logging.Logger, exc: BaseException) -> None:
     """Log a call's failure as it deserves, from where it was caught: an
     unexpected exception (not a Refusal) as an error with its traceback; the
-    ledger unavailable as an error; a call dropped at shutdown as news; the
-    caller's own refusals not at all (the call log line has their code)."""
+    ledger unavailable as an error; a call stopped at its budget as a
+    warning; a call dropped at shutdown as news; the caller's own refusals
+    not at all (the call log line has their code)."""
     if isinstance(exc, LedgerUnavailable):
         logger.error("ledger unavailable: %s", exc)
+    elif isinstance(exc, BudgetExceeded):
+        logger.warning("a call went over its budget of %g s: stopped, nothing recorded",
+                       exc.seconds)
     elif isinstance(exc, ShuttingDown):
         logger.info("a call still running at shutdown was dropped: nothing recorded, "
                     "nothing answered")
