@@ -100,11 +100,6 @@ from datetime import date
 from typing import Callable, Iterable
 
 from .durations import DAY
-
-CHECK_EVERY = 256
-"""Items a long loop handles between two calls of a cooperative ``check``
-(a callable the caller passes in, e.g. a call's deadline, raising to stop
-the work; the core never reads a clock itself)."""
 from .errors import OutOfRange
 from .zones import (
     BLOCK_BITS,
@@ -118,6 +113,11 @@ from .zones import (
     table,
     transitions_between,
 )
+
+CHECK_EVERY = 256
+"""Items a long loop handles between two calls of a cooperative ``check``
+(a callable the caller passes in, e.g. a call's deadline, raising to stop
+the work; the core never reads a clock itself)."""
 
 #: An ordinal that is a Monday; weekly running totals count from it.
 ANCHOR_MONDAY = date(2000, 1, 3).toordinal()
