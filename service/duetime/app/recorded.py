@@ -30,7 +30,7 @@ from duetime.app.calendars import (
     CalendarResolver,
     ResolvedCalendar,
 )
-from duetime.app.call_deadline import CallDeadline
+from duetime.app.call_deadline import BudgetExceeded, CallDeadline
 from duetime.app.limits import Limits, check_key, check_namespace
 from duetime.catalog import Catalog
 from duetime.core import ErrorKind, FieldViolation, InvalidArgument, Refusal
@@ -356,8 +356,8 @@ class RecordedPath:
                 row = rows.row(record_id, keys[i], method.request_bytes(request), recorded.data,
                                recorded.calendar_version, recorded.rules_version,
                                recorded.tzdata_version)
-            except (LedgerUnavailable, ShuttingDown):
-                raise
+            except (LedgerUnavailable, ShuttingDown, BudgetExceeded):
+                raise  # the batch's, not the item's (a calendar build past the deadline)
             except Exception as exc:  # noqa: BLE001 - the item's own error
                 results[i] = exc
                 continue
