@@ -11,6 +11,13 @@ request line (logger ``duetime.access``, one per finished call) has ``rpc``
 line ``configuration`` has ``config``; an error with a traceback has
 ``exception``. No line holds call metadata other than the namespace, so never
 an ``authorization`` token.
+
+Request lines are written in batches: :class:`BatchingHandler` appends each
+one to an in-memory buffer (no lock, no write per call) and one writer thread
+writes what has gathered every :data:`FLUSH_SECONDS` in one write. Every other
+record is written at once, after the request lines buffered before it, so
+the order of lines is kept. At exit (``logging.shutdown``) the buffer is
+written out.
 """
 
 from __future__ import annotations
@@ -18,6 +25,8 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import threading
+from collections import deque
 from datetime import datetime, timezone
 
 ACCESS = "duetime.access"
@@ -25,6 +34,8 @@ ACCESS = "duetime.access"
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(message)s"
 FIELDS = ("rpc", "code", "latency_ms", "record_id", "namespace", "peer", "config")
 """Record attributes (``extra=``) a JSON line carries when present."""
+FLUSH_SECONDS = 0.05
+"""The longest a request line waits in the buffer before it is written."""
 access_log = logging.getLogger(ACCESS)
 
 
@@ -47,28 +58,107 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
+class BatchingHandler(logging.StreamHandler):
+    """A stream handler that writes request lines (logger ``duetime.access``)
+    in batches and every other record at once (see the module docstring).
+
+    A request line is appended to a deque (atomic, no lock taken by the
+    calling thread) and formatted and written by the writer thread, started
+    here, at most ``flush_seconds`` later; a batch is one ``write`` and one
+    ``flush`` of the stream, under the handler's lock. Any other record takes
+    the lock, writes the buffered lines, then itself. :meth:`flush` writes
+    the buffer out now; :meth:`close` does, stops the writer and makes
+    later request lines be written at once."""
+
+    def __init__(self, stream=None, flush_seconds: float = FLUSH_SECONDS):
+        super().__init__(stream)
+        self._buffer: deque[logging.LogRecord] = deque()
+        self._flush_seconds = flush_seconds
+        self._stopped = threading.Event()
+        self._writer = threading.Thread(target=self._write_batches, name="duetime-log-writer",
+                                        daemon=True)
+        self._writer.start()
+
+    def handle(self, record: logging.LogRecord) -> bool:
+        if record.name != ACCESS or self._stopped.is_set():
+            return super().handle(record)
+        if not self.filter(record):
+            return False
+        self._buffer.append(record)
+        return True
+
+    def emit(self, record: logging.LogRecord) -> None:  # called under the lock
+        self._write_buffered()
+        super().emit(record)
+
+    def _write_buffered(self) -> None:
+        """Format and write the buffered records in one write (the caller
+        holds the lock)."""
+        lines = []
+        buffer = self._buffer
+        while buffer:
+            record = buffer.popleft()
+            try:
+                lines.append(self.format(record))
+            except Exception:
+                self.handleError(record)
+        if lines:
+            try:
+                self.stream.write(self.terminator.join(lines) + self.terminator)
+                self.stream.flush()
+            except Exception:
+                self.handleError(record)
+
+    def _write_batches(self) -> None:
+        while not self._stopped.wait(self._flush_seconds):
+            if self._buffer:
+                self.flush()
+
+    def flush(self) -> None:
+        with self.lock:
+            if self._buffer:
+                self._write_buffered()
+            super().flush()
+
+    def close(self) -> None:
+        # not joining the writer: logging.shutdown calls this holding the lock
+        # the writer may be waiting for; once stopped it writes nothing more,
+        # and later request lines are written at once.
+        self._stopped.set()
+        self.flush()
+        super().close()
+
+
 def configure(log_format: str = "text", level: int = logging.INFO) -> None:
     """Send the root logger's records to stderr as ``log_format`` (``text``
-    or ``json``), replacing handlers set before."""
-    handler = logging.StreamHandler(sys.stderr)
+    or ``json``), replacing handlers set before (a :class:`BatchingHandler`
+    among them is closed: its buffered lines are written)."""
+    handler = BatchingHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format == "json" else
                          logging.Formatter(TEXT_FORMAT))
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
+        if isinstance(old, BatchingHandler):
+            old.close()
     root.addHandler(handler)
     root.setLevel(level)
 
 
 def log_call(rpc: str, code: str, seconds: float, record_id: str, namespace: str,
              peer: str) -> None:
-    """The request line of one finished call (logger ``duetime.access``, INFO)."""
-    latency_ms = round(seconds * 1000, 3)
+    """The request line of one finished call (logger ``duetime.access``, INFO).
+
+    The record is made and handed to the handlers directly (no caller lookup:
+    no format shows the source line)."""
     if not access_log.isEnabledFor(logging.INFO):
         return
-    access_log.info(
-        "rpc %s %s %.3f ms%s namespace=%s peer=%s", rpc, code, latency_ms,
-        f" record_id={record_id}" if record_id else "", namespace or '""', peer,
-        extra={"rpc": rpc, "code": code, "latency_ms": latency_ms,
-               **({"record_id": record_id} if record_id else {}),
-               "namespace": namespace, "peer": peer})
+    latency_ms = round(seconds * 1000, 3)
+    extra = {"rpc": rpc, "code": code, "latency_ms": latency_ms, "namespace": namespace,
+             "peer": peer}
+    if record_id:
+        extra["record_id"] = record_id
+    access_log.handle(access_log.makeRecord(
+        ACCESS, logging.INFO, __file__, 0, "rpc %s %s %.3f ms%s namespace=%s peer=%s",
+        (rpc, code, latency_ms, f" record_id={record_id}" if record_id else "",
+         namespace or '""', peer), None, extra=extra))

@@ -88,11 +88,17 @@ class Metrics:
         ProcessCollector(registry=self.registry)
         PlatformCollector(registry=self.registry)
         self._http = None
+        self._calls: dict[tuple[str, str], tuple] = {}
 
     def observe_call(self, method: str, code: str, seconds: float) -> None:
-        """Count one finished call."""
-        self.requests.labels(method, code).inc()
-        self.duration.labels(method).observe(seconds)
+        """Count one finished call (``seconds``: its duration). The labelled
+        series of each (method, code) are looked up once and kept."""
+        children = self._calls.get((method, code))
+        if children is None:  # first call of its kind: a race only looks it up twice
+            children = self._calls[method, code] = (self.requests.labels(method, code),
+                                                    self.duration.labels(method))
+        children[0].inc()
+        children[1].observe(seconds)
 
     def set_catalog(self, catalog: Catalog) -> None:
         """Make ``duetime_bundle_info`` list ``catalog``'s bundles (and only
