@@ -60,3 +60,25 @@ def test_other_records_follow_the_buffered_lines_and_close_writes_the_rest():
         other.propagate = True
         logger.setLevel(logging.NOTSET)
         handler.close()
+
+
+def test_the_buffer_is_bounded_the_call_that_fills_it_writes_it():
+    stream = io.StringIO()
+    handler = BatchingHandler(stream, flush_seconds=3600, max_buffered=3)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger = logging.getLogger(ACCESS)
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        for i in range(3):
+            log_call(f"/{i}", "OK", 0.001, "", "", "p")
+        assert stream.getvalue() == ""  # three held, none written yet
+        log_call("/3", "OK", 0.001, "", "", "p")  # the fourth writes the three first
+        assert [line.split(" ")[1] for line in stream.getvalue().splitlines()] == [
+            "/0", "/1", "/2"]
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(logging.NOTSET)
+        handler.close()
+    assert [line.split(" ")[1] for line in stream.getvalue().splitlines()] == [
+        "/0", "/1", "/2", "/3"]

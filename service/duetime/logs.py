@@ -36,6 +36,10 @@ FIELDS = ("rpc", "code", "latency_ms", "record_id", "namespace", "peer", "config
 """Record attributes (``extra=``) a JSON line carries when present."""
 FLUSH_SECONDS = 0.05
 """The longest a request line waits in the buffer before it is written."""
+MAX_BUFFERED = 10_000
+"""The most request lines held unwritten: the call that would add one more
+writes the buffer itself (a stderr that stops taking lines slows the calls,
+as an unbuffered log did, instead of growing the buffer without bound)."""
 access_log = logging.getLogger(ACCESS)
 
 
@@ -70,10 +74,12 @@ class BatchingHandler(logging.StreamHandler):
     the buffer out now; :meth:`close` does, stops the writer and makes
     later request lines be written at once."""
 
-    def __init__(self, stream=None, flush_seconds: float = FLUSH_SECONDS):
+    def __init__(self, stream=None, flush_seconds: float = FLUSH_SECONDS,
+                 max_buffered: int = MAX_BUFFERED):
         super().__init__(stream)
         self._buffer: deque[logging.LogRecord] = deque()
         self._flush_seconds = flush_seconds
+        self._max_buffered = max_buffered
         self._stopped = threading.Event()
         self._writer = threading.Thread(target=self._write_batches, name="duetime-log-writer",
                                         daemon=True)
@@ -84,6 +90,8 @@ class BatchingHandler(logging.StreamHandler):
             return super().handle(record)
         if not self.filter(record):
             return False
+        if len(self._buffer) >= self._max_buffered:
+            self.flush()  # bounded: write the backlog in this thread
         self._buffer.append(record)
         return True
 
