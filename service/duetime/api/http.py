@@ -98,8 +98,9 @@ from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
 from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
+from duetime.api.observe import logged_namespace, record_id_of
 from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
-from duetime.app import NAMESPACE_METADATA, DueTimeApp
+from duetime.app import DueTimeApp
 from duetime.auth import TokenSet, Unauthenticated, authenticate
 from duetime.config import DEFAULT_GRACE, DEFAULT_MAX_MESSAGE_BYTES
 from duetime.core.errors import ErrorKind, FieldViolation, InvalidArgument, Refusal
@@ -697,21 +698,6 @@ async def _read_body(request: Request, limit: int) -> bytes:
 # the ASGI application
 
 
-def _namespace(metadata: tuple) -> str:
-    values = [m.value for m in metadata if m.key == NAMESPACE_METADATA]
-    return values[0][:64] if values else ""
-
-
-def _record_id(response: Message | None) -> str:
-    if response is None:
-        return ""
-    if "record_id" in response.DESCRIPTOR.fields_by_name:
-        return response.record_id
-    if "record" in response.DESCRIPTOR.fields_by_name:
-        return response.record.record_id
-    return ""
-
-
 def _refusal_response(exc: BaseException, http_status: int | None = None,
                       headers: dict[str, str] | None = None) -> Response:
     """The AIP-193 response of ``exc``, status and HTTP status from the one table."""
@@ -775,7 +761,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
             if metrics is not None:
                 metrics.observe_call(rpc, code, seconds)
             if log_calls:
-                log_call(rpc, code, seconds, _record_id(response), _namespace(metadata), peer)
+                log_call(rpc, code, seconds, record_id_of(response), logged_namespace(metadata), peer)
             if error is not None:
                 return _refusal_response(error, headers={"WWW-Authenticate": "Bearer"}
                                          if isinstance(error, Unauthenticated) else None)

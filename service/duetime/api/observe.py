@@ -28,14 +28,18 @@ from duetime.metrics import Metrics
 _MAX_NAMESPACE = 64
 
 
-def _namespace(metadata) -> str:
+def logged_namespace(metadata) -> str:
+    """The namespace a call's log line shows: its first ``x-duetime-namespace``
+    (call metadata, or HTTP headers: items with ``key`` and ``value``), cut to
+    64 characters; ``""`` without one. Never raises (the call itself refuses
+    a bad namespace)."""
     for item in metadata or ():
         if item.key == NAMESPACE_METADATA and isinstance(item.value, str):
             return item.value[:_MAX_NAMESPACE]
     return ""
 
 
-def _record_id(response) -> str:
+def record_id_of(response) -> str:
     """The record id an answer carries (a recorded call's ``record_id``, or
     GetRecord's ``record.record_id``), ``""`` when none."""
     record_id = getattr(response, "record_id", None)
@@ -68,14 +72,14 @@ class CallObserver(grpc.ServerInterceptor):
         if self.metrics is not None:
             self.metrics.observe_call(method, code, seconds)
         if self.log_calls:
-            log_call(method, code, seconds, _record_id(response), namespace, context.peer())
+            log_call(method, code, seconds, record_id_of(response), namespace, context.peer())
 
     def intercept_service(self, continuation, handler_call_details):
         handler = continuation(handler_call_details)
         if handler is None:  # no such method: gRPC answers UNIMPLEMENTED, uncounted
             return None
         method = handler_call_details.method
-        namespace = _namespace(handler_call_details.invocation_metadata)
+        namespace = logged_namespace(handler_call_details.invocation_metadata)
         if handler.response_streaming:
             kind = "stream_stream" if handler.request_streaming else "unary_stream"
             return handler._replace(**{kind: self._streaming(getattr(handler, kind), method,
