@@ -118,8 +118,10 @@ from duetime.api.convert import (
     START_CLOCK,
     WireMethod,
     calendars_listing,
+    message_dict,
     record_filter,
     record_of,
+    request_from_json,
 )
 from duetime.app import MAX_BATCH_ITEMS, check_namespace
 from duetime.bundles.policy import check_policies, compile_policies
@@ -248,8 +250,11 @@ def _named(specs: Iterable[str]) -> list[tuple[str, str]]:
 INLINE_FLAGS = ("tz", "weekend", "hours", "override", "extra_day", "holidays_valid_until")
 
 
-def calendar_from_args(args: argparse.Namespace) -> pb.Calendar:
-    """The Calendar that a command's calendar flags describe (see :func:`_calendar_flags`).
+def calendar_from_args(args: argparse.Namespace) -> pb.Calendar | None:
+    """The Calendar that a command's calendar flags describe (see :func:`_calendar_flags`),
+    or None when no calendar flag is given: the request then carries no
+    calendar at all, as the same call over HTTP or the typed client does, so
+    one call is one request whatever face sends it.
 
     ``--calendar`` names a bundle, to which ``--holiday`` adds holidays; any
     other calendar flag beside it is an InvalidArgument naming the flag, and
@@ -279,7 +284,7 @@ def calendar_from_args(args: argparse.Namespace) -> pb.Calendar:
         calendar.weekend.days.extend(days)
     if args.hours:
         calendar.working_hours.CopyFrom(parse_hours(args.hours))
-    return calendar
+    return calendar if calendar.ByteSize() else None
 
 
 def check_bundle_ref(ref: str, flag: str) -> None:
@@ -688,13 +693,10 @@ def _batch_chunk(text: str) -> int:
 
 
 def _batch_request(line: bytes) -> pb.ComputeDueTimeRequest:
-    """One input line as a request; InvalidArgument on ``request`` when it
-    is not a ComputeDueTimeRequest in the protobuf JSON mapping."""
-    try:
-        return json_format.Parse(line, pb.ComputeDueTimeRequest())
-    except (json_format.ParseError, UnicodeDecodeError) as exc:
-        raise InvalidArgument.at("request", "is not a ComputeDueTimeRequest in the protobuf "
-                                            f"JSON mapping: {' '.join(str(exc).split())}") from None
+    """One input line as a request (the protobuf JSON mapping, read as the
+    HTTP face reads it: :func:`duetime.api.convert.request_from_json`);
+    InvalidArgument on ``request`` when it is not one."""
+    return request_from_json(line, pb.ComputeDueTimeRequest())
 
 
 def _batch_error(code: str, message: str, reason: str,
@@ -771,7 +773,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
             if duetime is not None and requests:
                 answers = duetime.compute_due_times(requests)
                 for k, answer in zip(positions, answers, strict=True):
-                    results[k] = ({"response": json_format.MessageToDict(
+                    results[k] = ({"response": message_dict(
                                       answer.due_time.recorded.message)}
                                   if answer.ok else {"error": _call_error(answer.error)})
             elif requests:
@@ -781,7 +783,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
                 answering = app.answering(batch=True)
                 for k, request in zip(positions, requests):
                     try:
-                        results[k] = {"response": json_format.MessageToDict(
+                        results[k] = {"response": message_dict(
                             app.answer(DUE_TIME, request, answering))}
                     except DuetimeError as exc:
                         results[k] = {"error": _local_error(exc)}

@@ -11,7 +11,8 @@ parser's answer in the request messages it sends. What is read here:
   (``DATE=closed[=NAME]``, ``DATE=HH:MM-HH:MM[,HH:MM-HH:MM...][=NAME]``);
 - schedule deadlines (``NAME=DURATION`` or ``NAME=DURATION@after:OTHER``);
 - bundle references (``NAME`` or ``NAME@VERSION``);
-- instant text, strictly RFC 3339 with an offset.
+- instant text, strictly RFC 3339 with an offset (also what the JSON faces
+  read, beside the protobuf JSON mapping's own form).
 
 Dates, clock times and durations inside these forms are only split out
 here; the service checks them. Every parser raises :class:`SpecError`
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import datetime, timezone
 from typing import NamedTuple
 
 DAYS = {"mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6, "sun": 7}
@@ -186,3 +188,20 @@ def check_instant_text(text: str, field: str) -> None:
         why = (f"{text!r} is not an RFC 3339 instant such as {_EXAMPLE} (date, T, hours and "
                "minutes, optional seconds and fraction, then Z or an offset ±HH:MM)")
     raise SpecError(field, why)
+
+
+def parse_instant_text(text: str, field: str) -> datetime:
+    """The aware UTC datetime of an RFC 3339 instant in the forms
+    :func:`check_instant_text` accepts (``2026-11-27T16:00Z``,
+    ``2026-11-27T16:00:00.5+01:00`` …). Raises SpecError on ``field``
+    saying what to write: for a form that is not one of those, or a date
+    and time that does not exist (``2026-02-30T10:00Z``, ``…T24:00Z``)."""
+    check_instant_text(text, field)
+    s = text.strip()
+    try:
+        instant = datetime.fromisoformat(s[:-1] + "+00:00" if s[-1] in "zZ" else s)
+    except ValueError:
+        raise SpecError(field, f"{text!r} names no existing date and time (check the day of "
+                               "the month, hours 00–23, minutes and seconds 00–59, an "
+                               f"offset within ±23:59); e.g. {_EXAMPLE}") from None
+    return instant.astimezone(timezone.utc)

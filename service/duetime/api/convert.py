@@ -19,13 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+import json
 import re
 from datetime import date, datetime
 
-from google.protobuf import any_pb2, duration_pb2, timestamp_pb2
-from google.protobuf.message import Message
+from google.protobuf import any_pb2, duration_pb2, json_format, timestamp_pb2
+from google.protobuf.message import DecodeError, Message
 
-from duetime import tzdb
+from duetime import parsing, tzdb
 from duetime.app import (
     Answering,
     CalendarInfo,
@@ -689,8 +690,29 @@ class WireMethod:
         return request.idempotency_key
 
     def request_bytes(self, request: Message) -> bytes:
-        """The request's canonical (deterministic) serialization."""
+        """The request's canonical bytes: its deterministic serialization,
+        with a ``calendar`` given but empty left out (it means the default
+        calendar, exactly as no calendar does), so one call is one request
+        whatever face sent it (``docs/semantics.md §12``)."""
+        if (self.rpc in _EMPTY_CALENDAR_IS_NONE and request.HasField("calendar")
+                and not request.calendar.ByteSize()):
+            canonical = self.request_type()
+            canonical.CopyFrom(request)
+            canonical.ClearField("calendar")
+            request = canonical
         return request.SerializeToString(deterministic=True)
+
+    def same_request(self, recorded: bytes, request_bytes: bytes) -> bool:
+        """Whether a record's request bytes (``recorded``, as stored,
+        perhaps before requests were made canonical) and a request's
+        canonical bytes (:meth:`request_bytes`) are the same request."""
+        if recorded == request_bytes:
+            return True
+        try:
+            prior = self.request_type.FromString(recorded)
+        except DecodeError:
+            return False
+        return self.request_bytes(prior) == request_bytes
 
     def recorded(self, response: Message, record_id: str) -> RecordedResponse:
         """Set ``response.record_id``; its canonical serialization and versions."""
@@ -703,6 +725,12 @@ class WireMethod:
 
     def replayed(self, data: bytes) -> Message:
         return self.response_type.FromString(data)
+
+
+_EMPTY_CALENDAR_IS_NONE = frozenset({"ComputeDueTime", "ComputeBusinessTime", "GetOpenStatus",
+                                     "ComputeSchedule", "StartClock"})
+"""The recorded methods whose ``calendar`` field, given empty, asks for the
+default calendar exactly as leaving it out does."""
 
 
 def _method(rpc: str, answer: Callable) -> WireMethod:
@@ -855,3 +883,181 @@ def holidays_to_proto(found: HolidayList) -> pb.ListHolidaysResponse:
         calendar_version=found.calendar_version,
         warnings=found.warnings,
     )
+
+
+# ---------------------------------------------------------------------------
+# the JSON faces (HTTP bodies and query parameters, `duetime batch` lines):
+# what they read beyond the protobuf JSON mapping, and how they print
+
+
+class JsonValueError(ValueError):
+    """A value in a request's JSON that is not one the faces read (see
+    :func:`canonical_json`): ``path`` names the field as the JSON spells it
+    (``start``, ``events[1].time``), ``text`` what is wrong and what to write."""
+
+    def __init__(self, path: str, text: str):
+        super().__init__(f"{path}: {text}")
+        self.path = path
+        self.text = text
+
+
+def canonical_json(tree: object, descriptor) -> object:
+    """``tree`` (a parsed JSON value meant as a ``descriptor`` message, such
+    as ``pb.ComputeDueTimeRequest.DESCRIPTOR``) with the forms the JSON
+    faces read beyond the protobuf JSON mapping rewritten into it
+    (``docs/semantics.md §14``), changed in place and returned:
+
+    - an instant (a ``google.protobuf.Timestamp`` field) the protobuf JSON
+      mapping cannot read but the command line can (``2026-11-27T16:00Z``,
+      ``2026-11-27T16:00:00.5+01:00``, a space or ``t`` for ``T``) becomes its
+      RFC 3339 UTC text; one neither reads raises JsonValueError saying what
+      to write (never the JSON library's message);
+    - an enum value given by its short name as the docs write it (``PAUSE``,
+      ``NEXT_OPEN``, ``MONDAY``; any case, ``-`` for ``_``) becomes its full
+      name (``CLOCK_EVENT_TYPE_PAUSE``); an unknown name raises
+      JsonValueError listing the valid values. Full names and numbers pass
+      unchanged.
+
+    Everything else (unknown fields, wrong JSON types) is left for the
+    protobuf JSON mapping to refuse. Not a JSON object: returned as is.
+    """
+    if isinstance(tree, dict):
+        _canonical_message(tree, descriptor, "")
+    return tree
+
+
+def _canonical_message(tree: dict, descriptor, prefix: str) -> None:
+    for key, value in tree.items():
+        field = descriptor.fields_by_camelcase_name.get(key) or descriptor.fields_by_name.get(key)
+        if field is None or value is None or (
+                field.message_type is not None and field.message_type.GetOptions().map_entry):
+            continue
+        path = f"{prefix}{key}"
+        if field.is_repeated:
+            if isinstance(value, list):
+                for i, item in enumerate(value):
+                    value[i] = _canonical_value(field, item, f"{path}[{i}]")
+        else:
+            tree[key] = _canonical_value(field, value, path)
+
+
+def _canonical_value(field, value: object, path: str) -> object:
+    message = field.message_type
+    if message is not None:
+        if message.full_name == "google.protobuf.Timestamp":
+            return _instant_json(value, path) if isinstance(value, str) else value
+        if isinstance(value, dict) and not message.full_name.startswith("google.protobuf."):
+            _canonical_message(value, message, f"{path}.")
+        return value
+    if field.enum_type is not None and isinstance(value, str):
+        return _enum_json(field.enum_type, value, path)
+    return value
+
+
+def _instant_json(text: str, path: str) -> str:
+    """``text`` as the protobuf JSON mapping reads a Timestamp: unchanged
+    when it already does, else rewritten from the command line's forms."""
+    try:
+        timestamp_pb2.Timestamp().FromJsonString(text)
+        return text
+    except ValueError:
+        pass
+    try:
+        instant = parsing.parse_instant_text(text, path)
+    except parsing.SpecError as exc:
+        raise JsonValueError(path, exc.description) from None
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromDatetime(instant)
+    return stamp.ToJsonString()
+
+
+_ENUM_NAMES: dict[str, tuple[dict[str, str], str]] = {}
+"""Per enum (full name): each accepted spelling (upper case) → its full
+value name, and the valid values in words. Filled on first use from the
+descriptors, which never change: a cache of constants."""
+
+
+def _enum_names(enum) -> tuple[dict[str, str], str]:
+    known = _ENUM_NAMES.get(enum.full_name)
+    if known is not None:
+        return known
+    names = [v.name for v in enum.values]
+    prefix = names[0][:names[0].rfind("_UNSPECIFIED") + 1] if names[0].endswith(
+        "_UNSPECIFIED") else ""
+    spellings = {name: name for name in names}
+    shown = []
+    for value in enum.values:
+        short = value.name[len(prefix):] if prefix and value.name.startswith(prefix) \
+            else value.name
+        spellings.setdefault(short, value.name)
+        if value.number != 0:
+            shown.append((short, value.name, value.number))
+    words = (", ".join(s for s, _, _ in shown) + " (or the full names "
+             + ", ".join(n for _, n, _ in shown) + ", or the numbers "
+             + ", ".join(str(k) for _, _, k in shown) + ")")
+    known = _ENUM_NAMES[enum.full_name] = (spellings, words)
+    return known
+
+
+def _enum_json(enum, text: str, path: str) -> str:
+    if text in enum.values_by_name:
+        return text
+    spellings, words = _enum_names(enum)
+    full = spellings.get(text.strip().upper().replace("-", "_"))
+    if full is not None:
+        return full
+    try:
+        int(text)
+        return text  # a number as a string, as the protobuf JSON mapping reads it
+    except ValueError:
+        pass
+    raise JsonValueError(path, f"{text!r} is not a value of {enum.name}; write one of {words}")
+
+
+def message_json(message: Message, indent: int | None = 2) -> str:
+    """``message`` in the protobuf JSON mapping as the JSON faces print it:
+    every field without presence printed even when false, zero or empty
+    (``"open": false``, ``"warnings": []``), as grpc-gateway's
+    ``EmitUnpopulated``; fields with presence (messages such as an unset
+    ``nextOpenTime``) only when set. Non-ASCII characters as they are."""
+    return json_format.MessageToJson(message, indent=indent, ensure_ascii=False,
+                                     always_print_fields_with_no_presence=True)
+
+
+def message_dict(message: Message) -> dict:
+    """``message`` as the JSON object :func:`message_json` prints."""
+    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+
+
+def request_from_json(text: str | bytes, message: Message) -> Message:
+    """Merge ``text`` (one JSON object) into ``message`` by the protobuf
+    JSON mapping, reading the forms of :func:`canonical_json` too. Raises
+    InvalidArgument on ``request``: ``field start: …`` for a value
+    :func:`canonical_json` refuses, else ``is not a T in the protobuf JSON
+    mapping: <why>``."""
+    name = message.DESCRIPTOR.name
+    try:
+        tree = json.loads(text, object_pairs_hook=_unique_pairs)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError
+        why = f"Failed to load JSON: {exc}."
+    else:
+        try:
+            json_format.ParseDict(canonical_json(tree, message.DESCRIPTOR), message)
+            return message
+        except JsonValueError as exc:
+            raise InvalidArgument.at("request", f"field {exc.path}: {exc.text}") from None
+        except (json_format.ParseError, RecursionError) as exc:
+            why = str(exc)
+    why = " ".join(why.split()) or "it cannot be read"
+    raise InvalidArgument.at("request", f"is not a {name} in the protobuf JSON mapping: "
+                                        f"{why}") from None
+
+
+def _unique_pairs(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object's pairs as a dict; ValueError for a key given twice."""
+    result: dict = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"duplicate key {key}")
+        result[key] = value
+    return result

@@ -16,7 +16,9 @@ and gRPC). Per request:
 
 1. the body (rules with ``body: "*"``) is read, at most
    :data:`~duetime.config.DEFAULT_MAX_MESSAGE_BYTES` bytes by default (else
-   413), and read as the protobuf JSON mapping of the request; a problem is
+   413), and read as the protobuf JSON mapping of the request, with the
+   forms of :func:`duetime.api.convert.canonical_json` too (instants as the
+   command line writes them, enum values by their short names); a problem is
    400 INVALID_ARGUMENT on ``body``: bad JSON or a duplicate key says ``is
    not valid JSON for duetime.v1.…: <reason>``; a value that does not fit
    its field is found by walking the JSON against the request's descriptor
@@ -32,8 +34,9 @@ and gRPC). Per request:
    headers standing in for gRPC metadata: the idempotency namespace is the
    ``x-duetime-namespace`` header, read by the same
    :func:`~duetime.api.calls.namespace_in`;
-4. the answer is :func:`google.protobuf.json_format.MessageToJson` of the
-   response message, ``200 application/json``.
+4. the answer is :func:`duetime.api.convert.message_json` of the
+   response message (false, zero and empty fields printed too),
+   ``200 application/json``.
 
 Errors are AIP-193 JSON of the same ``google.rpc.Status`` the gRPC side sends,
 from the one status table (:mod:`duetime.api.status`)::
@@ -98,6 +101,7 @@ from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
 from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
+from duetime.api.convert import JsonValueError, canonical_json, message_json
 from duetime.api.observe import logged_namespace, record_id_of
 from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
 from duetime.app import DueTimeApp
@@ -606,8 +610,10 @@ def _parse_body(text: str, target: Message) -> None:
         why = str(exc)
     else:
         try:
-            json_format.ParseDict(tree, target)
+            json_format.ParseDict(canonical_json(tree, descriptor), target)
             return
+        except JsonValueError as exc:
+            raise InvalidArgument.at("body", f"field {exc.path}: {exc.text}") from None
         except RecursionError:
             why = "it is nested too deeply"
         except Exception as exc:  # noqa: BLE001 - whatever json_format refuses is the body's
@@ -668,7 +674,9 @@ def _merge(request: Message, dotted: str, values: list[str], where: str) -> None
     descriptor = request.DESCRIPTOR
     _set_path(tree, descriptor, dotted, values, where)
     try:
-        json_format.ParseDict(tree, request)
+        json_format.ParseDict(canonical_json(tree, descriptor), request)
+    except JsonValueError as exc:
+        raise InvalidArgument.at(where, exc.text) from None
     except json_format.ParseError as exc:
         problem = _message_problem(tree, descriptor, descriptor.name)
         if problem is None:
@@ -750,7 +758,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                     reply = use_case(message, metadata, received_at, limits.deadline())
                     # rendered here, so that a reply that cannot be rendered (a
                     # stored record whose bytes are corrupt) is this call's error
-                    return reply, json_format.MessageToJson(reply, ensure_ascii=False)
+                    return reply, message_json(reply)
 
                 response, text = await anyio.to_thread.run_sync(run, limiter=limiter())
             except Exception as exc:  # noqa: BLE001 - every error becomes a status
