@@ -348,6 +348,34 @@ def test_an_error_no_retry_can_fix_fails_the_workflow_at_once(env):
     assert attempts == [1]
 
 
+def test_a_completed_workflow_id_started_again_records_new_answers(env):
+    """The keys hold the run id: a second run under a completed workflow id
+    (with the start time given, so both runs send the very same start request)
+    is answered afresh, not refused with ALREADY_EXISTS."""
+    workflow_id = f"sla-again-{uuid.uuid4().hex[:8]}"
+    at = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(hours=1)
+
+    async def one_run():
+        handle = await env.client.start_workflow(
+            SlaWorkflow.run, SlaInput(target="8h", calendar="always-open", start_time=at),
+            id=workflow_id, task_queue=TASK_QUEUE)
+        await until(handle, lambda p: p.status == "RUNNING")
+        await handle.signal(SlaWorkflow.resolved)
+        result = await handle.result()
+        return handle.result_run_id, result
+
+    first_run, first = env.run(one_run())
+    second_run, second = env.run(one_run())
+    assert first_run != second_run
+    assert (first.met, second.met) == (True, True)
+    assert len(first.record_ids) == len(second.record_ids) == 2
+    assert not set(first.record_ids) & set(second.record_ids)
+    keys = [env.duetime.get_record(record_id).idempotency_key
+            for record_id in first.record_ids + second.record_ids]
+    assert keys == [f"{workflow_id}/{first_run}/0", f"{workflow_id}/{first_run}/1",
+                    f"{workflow_id}/{second_run}/0", f"{workflow_id}/{second_run}/1"]
+
+
 # ---- the activities, directly ----------------------------------------------------------
 
 

@@ -1,10 +1,11 @@
 """Temporal activities that keep an SLA clock with duetime.
 
 Every recomputation of the clock is one activity call, and every call sends
-duetime an idempotency key made by the workflow from its id and the event's
-sequence number (``f"{workflow_id}/{seq}"``), never from the attempt: a retried
-activity sends the same request with the same key and gets the first answer
-back, record id included, even if a calendar changed in between.
+duetime an idempotency key made by the workflow from its id, its run id and
+the event's sequence number (``f"{workflow_id}/{run_id}/{seq}"``), never from
+the attempt: a retried activity sends the same request with the same key and
+gets the first answer back, record id included, even if a calendar changed in
+between; a new run under a completed workflow id sends new keys.
 
 Errors come from :mod:`duetime.client` by gRPC status code alone. Those that
 will not go away on a retry (InvalidArgument, OutOfRange, FailedPrecondition,
@@ -35,7 +36,7 @@ T = TypeVar("T")
 @dataclass
 class StartClockInput:
     key: str
-    """Idempotency key: ``f"{workflow_id}/0"``."""
+    """Idempotency key: ``f"{workflow_id}/{run_id}/0"``."""
     target: str
     """Target duration text, e.g. ``"8bh"``, ``"14d"``."""
     calendar: str
@@ -47,7 +48,7 @@ class StartClockInput:
 @dataclass
 class ApplyEventInput:
     key: str
-    """Idempotency key: ``f"{workflow_id}/{seq}"``."""
+    """Idempotency key: ``f"{workflow_id}/{run_id}/{seq}"``."""
     state: bytes
     """The clock's state as the last activity returned it."""
     event: str

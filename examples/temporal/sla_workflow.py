@@ -4,7 +4,7 @@ One workflow per ticket. The workflow keeps only what duetime answered: the
 clock's state (opaque bytes), and the absolute deadline while the clock runs
 or the remaining time while it is paused. Every change to the clock is a
 duetime activity call (:mod:`sla_activities`) with the idempotency key
-``f"{workflow_id}/{seq}"``; the workflow never does calendar arithmetic.
+``f"{workflow_id}/{run_id}/{seq}"``; the workflow never does calendar arithmetic.
 
 A single timer races the signals:
 
@@ -187,9 +187,12 @@ class SlaWorkflow:
 
     @staticmethod
     def _key(seq: int) -> str:
-        """The idempotency key of event ``seq`` (0: the start): workflow id and
-        sequence, the same on every attempt of the activity."""
-        return f"{workflow.info().workflow_id}/{seq}"
+        """The idempotency key of event ``seq`` (0: the start): workflow id,
+        run id and sequence. The same on every attempt of the activity; a new
+        run under the same workflow id (a ticket's SLA started again after its
+        first run completed) has a new run id, so its keys are new too."""
+        info = workflow.info()
+        return f"{info.workflow_id}/{info.run_id}/{seq}"
 
     def _keep(self, clock: ClockResult) -> None:
         self._clock = clock
