@@ -37,12 +37,16 @@ def test_shipped_bundles_pass_check():
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_compiled_holidays_equal_the_package_for_every_year(name):
+    """The package's holidays for the source's country, less the dates the
+    source removes, plus the dates it adds."""
     src = load_source(ROOT / f"{name}.toml")
     store = BundleStore.load(ROOT)
     bundle = store.resolve(name)
     got = {h.date: h.name for h in bundle.calendar.holidays}
+    removed = {date.fromisoformat(d) for d in src.removed}
+    added = {date.fromisoformat(d): n for d, n in src.added}
     if not src.country:
-        assert got == {}
+        assert got == added
         return
     y0, y1 = src.years
     kwargs = {"subdiv": src.subdiv, "observed": src.observed}
@@ -55,8 +59,22 @@ def test_compiled_holidays_equal_the_package_for_every_year(name):
             warnings.simplefilter("ignore")
             # one year either side, as compiling does (an observed day can cross the year end)
             pkg = holidays_pkg.country_holidays(src.country, years=[year - 1, year, year + 1], **kwargs)
-        expected = {d: n for d, n in pkg.items() if d.year == year}
+        expected = {d: n for d, n in pkg.items() if d.year == year and d not in removed}
+        expected |= {d: n for d, n in added.items() if d.year == year}
         assert {d: n for d, n in got.items() if d.year == year} == expected, year
+    assert removed <= set(pkg_dates(src)), "every removed date is one of the package's"
+
+
+def pkg_dates(src) -> set[date]:
+    """Every date the package gives ``src``'s country in its years."""
+    kwargs = {"subdiv": src.subdiv, "observed": src.observed}
+    if src.categories is not None:
+        kwargs["categories"] = src.categories
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        found = holidays_pkg.country_holidays(
+            src.country, years=range(src.years[0] - 1, src.years[1] + 2), **kwargs)
+    return {d for d in found if src.years[0] <= d.year <= src.years[1]}
 
 
 def test_observed_new_year_on_december_31_of_the_year_before():
@@ -174,3 +192,74 @@ def test_unknown_bundle_and_version_name_the_field():
 def test_copy_of_shipped_tree_checks_clean(tmp_path):
     shutil.copytree(ROOT, tmp_path / "c")
     assert check(tmp_path / "c") == []
+
+
+# ---- what each shipped bundle is for (calendars/README.md) ------------------------------
+
+US_NY_GOVERNMENT_DAYS = {
+    date(2026, 11, 3): "Election Day",
+    date(2027, 2, 12): "Lincoln's Birthday",
+    date(2028, 2, 15): "Susan B. Anthony Day",
+}
+
+
+def holiday_dates(ref: str) -> dict[date, str]:
+    return {h.date: h.name for h in BundleStore.load(ROOT).resolve(ref).calendar.holidays}
+
+
+def test_us_new_york_is_open_on_the_days_new_york_businesses_work():
+    held = holiday_dates("us-new-york")
+    for day in [*US_NY_GOVERNMENT_DAYS, date(2027, 1, 18), date(2027, 2, 15), date(2027, 6, 18),
+                date(2026, 10, 12), date(2026, 11, 11), date(2028, 11, 10)]:
+        assert day not in held, day
+    # the six nearly every employer closes, with their federal observed days
+    assert [held[d] for d in (date(2026, 1, 1), date(2026, 5, 25), date(2026, 7, 3),
+                              date(2026, 9, 7), date(2026, 11, 26), date(2026, 12, 25),
+                              date(2027, 12, 24), date(2027, 12, 31))] == [
+        "New Year's Day", "Memorial Day", "Independence Day (observed)", "Labor Day",
+        "Thanksgiving Day", "Christmas Day", "Christmas Day (observed)",
+        "New Year's Day (observed)"]
+    assert {d.year for d in held} == set(range(2020, 2036))
+    # six a year, and up to three observed days (2021: 5 July, 24 and 31 December)
+    assert all(6 <= sum(d.year == year for d in held) <= 9 for year in range(2020, 2036))
+
+
+def test_election_day_is_a_business_day_in_new_york_but_not_for_the_state():
+    start = at("2026-11-02T10:00:00-05:00")  # Monday; Tuesday 2026-11-03 is Election Day
+    store = BundleStore.load(ROOT)
+    answers = {ref: format_local(compute_due(start, "1bd", store.resolve(ref).calendar),
+                                 store.resolve(ref).calendar)
+               for ref in ("us-new-york", "us-new-york@05d4dc64f153", "us-ny-state-gov",
+                           "us-federal-gov")}
+    assert answers == {
+        "us-new-york": "2026-11-03T10:00:00-05:00",
+        "us-new-york@05d4dc64f153": "2026-11-04T10:00:00-05:00",  # the old version still answers
+        "us-ny-state-gov": "2026-11-04T10:00:00-05:00",
+        "us-federal-gov": "2026-11-03T10:00:00-05:00",
+    }
+
+
+def test_the_government_bundles_keep_the_government_days():
+    state = holiday_dates("us-ny-state-gov")
+    assert {d: state[d] for d in US_NY_GOVERNMENT_DAYS} == US_NY_GOVERNMENT_DAYS
+    assert state == holiday_dates("us-new-york@05d4dc64f153")  # what us-new-york was
+    federal = holiday_dates("us-federal-gov")
+    assert not set(US_NY_GOVERNMENT_DAYS) & set(federal)
+    assert [federal[d] for d in (date(2027, 1, 18), date(2026, 10, 12), date(2028, 11, 10))] == [
+        "Martin Luther King Jr. Day", "Columbus Day", "Veterans Day (observed)"]
+
+
+def test_in_india_closes_the_national_holidays_and_in_central_gov_the_gazetted_list():
+    business = holiday_dates("in-india")
+    assert sorted((d.month, d.day, n) for d, n in business.items() if d.year == 2026) == [
+        (1, 26, "Republic Day"), (8, 15, "Independence Day"), (10, 2, "Mahatma Gandhi's Jayanti")]
+    assert len(business) == 3 * 16
+    government = holiday_dates("in-central-gov")
+    assert government == holiday_dates("in-india@a9cef0e5d764")  # what in-india was
+    assert government[date(2026, 3, 4)] == "Holi" and date(2026, 3, 4) not in business
+
+
+def test_every_shipped_bundle_is_described_in_the_calendars_readme():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    sections = [line[4:].strip("`") for line in text.splitlines() if line.startswith("### ")]
+    assert sections == SHIPPED

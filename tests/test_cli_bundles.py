@@ -17,8 +17,10 @@ from test_e2e_bundles import COMPANY_DAY, NEW_DUE, OLD_DUE, V1, copy_calendars
 SHIPPED = {
     "ae-dubai": "dce05903b874", "always-open": "eea4aa4a1542", "au-nsw": "9f7069933424",
     "de-berlin": "04a67a2b762b", "gb-england": "6a76a3d0d235", "hr-zagreb": V1,
-    "il-jerusalem": "fb0aa20c73f7", "in-india": "a9cef0e5d764", "jp-tokyo": "fd058928265a",
-    "support-desk-example": "259c33f17398", "us-new-york": "05d4dc64f153",
+    "il-jerusalem": "fb0aa20c73f7", "in-central-gov": "b9ccfd752111",
+    "in-india": "434530facd51", "jp-tokyo": "fd058928265a",
+    "support-desk-example": "259c33f17398", "us-federal-gov": "9d956d45b0cb",
+    "us-new-york": "66e1a40b4aa0", "us-ny-state-gov": "10dc19ab29ba",
 }
 POLICY = "support-contract@8b65ed13fadb"
 HR_ROW = ("hr-zagreb             2020–2035  Europe/Zagreb     {newest}  {count}         "

@@ -152,8 +152,9 @@ def test_unknown_bundle_or_version_is_invalid_on_calendar_bundle(versioned):
     assert (code, info.reason) == (INVALID, "BUNDLE_NOT_FOUND")
     assert violations(bad) == [("calendar.bundle", "no calendar bundle named 'atlantis' (known: "
                                 "ae-dubai, always-open, au-nsw, de-berlin, gb-england, hr-zagreb, "
-                                "il-jerusalem, in-india, jp-tokyo, support-desk-example, "
-                                "us-new-york)")]
+                                "il-jerusalem, in-central-gov, in-india, jp-tokyo, "
+                                "support-desk-example, us-federal-gov, us-new-york, "
+                                "us-ny-state-gov)")]
     code, bad, _ = failure(lambda: due(server, "hr-zagreb@000000000000"))
     assert (code, violations(bad)) == (INVALID, [(
         "calendar.bundle",
@@ -191,7 +192,8 @@ def test_list_calendars(versioned):
     listed = server.calendars.ListCalendars(pb.ListCalendarsRequest(), timeout=10).calendars
     assert [c.name for c in listed] == [
         "ae-dubai", "always-open", "au-nsw", "de-berlin", "gb-england", "hr-zagreb",
-        "il-jerusalem", "in-india", "jp-tokyo", "support-desk-example", "us-new-york"]
+        "il-jerusalem", "in-central-gov", "in-india", "jp-tokyo", "support-desk-example",
+        "us-federal-gov", "us-new-york", "us-ny-state-gov"]
     assert listed[5] == pb.CalendarInfo(
         name="hr-zagreb",
         description="Croatia: public holidays, Monday–Friday 09:00–17:00, Europe/Zagreb",
