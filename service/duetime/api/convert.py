@@ -10,7 +10,11 @@ the composition root import it. It holds:
   request and response are stored in a record: their canonical (deterministic)
   serialization, byte for byte what records have always held;
 - the reverse for what the app reads back: records (:func:`record_of`), pages
-  of records, the CalendarService's answers.
+  of records, the CalendarService's answers;
+- the JSON forms the JSON faces (HTTP, ``duetime batch``) read beyond the
+  protobuf JSON mapping (:func:`canonical_json`: instants as the command
+  line writes them, enum values by short name) and how they print messages
+  (:func:`message_json`: false, zero and empty fields too).
 
 Errors name the request's fields as the wire spells them.
 """
