@@ -15,6 +15,7 @@ import json
 import os
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -344,3 +345,21 @@ def test_two_processes_writing_one_sqlite_file_lose_nothing_and_share_keys(tmp_p
     assert len(stored) == 300 + 600
     assert set(a["unkeyed"]) | set(b["unkeyed"]) == {r for r, key in stored.items() if not key}
     assert len(a["unkeyed"]) == len(b["unkeyed"]) == 300
+
+
+def test_a_port_another_program_shares_is_refused(tmp_path):
+    """Only the workers of one server share its port: a port another program
+    listens on, even with SO_REUSEPORT, is refused before any worker starts."""
+    with socket.socket() as other:
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "duetime", "serve", "--workers", "2", "--port", str(port),
+             "--db", str(tmp_path / "ledger.db"), "--calendars", str(CALENDARS)],
+            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.endswith(f"error: cannot bind 127.0.0.1:{port} (--port): address in use, "
+                                "or not an address of this machine?\n")
+    assert "worker 1 started" not in done.stderr
