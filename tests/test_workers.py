@@ -21,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import grpc
@@ -148,8 +149,33 @@ def two_workers_fixture(tmp_path):
         server.kill()
 
 
+def _two_free_ports() -> int:
+    """A port P such that P and P + 1 are free on 127.0.0.1 right now."""
+    for _ in range(50):
+        port = free_port()
+        with socket.socket() as next_one:
+            try:
+                next_one.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+        return port
+    raise AssertionError("no two consecutive free ports")
+
+
+def _ok_due_times(metrics_port: int) -> int:
+    """ComputeDueTime calls answered OK, from the metrics on ``metrics_port``."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10) as reply:
+        text = reply.read().decode()
+    for line in text.splitlines():
+        if (line.startswith("duetime_rpc_requests_total{") and 'code="OK"' in line
+                and 'method="/duetime.v1.DueTimeService/ComputeDueTime"' in line):
+            return int(float(line.rsplit(" ", 1)[1]))
+    return 0
+
+
 def test_two_workers_answer_into_one_ledger_and_stop_on_sigterm(two_workers):
-    server = two_workers()
+    metrics_port = _two_free_ports()
+    server = two_workers("--metrics-port", str(metrics_port))
     pids = _worker_pids(server)
     assert sorted(pids) == [1, 2] and len(set(pids.values())) == 2
     assert server.await_log(r"INFO duetime listening on 127\.0\.0\.1:\d+ \(2 workers, pids ")
@@ -162,6 +188,9 @@ def test_two_workers_answer_into_one_ledger_and_stop_on_sigterm(two_workers):
             record_ids.add(stub.ComputeDueTime(zagreb_request(f"k-{pid}-{i}"), timeout=10).record_id)
         channel.close()
     assert len(record_ids) == 20
+    # each worker counts its own calls on its own port; together, every call
+    counts = [_ok_due_times(metrics_port), _ok_due_times(metrics_port + 1)]
+    assert all(counts)
 
     assert server.terminate() == 0, "".join(server.stderr)
     log = "".join(server.stderr)
@@ -174,6 +203,7 @@ def test_two_workers_answer_into_one_ledger_and_stop_on_sigterm(two_workers):
         stored = dict(db.execute("SELECT record_id, namespace FROM records"))
     assert {r for r, namespace in stored.items() if namespace == ""} == record_ids
     assert all(namespace.startswith("probe-") for namespace in stored.values() if namespace)
+    assert sum(counts) == len(stored)
 
 
 def test_sighup_to_the_parent_reaches_every_worker(two_workers, tmp_path):

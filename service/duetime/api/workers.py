@@ -54,6 +54,7 @@ import select
 import signal
 import socket
 import sys
+import threading
 import time
 from dataclasses import dataclass, replace
 
@@ -125,6 +126,7 @@ class _Supervisor:
         try:
             self._check()
             self._reserve_ports()
+            _single_threaded()
             for number in range(1, self.config.workers + 1):
                 self._fork(number)
             return self._supervise()
@@ -332,6 +334,20 @@ class _Supervisor:
             self.signals.wait(0)  # signals are ignored while stopping
         log.info("all workers stopped")
         return code
+
+
+def _single_threaded(timeout: float = 2.0) -> None:
+    """Make this process's log lines be written by the thread that logs them
+    (a :class:`~duetime.logs.BatchingHandler` closed, its writer thread let
+    go), and wait up to ``timeout`` s for no other thread to run: a fork
+    copies only the calling thread, and a lock another thread held at that
+    moment would stay locked in the child forever."""
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, logs.BatchingHandler):
+            handler.close()  # it goes on writing, each line at once
+    deadline = time.monotonic() + timeout
+    while threading.active_count() > 1 and time.monotonic() < deadline:
+        time.sleep(0.005)
 
 
 def _run_worker(number: int, config: ServerConfig, ready: int, parent: int) -> None:
