@@ -31,6 +31,7 @@ from duetime.config import ConfigError, ServerConfig, check
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from pg import admin_sql, pg_database, pg_dsn  # noqa: F401  (fixtures)
 from server_process import CALENDARS, ServerProcess, free_port, zagreb_request
 
 WORKER_STARTED = re.compile(r"INFO worker (\d+) started \(pid (\d+)\)")
@@ -136,8 +137,8 @@ def _gone(pid: int) -> bool:
 def two_workers_fixture(tmp_path):
     started: list[ServerProcess] = []
 
-    def start(*extra: str) -> ServerProcess:
-        server = ServerProcess(tmp_path / "ledger.db", CALENDARS, "--workers", "2", *extra)
+    def start(*extra: str, db: str | None = None) -> ServerProcess:
+        server = ServerProcess(db or tmp_path / "ledger.db", CALENDARS, "--workers", "2", *extra)
         started.append(server)
         return server
 
@@ -264,12 +265,27 @@ def test_a_draining_worker_reports_not_serving_and_is_replaced(two_workers):
     assert server.terminate() == 0
 
 
-def test_an_idempotency_race_across_two_workers_has_one_winner(two_workers):
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request, tmp_path):
+    """(--db value, run one SQL statement in the store)."""
+    if request.param == "sqlite":
+        path = str(tmp_path / "ledger.db")
+
+        def sql(statement):
+            with sqlite3.connect(path) as conn:
+                return conn.execute(statement).fetchall()
+        return path, sql
+    dsn = request.getfixturevalue("pg_dsn")
+    return dsn, lambda statement: admin_sql(statement, dsn=dsn)
+
+
+def test_an_idempotency_race_across_two_workers_has_one_winner(two_workers, store):
     """Two workers receive the same key at the same moment (a barrier lets
     both calls go together), 25 times with the same request (both get the
     one record) and 25 times with different requests (one gets it, the other
-    ALREADY_EXISTS), as two threads of one process would."""
-    server = two_workers()
+    ALREADY_EXISTS), as two threads of one process would; on both stores."""
+    db, sql = store
+    server = two_workers(db=db)
     channels = list(_one_channel_per_worker(server, 2).values())
     stubs = [pb_grpc.DueTimeServiceStub(c) for c in channels]
     metadata = [("x-duetime-namespace", "race")]
@@ -292,10 +308,12 @@ def test_an_idempotency_race_across_two_workers_has_one_winner(two_workers):
             t.join()
         return results
 
+    winners = {}
     for i in range(25):
         first, second = race([zagreb_request(f"same-{i}"), zagreb_request(f"same-{i}")])
         assert not isinstance(first, grpc.RpcError) and not isinstance(second, grpc.RpcError)
         assert first.record_id == second.record_id
+        winners[f"same-{i}"] = first.record_id
         assert first.SerializeToString() == second.SerializeToString()
     for i in range(25):
         other = zagreb_request(f"other-{i}")
@@ -303,16 +321,15 @@ def test_an_idempotency_race_across_two_workers_has_one_winner(two_workers):
         results = race([zagreb_request(f"other-{i}"), other])
         refused = [r for r in results if isinstance(r, grpc.RpcError)]
         assert len(refused) == 1, results
+        winners[f"other-{i}"] = next(r.record_id for r in results if r not in refused)
         assert refused[0].code() == grpc.StatusCode.ALREADY_EXISTS
         assert f"idempotency key 'other-{i}' was already used in namespace 'race'" in \
             refused[0].details()
     for c in channels:
         c.close()
     assert server.terminate() == 0
-    with sqlite3.connect(server.db_path) as db:
-        keys = db.execute("SELECT idempotency_key, count(*) FROM records WHERE namespace = 'race' "
-                          "GROUP BY idempotency_key").fetchall()
-    assert len(keys) == 50 and {count for _, count in keys} == {1}
+    stored = sql("SELECT idempotency_key, record_id FROM records WHERE namespace = 'race'")
+    assert dict(stored) == winners and len(stored) == 50
 
 
 # ---------------------------------------------------------------------------
