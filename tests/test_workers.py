@@ -410,3 +410,45 @@ def test_a_port_another_program_shares_is_refused(tmp_path):
     assert done.stderr.endswith(f"error: cannot bind 127.0.0.1:{port} (--port): address in use, "
                                 "or not an address of this machine?\n")
     assert "worker 1 started" not in done.stderr
+
+
+def test_a_worker_that_cannot_start_stops_the_server(tmp_path):
+    """Worker 2's metrics port is taken: it logs why and exits before it
+    serves; the parent stops worker 1 and exits 1, naming worker 2."""
+    metrics_port = _two_free_ports()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", metrics_port + 1))
+        taken.listen()
+        done = subprocess.run(
+            [sys.executable, "-m", "duetime", "serve", "--workers", "2", "--port", "0",
+             "--metrics-port", str(metrics_port), "--db", str(tmp_path / "ledger.db"),
+             "--calendars", str(CALENDARS)],
+            capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1, done.stderr
+    pids = {int(m.group(1)): int(m.group(2)) for m in WORKER_STARTED.finditer(done.stderr)}
+    assert re.search(rf"ERROR worker 2 pid {pids[2]}: error: cannot bind the metrics listener "
+                     rf"127\.0\.0\.1:{metrics_port + 1}: ", done.stderr), done.stderr
+    assert done.stderr.endswith(
+        f"error: worker 2 (pid {pids[2]}) exited with code 1 before it served (its error is "
+        "logged above); the other workers were stopped\n"), done.stderr
+    assert "INFO all workers stopped" in done.stderr
+    assert _gone(pids[1]) and _gone(pids[2])
+
+
+def test_one_worker_is_this_process_as_before(tmp_path):
+    """--workers 1 (the default) forks nothing: the process started serves,
+    its lines carry no worker mark, and it stops on SIGTERM as before."""
+    server = ServerProcess(tmp_path / "ledger.db", CALENDARS, "--workers", "1")
+    try:
+        reply = server.stub.ComputeDueTime(zagreb_request("one"), timeout=10)
+        line = server.await_log(r"rpc /duetime\.v1\.DueTimeService/ComputeDueTime OK")
+        assert f"record_id={reply.record_id}" in line and " worker " not in line
+        children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text()
+        assert children.split() == []
+        assert server.terminate() == 0
+    finally:
+        server.kill()
+    log = "".join(server.stderr)
+    assert "worker 1" not in log and "workers)" not in log
+    assert re.search(r"INFO configuration: .* workers=1\n", log)
+    assert log.rstrip().endswith("INFO duetime shutting down")
