@@ -580,7 +580,8 @@ def serve(config: ServerConfig, started: Callable[[], None] | None = None) -> in
         return _serve(config, signals, started)
 
 
-def _serve(config: ServerConfig, signals: SignalWaiter, started=None) -> int:
+def _serve(config: ServerConfig, signals: SignalWaiter,
+           started: Callable[[], None] | None = None) -> int:
     tzdb.pin()  # before the calendars are loaded: their zones come from tzdata too
     host, port, calendars, watch = config.host, config.port, config.calendars, config.watch
     if started is None:
