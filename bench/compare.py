@@ -608,6 +608,9 @@ GRPC_BATCH_CONCURRENCY = 4
 GRPC_SECONDS = 8.0
 """Length of one closed-loop measurement (after 1 s of warm-up)."""
 STREAM_ITEMS = 100_000
+WORKER_CONNECTIONS = 4
+"""Connections the load client spreads its calls over for (b1) and (b2): the kernel hands
+each connection to one worker of ``--workers 2``."""
 DUE_TIMES_PER_S = 30_000
 """Goal for BatchComputeDueTimes and StreamComputeDueTimes: recorded due times per second, end to end."""
 
@@ -649,12 +652,15 @@ def _start(what: str, argv: list[str], pattern: str, stream: str) -> tuple[subpr
     return proc, found[0]
 
 
-def _start_server(tmp: Path) -> tuple[subprocess.Popen, str]:
-    """``duetime serve --port 0`` on 127.0.0.1 with a fresh durable SQLite ledger in ``tmp``."""
+def _start_server(tmp: Path, workers: int = 1) -> tuple[subprocess.Popen, str]:
+    """``duetime serve --port 0 --workers N`` on 127.0.0.1 with a fresh durable SQLite ledger
+    in ``tmp``; returned once every worker listens."""
+    ready = (r"duetime listening on (127\.0\.0\.1:\d+)" if workers == 1 else
+             rf"INFO duetime listening on (127\.0\.0\.1:\d+) \({workers} workers")
     return _start("duetime server",
                   [sys.executable, "-m", "duetime", "serve", "--port", "0", "--db", str(tmp / "ledger.db"),
-                   "--calendars", str(REPO / "calendars")],
-                  r"duetime listening on (127\.0\.0\.1:\d+)", "stderr")
+                   "--calendars", str(REPO / "calendars"), "--workers", str(workers)],
+                  ready, "stderr")
 
 
 def _start_bare_server() -> tuple[subprocess.Popen, str]:
@@ -697,7 +703,11 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
         recorded before it is sent);
     (c) BatchComputeDueTimes of 1,000 items;
     (d) one StreamComputeDueTimes of 100,000 items, with the server's RSS
-        before and after.
+        before and after;
+    (b1) ComputeDueTime again, its calls spread over :data:`WORKER_CONNECTIONS`
+        connections; (b2) the same against ``duetime serve --workers 2`` (a
+        fresh ledger), which hands each connection to one of its two worker
+        processes: the scaling from a second process on this machine.
 
     The goals are ratios to (f) measured side by side, and due times per
     second for (c) and (d). Returns the lines to print."""
@@ -726,6 +736,8 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
             health = _load(address, "health", *closed)
             log("gRPC: ComputeDueTime …")
             due = _load(address, "due", *closed)
+            log(f"gRPC: ComputeDueTime on {WORKER_CONNECTIONS} connections, --workers 1 …")
+            due_one = _load(address, "due", *closed, "--channels", str(WORKER_CONNECTIONS))
             log("gRPC: BatchComputeDueTimes …")
             batch = _load(address, "batch", "--seconds", str(seconds), "--concurrency",
                           str(GRPC_BATCH_CONCURRENCY), "--batch-size", "1000")
@@ -737,6 +749,15 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
             stream = _load(address, "stream", "--items", str(items), "--message-items", "1000")
             after = _rss_kb(proc.pid)
             records = (Path(tmp) / "ledger.db").stat().st_size
+        finally:
+            _stop(proc)
+        two = Path(tmp) / "two-workers"
+        two.mkdir()
+        proc, address = _start_server(two, workers=2)
+        try:
+            log(f"gRPC: duetime server --workers 2 {address} (pid {proc.pid}); ComputeDueTime on "
+                f"{WORKER_CONNECTIONS} connections …")
+            due_two = _load(address, "due", *closed, "--channels", str(WORKER_CONNECTIONS))
         finally:
             _stop(proc)
     growth = (after["VmRSS"] - before["VmRSS"]) / 1024
@@ -759,6 +780,8 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
               row(f"(f) bare grpcio Health/Check, {conc} in flight", floor),
               row(f"(a) duetime Health/Check, {conc} in flight", health),
               row(f"(b) ComputeDueTime (recorded), {conc} in flight", due),
+              row(f"(b1) (b) on {WORKER_CONNECTIONS} connections, --workers 1", due_one),
+              row(f"(b2) (b) on {WORKER_CONNECTIONS} connections, --workers 2", due_two),
               row(f"(c) BatchComputeDueTimes ×1000, {GRPC_BATCH_CONCURRENCY} in flight", batch,
                   f"  = {batch['items_per_s']:,.0f} due times/s"),
               f"  (d) StreamComputeDueTimes, one stream of {stream['items']:,} items (messages of 1,000): "
@@ -766,6 +789,9 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
               f"      server RSS before {before['VmRSS'] / 1024:.1f} MB, after {after['VmRSS'] / 1024:.1f} MB "
               f"(growth {growth:+.1f} MB; peak {after['VmHWM'] / 1024:.1f} MB); ledger file {records / 2**20:.0f} MB",
               "  (÷ (f): calls/s as a share of the bare grpcio server's, same client and concurrency)",
+              f"  (b2) ÷ (b1): {due_two['calls_per_s'] / due_one['calls_per_s']:.2f}× from a second worker "
+              f"process ({os.cpu_count()} CPUs here, shared with the load client; one SQLite file, "
+              "one writer at a time)",
               "  Goals (gRPC), against (f) measured in this run",
               share(health, 0.90, "duetime Health/Check"),
               share(due, 0.70, "ComputeDueTime (recorded)"),
@@ -780,7 +806,8 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
               goal(growth < 20, f"stream memory flat (RSS growth < 20 MB over {stream['items']:,} items)",
                    f"{growth:+.1f} MB")]
     for name, r in (("(f) bare Health/Check", floor), ("(a) duetime Health/Check", health),
-                    ("(b) ComputeDueTime", due), ("(c) batch", batch)):
+                    ("(b) ComputeDueTime", due), ("(b1) ComputeDueTime, --workers 1", due_one),
+                    ("(b2) ComputeDueTime, --workers 2", due_two), ("(c) batch", batch)):
         if r["errors"]:
             lines.append(f"  note: {name} had {r['errors']} errors, first: {r['first_error']}")
     return lines

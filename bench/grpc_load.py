@@ -5,7 +5,7 @@ Run as its own process (``compare.py`` starts it), so the client's GIL and
 the server's are separate, and every measurement — the bare grpcio server's
 floor included — is taken by the same client the same way::
 
-    python grpc_load.py ADDRESS MODE --seconds S --concurrency N [--batch-size B]
+    python grpc_load.py ADDRESS MODE --seconds S --concurrency N [--batch-size B] [--channels C]
     python grpc_load.py ADDRESS stream --items N --message-items M
 
 MODE:
@@ -16,7 +16,9 @@ MODE:
 - ``stream``: one ``StreamComputeDueTimes`` of N items in messages of M items.
 
 Closed loop: N threads, each sending its next call when the previous one
-returned, for ``--warmup`` s (not counted) then ``--seconds`` s. Prints calls,
+returned, over C channels (default 1; thread k uses channel k mod C), each
+on a TCP connection of its own — ``duetime serve --workers N`` hands each
+connection to one worker, so C ≥ N is what lets every worker take calls; for ``--warmup`` s (not counted) then ``--seconds`` s. Prints calls,
 seconds, calls/s, p50 and p99 latency (ms), errors, and ``calls_with_warmup``
 (every call made, to divide the server's CPU time by).
 """
@@ -48,7 +50,9 @@ def zagreb(offset_s: int = 0) -> pb.ComputeDueTimeRequest:
     return request
 
 
-def closed_loop(call, seconds: float, warmup: float, concurrency: int) -> dict:
+def closed_loop(calls, seconds: float, warmup: float, concurrency: int) -> dict:
+    """``calls``: one callable, or a list of them (thread k calls ``calls[k % len]``)."""
+    calls = calls if isinstance(calls, list) else [calls]
     start_at = time.perf_counter() + warmup
     stop_at = start_at + seconds
     lat: list[list[float]] = [[] for _ in range(concurrency)]
@@ -58,6 +62,7 @@ def closed_loop(call, seconds: float, warmup: float, concurrency: int) -> dict:
 
     def worker(k: int) -> None:
         mine = lat[k]
+        call = calls[k % len(calls)]
         while True:
             t0 = time.perf_counter()
             if t0 >= stop_at:
@@ -100,9 +105,15 @@ def main() -> int:
     p.add_argument("--batch-size", type=int, default=1000)
     p.add_argument("--items", type=int, default=100_000)
     p.add_argument("--message-items", type=int, default=1000)
+    p.add_argument("--channels", type=int, default=1,
+                   help="channels (TCP connections) the threads share out, default 1")
     args = p.parse_args()
-    channel = grpc.insecure_channel(args.address, options=OPTIONS)
-    grpc.channel_ready_future(channel).result(timeout=30)
+    # each its own connection: a local subchannel pool, not grpc's process-wide one
+    channels = [grpc.insecure_channel(args.address, options=OPTIONS + [
+        ("grpc.use_local_subchannel_pool", 1)]) for _ in range(args.channels)]
+    for each in channels:
+        grpc.channel_ready_future(each).result(timeout=30)
+    channel = channels[0]
     stub = pb_grpc.DueTimeServiceStub(channel)
     if args.mode == "health":
         health = health_pb2_grpc.HealthStub(channel)
@@ -111,8 +122,9 @@ def main() -> int:
                              args.concurrency)
     elif args.mode == "due":
         request = zagreb()
-        result = closed_loop(lambda: stub.ComputeDueTime(request, timeout=30), args.seconds,
-                             args.warmup, args.concurrency)
+        calls = [lambda s=pb_grpc.DueTimeServiceStub(c): s.ComputeDueTime(request, timeout=30)
+                 for c in channels]
+        result = closed_loop(calls, args.seconds, args.warmup, args.concurrency)
     elif args.mode == "batch":
         request = pb.BatchComputeDueTimesRequest(items=[zagreb(60 * i) for i in range(args.batch_size)])
 
@@ -142,7 +154,8 @@ def main() -> int:
         elapsed = time.perf_counter() - t0
         result = {"items": received, "seconds": elapsed, "items_per_s": received / elapsed,
                   "errors": errors}
-    channel.close()
+    for each in channels:
+        each.close()
     json.dump(result, sys.stdout)
     print()
     return 0

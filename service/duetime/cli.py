@@ -7,6 +7,7 @@ Commands::
                   [--tls-cert FILE --tls-key FILE [--tls-client-ca FILE]] [--auth-tokens FILE]
                   [--metrics-port PORT [--metrics-host HOST]] [--log-format text|json]
                   [--grace S] [--max-message-bytes N] [--max-batch-items N] [--call-budget S]
+                  [--workers N]
                   (each also a DUETIME_* variable: duetime.config)
     duetime health --server HOST:PORT [--service NAME] [--timeout S] [CONNECTION]
     duetime due START DURATION [--at-close WHEN] [--explain] [CALENDAR] [CALL]
@@ -829,6 +830,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return code
 
     try:
+        if config.workers > 1:
+            from duetime.api.workers import serve_workers
+            return serve_workers(config)
         dropped = serve(config)
     except ConfigError as exc:  # a TLS or token file changed since it was checked
         return failed(str(exc), 2)

@@ -45,6 +45,8 @@ DEFAULT_CALL_BUDGET = 30.0
 MAX_GRPC_LENGTH = 2**31 - 1
 """gRPC's largest message length setting."""
 LOG_FORMATS = ("text", "json")
+MAX_WORKERS = 64
+"""Most worker processes ``--workers`` may start."""
 
 
 class ConfigError(ValueError):
@@ -188,6 +190,18 @@ def parse_items(text: str) -> int:
     return value
 
 
+def parse_workers(text: str) -> int:
+    """A number of worker processes, 1..:data:`MAX_WORKERS`."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_WORKERS:
+        raise ValueError(f"{text!r} is not a number of worker processes (1..{MAX_WORKERS}; "
+                         "about one per CPU core, 1 serves from this process alone)")
+    return value
+
+
 def parse_log_format(text: str) -> str:
     """``text`` or ``json``."""
     if text not in LOG_FORMATS:
@@ -292,6 +306,9 @@ SETTINGS: tuple[Setting, ...] = (
             f"(default {DEFAULT_CALL_BUDGET:g}; 0: no budget)"),
     Setting("http_port", "--http-port", "DUETIME_HTTP_PORT", parse_optional_port, "PORT",
             "serve the JSON-over-HTTP API and its playground on this port (default 0: off)"),
+    Setting("workers", "--workers", "DUETIME_WORKERS", parse_workers, "N",
+            f"serve from N worker processes sharing the gRPC (and HTTP) port, 1..{MAX_WORKERS} "
+            "(default 1: this process alone); worker i serves metrics on --metrics-port + i - 1"),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 
@@ -304,7 +321,8 @@ class ServerConfig:
     ``calendars`` None: no bundles; ``calendar_cache`` None: the cache keeps
     its size (1024); ``watch`` None: reload on SIGHUP only; ``metrics_port``
     and ``http_port`` 0: off; ``metrics_host`` None: ``host``;
-    ``call_budget`` 0: no budget.
+    ``call_budget`` 0: no budget; ``workers`` 1: served by this process
+    alone (more: pre-forked worker processes, see :mod:`duetime.api.workers`).
     """
 
     host: str = DEFAULT_HOST
@@ -325,6 +343,7 @@ class ServerConfig:
     max_batch_items: int = DEFAULT_MAX_BATCH_ITEMS
     call_budget: float = DEFAULT_CALL_BUDGET
     http_port: int = 0
+    workers: int = 1
 
     @property
     def tls(self) -> bool:
@@ -467,14 +486,24 @@ def check(config: ServerConfig) -> None:
     config.load_tls()
     if config.auth_tokens is not None:
         load_tokens(config.auth_tokens)  # reads and checks the file
-    listeners = [("port", config.host, config.port)]
+    # (setting, what the port is, host, port); a worker past the first serves
+    # metrics on --metrics-port + its number - 1
+    listeners = [("port", _flag_or_env("port") + " port", config.host, config.port)]
     if config.metrics_port:
-        listeners.append(("metrics_port", config.metrics_address, config.metrics_port))
+        last = config.metrics_port + config.workers - 1
+        if last > 65535:
+            raise ConfigError("--workers", f"{config.workers} workers serve metrics on ports "
+                                           f"{config.metrics_port}..{last}, past 65535: give a "
+                                           "lower --metrics-port or fewer --workers")
+        listeners += [("metrics_port", _flag_or_env("metrics_port") + " port" if i == 0 else
+                       f"metrics port of worker {i + 1} ({_flag_or_env('metrics_port')} + {i})",
+                       config.metrics_address, config.metrics_port + i)
+                      for i in range(config.workers)]
     if config.http_port:
-        listeners.append(("http_port", config.host, config.http_port))
-    for i, (name, host, port) in enumerate(listeners):
-        for other, other_host, other_port in listeners[:i]:
+        listeners.append(("http_port", _flag_or_env("http_port") + " port", config.host,
+                          config.http_port))
+    for i, (name, _, host, port) in enumerate(listeners):
+        for other, what, other_host, other_port in listeners[:i]:
             if port == other_port and port != 0 and host == other_host:
-                raise ConfigError(BY_NAME[name].flag,
-                                  f"port {port} is already the {_flag_or_env(other)} port; "
-                                  "give each listener its own port")
+                raise ConfigError(BY_NAME[name].flag, f"port {port} is already the {what}; "
+                                        "give each listener its own port")

@@ -9,7 +9,9 @@ request line (logger ``duetime.access``, one per finished call) has ``rpc``
 ``record_id`` (when the answer has one), ``namespace`` (the
 ``x-duetime-namespace`` metadata, ``""`` for none) and ``peer``; the start-up
 line ``configuration`` has ``config``; an error with a traceback has
-``exception``. No line holds call metadata other than the namespace, so never
+``exception``; with ``duetime serve --workers N`` (N > 1) each worker
+process's lines have ``worker`` (its number, 1..N) and ``pid``, and a text
+line reads ``… INFO worker 2 pid 4711: message``. No line holds call metadata other than the namespace, so never
 an ``authorization`` token.
 
 Request lines are written in batches: :class:`BatchingHandler` appends each
@@ -32,7 +34,7 @@ from datetime import datetime, timezone
 ACCESS = "duetime.access"
 """The logger of the one line per finished call."""
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(message)s"
-FIELDS = ("rpc", "code", "latency_ms", "record_id", "namespace", "peer", "config")
+FIELDS = ("rpc", "code", "latency_ms", "record_id", "namespace", "peer", "config", "worker", "pid")
 """Record attributes (``extra=``) a JSON line carries when present."""
 FLUSH_SECONDS = 0.05
 """The longest a request line waits in the buffer before it is written."""
@@ -137,13 +139,36 @@ class BatchingHandler(logging.StreamHandler):
         super().close()
 
 
-def configure(log_format: str = "text", level: int = logging.INFO) -> None:
+class _WorkerStamp(logging.Filter):
+    """Gives every record the ``worker`` number and ``pid`` of the worker
+    process writing it (``duetime serve --workers N``)."""
+
+    def __init__(self, worker: int):
+        super().__init__()
+        self.worker = worker
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.worker = self.worker
+        record.pid = record.process
+        return True
+
+
+def configure(log_format: str = "text", level: int = logging.INFO,
+              worker: int | None = None) -> None:
     """Send the root logger's records to stderr as ``log_format`` (``text``
     or ``json``), replacing handlers set before (a :class:`BatchingHandler`
-    among them is closed: its buffered lines are written)."""
+    among them is closed: its buffered lines are written). ``worker``: the
+    number of the worker process (``--workers``) whose lines these are:
+    a text line then reads ``… INFO worker 2 pid 4711: message``, a JSON
+    line has ``worker`` and ``pid``."""
     handler = BatchingHandler(sys.stderr)
+    text_format = TEXT_FORMAT
+    if worker is not None:
+        handler.addFilter(_WorkerStamp(worker))
+        text_format = TEXT_FORMAT.replace("%(message)s", "worker %(worker)d pid %(pid)d: "
+                                                         "%(message)s")
     handler.setFormatter(JsonFormatter() if log_format == "json" else
-                         logging.Formatter(TEXT_FORMAT))
+                         logging.Formatter(text_format))
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

@@ -824,8 +824,9 @@ class HttpServer:
             log.warning("the HTTP server did not stop within %g s", self.grace + 5)
 
 
-def _bind(host: str, port: int) -> socket.socket:
-    """A listening TCP socket on ``host:port``; RuntimeError if it cannot be bound."""
+def _bind(host: str, port: int, reuse_port: bool = False) -> socket.socket:
+    """A listening TCP socket on ``host:port``; RuntimeError if it cannot be
+    bound. ``reuse_port``: shared with the other workers (``SO_REUSEPORT``)."""
     shown = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
@@ -834,7 +835,9 @@ def _bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         raise RuntimeError(f"cannot bind {shown} (HTTP): {exc}") from None
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # not SO_REUSEPORT: never shared
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:  # only the workers of one `duetime serve --workers N` share it
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind(address)
         sock.listen(2048)
     except OSError:
@@ -851,7 +854,7 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
                       max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, grace: float = DEFAULT_GRACE,
                       metrics: Metrics | None = None, log_calls: bool = True,
                       limits: CallLimits | None = None,
-                      startup_timeout: float = 10.0) -> HttpServer:
+                      startup_timeout: float = 10.0, reuse_port: bool = False) -> HttpServer:
     """Serve :func:`create_app` over ``app`` on ``host:port`` (0: any free
     port) with uvicorn in a background thread, and log ``duetime HTTP/JSON
     listening on http://HOST:PORT`` (``https://`` with TLS).
@@ -860,10 +863,12 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
     key; ``tls_client_ca``: also require a client certificate issued by that
     CA. ``tokens``, ``max_body_bytes``, ``metrics``, ``log_calls``, ``limits``:
     see :func:`create_app`; ``grace``: how long :meth:`HttpServer.stop` lets calls
-    in flight finish. Raises RuntimeError if the address cannot be bound or
-    the server does not start within ``startup_timeout`` s.
+    in flight finish; ``reuse_port``: share the port with the other worker
+    processes of ``duetime serve --workers N`` (``SO_REUSEPORT``). Raises
+    RuntimeError if the address cannot be bound or the server does not start
+    within ``startup_timeout`` s.
     """
-    sock = _bind(host, port)
+    sock = _bind(host, port, reuse_port)
     bound = sock.getsockname()[1]
     tls = {}
     if tls_cert is not None:

@@ -62,6 +62,7 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 from concurrent import futures
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -463,6 +464,7 @@ def start_server(
     max_message_bytes: int = MAX_REQUEST_BYTES, max_batch_items: int = MAX_BATCH_ITEMS,
     call_budget: float = DEFAULT_CALL_BUDGET, grace: float = GRACE_SECONDS,
     calendar_cache: int | None = None, app_limits: AppLimits | None = None,
+    reuse_port: bool = False,
 ) -> RunningServer:
     """Start a gRPC server for ``ledger`` on ``host:port`` (port 0: any free port),
     answering from ``catalog`` (default: no bundles).
@@ -477,11 +479,14 @@ def start_server(
     (:attr:`RunningServer.limits`); ``grace``: the default of
     :meth:`RunningServer.stop`; ``calendar_cache``: how many inline calendars
     the app keeps built (None: ``$DUETIME_CALENDAR_CACHE``, else 1024);
-    ``app_limits``: the app's size limits (None: the defaults). The app is
-    built by :func:`duetime.compose.build_app`.
+    ``app_limits``: the app's size limits (None: the defaults);
+    ``reuse_port``: share the port with the other worker processes of
+    ``duetime serve --workers N`` (``grpc.so_reuseport`` 1; else 0, and
+    another process listening there is an error). The app is built by
+    :func:`duetime.compose.build_app`.
 
     Raises RuntimeError if the address cannot be bound (also when another
-    process listens there: the port is not shared, ``grpc.so_reuseport`` is 0).
+    process listens there and ``reuse_port`` is false).
     """
     interceptors: list[grpc.ServerInterceptor] = [CallObserver(metrics, log_calls)]
     if tokens is not None:
@@ -489,7 +494,7 @@ def start_server(
     interceptors.append(UndecodableRequests())  # innermost: sees the handlers as registered
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=MAX_WORKERS),
                          interceptors=interceptors,
-                         options=[("grpc.so_reuseport", 0),
+                         options=[("grpc.so_reuseport", 1 if reuse_port else 0),
                                   ("grpc.max_receive_message_length", max_message_bytes)])
     app = build_app(metrics.timed(ledger) if metrics is not None else ledger, catalog,
                     limits=app_limits or AppLimits(max_batch_items=max_batch_items),
@@ -528,7 +533,16 @@ def describe_ledger(ledger: Ledger) -> str:
     return label or f"sqlite {getattr(ledger, 'path', type(ledger).__name__)}"
 
 
-def serve(config: ServerConfig) -> int:
+def log_configuration(config: ServerConfig) -> None:
+    """Log the start-up line ``configuration: key=value …`` (no secrets; JSON:
+    the ``config`` field) of :func:`effective_settings`."""
+    shown = effective_settings(config)
+    log.info("configuration: %s",
+             " ".join(f"{k}={'off' if v is None else v}" for k, v in shown.items()),
+             extra={"config": shown})
+
+
+def serve(config: ServerConfig, started: Callable[[], None] | None = None) -> int:
     """Serve until SIGINT or SIGTERM, then shut down cleanly and return the
     number of calls dropped because they still ran after the grace period
     (see :meth:`RunningServer.stop`; their threads may still be running).
@@ -555,18 +569,23 @@ def serve(config: ServerConfig) -> int:
     begun SIGINT, SIGTERM and SIGHUP are ignored, also after it returns.
     Raises CatalogError, LedgerUnavailable, ConfigError (a TLS or token file
     changed since it was checked) or RuntimeError if it cannot start.
+
+    ``started`` (None: a server of its own): this process is one worker of
+    ``duetime serve --workers N`` (:mod:`duetime.api.workers`, which forked
+    it): the gRPC and HTTP ports are shared with the other workers
+    (``SO_REUSEPORT``), the configuration line is left to the parent, and
+    ``started()`` is called once every listener is up.
     """
     with SignalWaiter() as signals:
-        return _serve(config, signals)
+        return _serve(config, signals, started)
 
 
-def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
+def _serve(config: ServerConfig, signals: SignalWaiter,
+           started: Callable[[], None] | None = None) -> int:
     tzdb.pin()  # before the calendars are loaded: their zones come from tzdata too
     host, port, calendars, watch = config.host, config.port, config.calendars, config.watch
-    shown = effective_settings(config)
-    log.info("configuration: %s",
-             " ".join(f"{k}={'off' if v is None else v}" for k, v in shown.items()),
-             extra={"config": shown})
+    if started is None:
+        log_configuration(config)
     tls = config.load_tls()
     tokens = TokenSet(config.auth_tokens) if config.auth_tokens is not None else None
     if tls is not None:
@@ -596,7 +615,8 @@ def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
         running = start_server(
             ledger, host, port, catalog, tls=tls, tokens=tokens, metrics=metrics,
             max_message_bytes=config.max_message_bytes, max_batch_items=config.max_batch_items,
-            call_budget=config.call_budget, grace=config.grace, calendar_cache=calendar_cache)
+            call_budget=config.call_budget, grace=config.grace, calendar_cache=calendar_cache,
+            reuse_port=started is not None)
     except BaseException:
         if metrics is not None:
             metrics.close()
@@ -610,10 +630,12 @@ def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
                 running.app, host, config.http_port, tokens=tokens, tls_cert=config.tls_cert,
                 tls_key=config.tls_key, tls_client_ca=config.tls_client_ca,
                 max_body_bytes=config.max_message_bytes, grace=config.grace, metrics=metrics,
-                limits=running.limits)
+                limits=running.limits, reuse_port=started is not None)
         except BaseException:
             running.stop()
             raise
+    if started is not None:
+        started()
     reloader = Reloader(running.app, calendars,
                         on_reload=metrics.set_catalog if metrics is not None else None)
     while True:  # reloads run here, in the main thread, never in a handler
@@ -683,6 +705,9 @@ class SignalWaiter:
             signal.signal(signum, _noop_handler)
         self._previous_fd = signal.set_wakeup_fd(self._writer.fileno(),
                                                  warn_on_full_buffer=False)
+        # a worker of `serve --workers N` is forked with them blocked, so that
+        # one sent while it starts waits for this
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, self.SIGNALS)
         return self
 
     def __exit__(self, *_exc) -> None:
@@ -691,6 +716,11 @@ class SignalWaiter:
         signal.set_wakeup_fd(self._previous_fd)
         self._reader.close()
         self._writer.close()
+
+    def fileno(self) -> int:
+        """The socket that turns readable when a signal came (to wait on it
+        with others in ``select``; then :meth:`wait` ``(0)`` reads them)."""
+        return self._reader.fileno()
 
     def wait(self, timeout: float | None) -> set[int]:
         """The signal numbers received, after waiting up to ``timeout`` s
