@@ -40,7 +40,9 @@ from datetime import datetime, timezone
 
 import grpc
 import pytest
+from duetime.api.calls import CallLimits, unary_calls
 from duetime.api.http import BINDINGS
+from duetime.api.status import status_of
 from duetime.app import record_filter
 from duetime.app.recorded import LedgerGate
 from duetime.catalog import Catalog
@@ -58,6 +60,7 @@ from duetime.v1 import duetime_pb2 as pb
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import json_format
 from google.protobuf.message import Message
+from google.rpc import code_pb2, status_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from pg import create_database, drop_database, pg_dsn  # noqa: F401  (fixture)
 from server_process import CALENDARS, free_port, start_with_http, zagreb_request
@@ -604,3 +607,47 @@ def test_hostile_sweep_every_rpc_and_route(served, record_property):
     assert elapsed < 30, f"{sent} requests took {elapsed:.0f} s"
     response = server.stub.ComputeDueTime(zagreb_request(), timeout=TIMEOUT)
     assert response.due.ToJsonString() == "2026-12-02T15:00:00Z"
+
+
+def test_both_stores_answer_bad_text_alike(tmp_path, pg_dsn):
+    """The texts that reach a store (key prefix, namespace, page token,
+    record id, idempotency key) are checked by the app before it: an app on
+    SQLite and one on PostgreSQL give the same status, byte for byte, for
+    each hostile value, and neither tells its ledger listener anything.
+    (Unpaired surrogates cannot be in a protobuf message; the HTTP face
+    refuses them in JSON, and the app on ``key_prefix``: see above.)"""
+    reported: list = []
+    apps = [build_app(store, Catalog.load(CALENDARS), on_ledger_unavailable=reported.append)
+            for store in (SqliteLedger(tmp_path / "ledger.db"), PostgresLedger(pg_dsn))]
+    texts = HOSTILE_TEXTS + ["", "ticket-", "%", "_", "'", "\\", "a" * 201]
+    cases = [(rpc, field, text) for text in texts for rpc, field in [
+        ("ListRecords", "key_prefix"), ("ListRecords", "namespace"),
+        ("ListRecords", "page_token"), ("GetRecord", "record_id"),
+        ("AnalyzeImpact", "namespace"), ("ComputeDueTime", "idempotency_key")]]
+    received = datetime(2026, 11, 27, 15, tzinfo=timezone.utc)
+    try:
+        answered = []
+        for app in apps:
+            calls = unary_calls(app, CallLimits())
+            statuses = []
+            for rpc, field, text in cases:
+                request = zagreb_request() if rpc == "ComputeDueTime" else \
+                    getattr(pb, f"{rpc}Request")(**({"calendar": "hr-zagreb"}
+                                                    if rpc == "AnalyzeImpact" else {}))
+                setattr(request, field, text)
+                try:
+                    reply = calls[f"/duetime.v1.DueTimeService/{rpc}"](request, (), received)
+                except Exception as exc:  # noqa: BLE001 - every answer is compared
+                    statuses.append(status_of(exc))
+                else:
+                    statuses.append(reply.due if rpc == "ComputeDueTime" else rpc)
+            answered.append(statuses)
+        assert len(answered[0]) == len(cases) == 6 * len(texts) == 90
+        assert answered[0] == answered[1]
+        codes = Counter(code_pb2.Code.Name(s.code) for s in answered[0]
+                        if isinstance(s, status_pb2.Status))
+        assert set(codes) == {"INVALID_ARGUMENT"} and codes["INVALID_ARGUMENT"] >= 60, codes
+        assert reported == []
+    finally:
+        for app in apps:
+            app.close()
