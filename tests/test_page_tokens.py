@@ -6,7 +6,8 @@ Unit tests of :class:`duetime.ledger.listing.PageTokens`, then the three
 stores: a forged, altered, cut or foreign token is refused with the same
 words; a genuine one continues exactly the listing that issued it; two
 processes (two ledger objects) on one SQLite file or one PostgreSQL
-database accept each other's tokens.
+database accept each other's tokens, and so do two ``duetime serve``
+replicas on one PostgreSQL.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import json
 import sqlite3
 import threading
 
+import grpc
 import pytest
 from duetime.ledger import (
     MemoryLedger,
@@ -32,7 +34,9 @@ from duetime.ledger.listing import (
     PAGE_TOKEN_SECRET_BYTES,
     PAGE_TOKEN_VERSION,
 )
-from pg import admin_sql, pg_dsn  # noqa: F401  (fixture)
+from duetime.v1 import duetime_pb2 as pb
+from pg import admin_sql, pg_database, pg_dsn  # noqa: F401  (fixtures)
+from server_process import ServerProcess, zagreb_request
 from test_ledger import T0, make_row
 
 RECORD_ID = "0192f5a3c7e07a3b8c1d2e3f40516273"
@@ -296,3 +300,33 @@ def test_concurrent_first_opens_of_one_file_agree_on_the_secret(tmp_path):
         view.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT count(*) FROM ledger_secrets").fetchone() == (1,)
+
+
+def test_two_servers_on_one_postgresql_continue_each_others_listings(pg_database):
+    """Two ``duetime serve`` replicas on one PostgreSQL: a listing begun on
+    one continues on the other, page for page, to the same records; a
+    token altered in one character is refused by both."""
+    servers = [ServerProcess(pg_database), ServerProcess(pg_database)]
+    try:
+        made = [servers[i % 2].stub.ComputeDueTime(zagreb_request(f"replicas/{i:02}"),
+                                                   timeout=10).record_id for i in range(9)]
+        listed, token, turn = [], "", 0
+        while True:
+            page = servers[turn % 2].stub.ListRecords(pb.ListRecordsRequest(
+                key_prefix="replicas/", page_size=2, page_token=token), timeout=10)
+            listed += [r.record_id for r in page.records]
+            token, turn = page.next_page_token, turn + 1
+            if not token:
+                break
+            last_token = token
+        assert listed == made and turn == 5
+        altered = last_token[:10] + ("A" if last_token[10] != "A" else "B") + last_token[11:]
+        for server in servers:
+            with pytest.raises(grpc.RpcError) as caught:
+                server.stub.ListRecords(pb.ListRecordsRequest(
+                    key_prefix="replicas/", page_size=2, page_token=altered), timeout=10)
+            assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            assert caught.value.details() == f"page_token: {NOT_A_TOKEN}"
+    finally:
+        for server in servers:
+            server.kill()

@@ -296,12 +296,13 @@ class PostgresLedger(SqlLedger):
                 for statement in PG_MIGRATIONS[target - 1]:
                     conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (target,))
-            conn.execute("INSERT INTO ledger_secrets (name, value) VALUES (%s, %s) "
-                         "ON CONFLICT (name) DO NOTHING",
-                         (PAGE_TOKEN_SECRET, new_page_token_secret()))
-            (secret,) = conn.execute("SELECT value FROM ledger_secrets WHERE name = %s",
-                                     (PAGE_TOKEN_SECRET,)).fetchone()
-            self.page_tokens = PageTokens(bytes(secret))
+            read = "SELECT value FROM ledger_secrets WHERE name = %s"
+            found = conn.execute(read, (PAGE_TOKEN_SECRET,)).fetchone()
+            if found is None:  # made once, under the lock: every process reads the same
+                conn.execute("INSERT INTO ledger_secrets (name, value) VALUES (%s, %s)",
+                             (PAGE_TOKEN_SECRET, new_page_token_secret()))
+                found = conn.execute(read, (PAGE_TOKEN_SECRET,)).fetchone()
+            self.page_tokens = PageTokens(bytes(found[0]))
 
     # --- writes ---------------------------------------------------------------
     def put_many(self, rows: Sequence[LedgerRow]) -> list[LedgerRow]:

@@ -193,16 +193,22 @@ class SqliteLedger(SqlLedger):
                 for statement in _split_script(SQLITE_MIGRATIONS[target - 1]):
                     conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
-            conn.execute("INSERT INTO ledger_secrets (name, value) VALUES (?, ?) "
-                         "ON CONFLICT (name) DO NOTHING",
-                         (PAGE_TOKEN_SECRET, new_page_token_secret()))
-            (secret,) = conn.execute("SELECT value FROM ledger_secrets WHERE name = ?",
-                                     (PAGE_TOKEN_SECRET,)).fetchone()
-            self.page_tokens = PageTokens(secret)
+            self.page_tokens = PageTokens(self._page_token_secret())
             conn.execute("COMMIT")
         except BaseException:
             self._rollback()
             raise
+
+    def _page_token_secret(self) -> bytes:
+        """The ledger's page token secret, made now if it has none (inside
+        :meth:`_migrate`'s transaction: concurrent first opens agree)."""
+        read = "SELECT value FROM ledger_secrets WHERE name = ?"
+        found = self._conn.execute(read, (PAGE_TOKEN_SECRET,)).fetchone()
+        if found is None:
+            self._conn.execute("INSERT INTO ledger_secrets (name, value) VALUES (?, ?)",
+                               (PAGE_TOKEN_SECRET, new_page_token_secret()))
+            found = self._conn.execute(read, (PAGE_TOKEN_SECRET,)).fetchone()
+        return bytes(found[0])
 
     def _rollback(self) -> None:
         if self._conn.in_transaction:
