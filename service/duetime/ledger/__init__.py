@@ -29,7 +29,10 @@ Both durable stores share one versioned schema (:data:`SCHEMA_VERSION`) and
 apply forward migrations when opened, serialised between processes (SQLite:
 ``BEGIN IMMEDIATE``; PostgreSQL: a transaction-level advisory lock), so any
 number of processes may open the same store at once; a store newer than this
-code is refused.
+code is refused. Each durable store keeps, in its ``ledger_secrets`` table
+(schema version 3), the random secret its page tokens are signed with: made
+by the first process to open it, read by every other, so each accepts the
+tokens of all.
 
 Writes: :meth:`Ledger.put_many` stores a batch in one transaction with one
 commit (one fsync), the unit a group commit needs (:class:`GroupCommit` shares
