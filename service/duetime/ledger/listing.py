@@ -5,10 +5,10 @@ that carry a position from one page to the next (:class:`PageTokens`).
 A page token is URL-safe base64 (no padding) of :data:`PAGE_TOKEN_VERSION`
 (one byte), the position (receive time: 8 bytes, signed big-endian; record
 id: one length byte and its UTF-8 bytes), a tag of the listing's filters
-(:data:`_FILTER_TAG_BYTES` bytes) and an HMAC-SHA-256 of all that
-(:data:`_MAC_BYTES` bytes), both keyed with the ledger's own secret (made
-once, when the store is created, and kept in it, so every process reading
-the same ledger accepts the tokens of every other). A token is therefore
+(8 bytes of an HMAC-SHA-256 of them) and an HMAC-SHA-256 of all that (16
+bytes), both keyed with the ledger's own secret (made by the first process
+that opens the store, and kept in it, so every process reading the same
+ledger accepts the tokens of every other). A token is therefore
 bounded (at most :data:`MAX_PAGE_TOKEN` characters), cannot be forged or
 altered, and continues only the listing that issued it: the same ledger and
 the same filters (namespace, key prefix, time range).
