@@ -61,7 +61,11 @@ at ``/`` when the directory exists) stay public.
 Each API call is counted and timed in the metrics as a gRPC call is (method
 ``/duetime.v1.DueTimeService/ComputeDueTime`` …, code the status name) and
 logged as one request line (:func:`duetime.logs.log_call`, peer
-``http:HOST:PORT``).
+``http:HOST:PORT``). A client that disconnects before its whole body
+arrived is not a failure of the service: it is logged at INFO as a
+disconnect (no traceback), counted and logged with code ``CANCELLED``
+(:data:`DISCONNECTED`, HTTP 499 as nginx writes it), and nothing is
+computed, recorded or answered.
 
 :func:`start_http_server` runs uvicorn in a background thread of the serving
 process, over TLS when the gRPC side has it (the same certificate, key and
@@ -95,7 +99,7 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, status_pb2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
@@ -253,6 +257,11 @@ def error_response(status: status_pb2.Status, http_status: int | None = None,
     body = error_body(status, http_status)
     return Response(json.dumps(body, ensure_ascii=False, indent=2), body["error"]["code"],
                     headers=headers, media_type=JSON)
+
+
+DISCONNECTED = "CANCELLED"
+"""The code (metrics label, call log line) of a call whose client
+disconnected before its whole request body arrived (HTTP 499)."""
 
 
 class RequestTooLarge(Refusal):
@@ -761,6 +770,18 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                     return reply, message_json(reply)
 
                 response, text = await anyio.to_thread.run_sync(run, limiter=limiter())
+            except ClientDisconnect:
+                # the caller went away mid-body: nothing to compute, no one to answer
+                seconds = time.perf_counter() - began
+                log.info("client %s disconnected before sending its whole request body to %s: "
+                         "nothing computed or recorded", peer or "(unknown)", rpc)
+                if metrics is not None:
+                    metrics.observe_call(rpc, DISCONNECTED, seconds)
+                if log_calls:
+                    log_call(rpc, DISCONNECTED, seconds, "", logged_namespace(metadata), peer)
+                return error_response(status_pb2.Status(
+                    code=code_pb2.CANCELLED, message="the client disconnected before sending "
+                                                     "its whole request body"))
             except Exception as exc:  # noqa: BLE001 - every error becomes a status
                 log_failure(log, exc)
                 error = exc

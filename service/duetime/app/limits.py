@@ -79,6 +79,9 @@ DEFAULT_LIMITS = Limits()
 
 _NAMESPACE = re.compile(r"[A-Za-z0-9._-]{1,64}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+"""What no ledger can store or search for in a text: NUL (PostgreSQL's text
+cannot hold it) and unpaired surrogates (not encodable as UTF-8)."""
 
 
 def too_long(text: str, field: str, limit: int) -> FieldViolation | None:
@@ -87,6 +90,29 @@ def too_long(text: str, field: str, limit: int) -> FieldViolation | None:
     if len(text) <= limit:
         return None
     return FieldViolation(field, f"is {len(text)} characters long; at most {limit} are allowed")
+
+
+def unstorable_problem(text: str, field: str) -> FieldViolation | None:
+    """A violation on ``field`` when ``text`` holds a character no ledger can
+    store or search for: NUL (U+0000) or an unpaired surrogate (U+D800 to
+    U+DFFF, which JSON's ``\\ud800`` escapes can give). Else None. Every text
+    that reaches a store goes through it, so both stores answer alike."""
+    found = _UNSTORABLE.search(text)
+    if found is None:
+        return None
+    char = found.group()
+    what = "NUL" if char == "\x00" else "an unpaired surrogate"
+    return FieldViolation(field, f"contains U+{ord(char):04X} ({what}) at position "
+                                 f"{found.start() + 1}; remove it: no text duetime stores or "
+                                 "searches for may hold one")
+
+
+def check_text(text: str, field: str, limit: int) -> None:
+    """InvalidArgument on ``field`` when ``text`` has more than ``limit``
+    characters (:func:`too_long`) or holds a character no ledger can store
+    or search for (:func:`unstorable_problem`)."""
+    if problem := too_long(text, field, limit) or unstorable_problem(text, field):
+        raise InvalidArgument([problem])
 
 
 def check_length(text: str, field: str, limit: int) -> None:
@@ -118,10 +144,12 @@ def check_namespace(namespace: str) -> str:
 
 def check_key(key: str, limits: Limits = DEFAULT_LIMITS) -> None:
     """An idempotency key: at most ``limits.max_idempotency_key`` characters,
-    not only whitespace, no NUL (a store cannot hold one). Raises InvalidArgument
-    on ``idempotency_key``."""
+    not only whitespace, no NUL (a store cannot hold one) nor unpaired
+    surrogate. Raises InvalidArgument on ``idempotency_key``."""
     check_length(key, "idempotency_key", limits.max_idempotency_key)
     if key and not key.strip():
         raise InvalidArgument.at("idempotency_key", "is only whitespace; give a key, or none")
     if "\x00" in key:
         raise InvalidArgument.at("idempotency_key", "contains a NUL character")
+    if problem := unstorable_problem(key, "idempotency_key"):
+        raise InvalidArgument([problem])

@@ -11,10 +11,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from duetime.app.limits import DEFAULT_LIMITS, Limits, check_length, check_namespace
+from duetime.app.limits import DEFAULT_LIMITS, Limits, check_namespace, check_text
 from duetime.app.recorded import LedgerGate
 from duetime.core import ErrorKind, InvalidArgument, Refusal
-from duetime.ledger import MAX_PAGE_SIZE, LedgerRow, RecordFilter, encode_page_token
+from duetime.ledger import MAX_PAGE_SIZE, LedgerRow, RecordFilter
 
 _RECORD_ID = re.compile(r"[0-9a-f]{32}")
 
@@ -46,11 +46,13 @@ def record_filter(since_us: int | None, until_us: int | None, key_prefix: str,
     open: None), an idempotency key prefix and a namespace (None: any).
     Raises InvalidArgument for an end before the start (on ``end_time``,
     showing ``end_time_text`` and ``start_time_text``), a key prefix over
-    ``limits.max_idempotency_key`` characters or a bad namespace."""
+    ``limits.max_idempotency_key`` characters or holding a character no
+    ledger can search for (see :func:`~duetime.app.limits.check_text`), or a
+    bad namespace."""
     if since_us is not None and until_us is not None and until_us < since_us:
         raise InvalidArgument.at("end_time", f"{end_time_text} is before "
                                              f"start_time {start_time_text}")
-    check_length(key_prefix, "key_prefix", limits.max_idempotency_key)
+    check_text(key_prefix, "key_prefix", limits.max_idempotency_key)
     if namespace:
         try:
             check_namespace(namespace)
@@ -87,7 +89,9 @@ class RecordReader:
         """One page of the rows ``flt`` selects: ``page_size`` rows (0: 100,
         at most :data:`~duetime.ledger.MAX_PAGE_SIZE`), fewer once their
         bytes reach ``limits.max_list_bytes``. Raises InvalidArgument (a
-        negative ``page_size``, a bad ``page_token``), LedgerUnavailable."""
+        negative ``page_size``; a ``page_token`` over
+        :data:`~duetime.ledger.listing.MAX_PAGE_TOKEN` characters, not one
+        this ledger issued, or issued for other filters), LedgerUnavailable."""
         if page_size < 0:
             raise InvalidArgument.at("page_size", f"{page_size} is negative; give 0 (the "
                                                   f"default, 100) up to {MAX_PAGE_SIZE}")
@@ -99,7 +103,7 @@ class RecordReader:
         for i, row in enumerate(rows):
             if i and size + len(row.request) + len(row.response) > self.limits.max_list_bytes:
                 last = rows[i - 1]
-                return RecordPage(rows[:i], encode_page_token(
+                return RecordPage(rows[:i], self.gate.ledger.page_tokens.encode(
                     flt, (last.receive_time_us, last.record_id)))
             size += len(row.request) + len(row.response)
         return RecordPage(rows, token)

@@ -10,7 +10,8 @@ each module holds one part:
   byte framing, :func:`~duetime.ledger.rows.frame`), :class:`RowBuilder` and
   the checks of stored rows.
 - :mod:`~duetime.ledger.record_ids`: the UUIDv7 record ids.
-- :mod:`~duetime.ledger.listing`: :class:`RecordFilter`, page sizes and page tokens.
+- :mod:`~duetime.ledger.listing`: :class:`RecordFilter`, page sizes and the
+  signed page tokens (:class:`PageTokens`).
 - :mod:`~duetime.ledger.sql`: the schema version and the reads both SQL stores share.
 - :mod:`~duetime.ledger.sqlite`: :class:`SqliteLedger`, one SQLite file (the default).
 - :mod:`~duetime.ledger.postgres`: :class:`PostgresLedger`, PostgreSQL
@@ -28,7 +29,10 @@ Both durable stores share one versioned schema (:data:`SCHEMA_VERSION`) and
 apply forward migrations when opened, serialised between processes (SQLite:
 ``BEGIN IMMEDIATE``; PostgreSQL: a transaction-level advisory lock), so any
 number of processes may open the same store at once; a store newer than this
-code is refused.
+code is refused. Each durable store keeps, in its ``ledger_secrets`` table
+(schema version 3), the random secret its page tokens are signed with: made
+by the first process to open it, read by every other, so each accepts the
+tokens of all.
 
 Writes: :meth:`Ledger.put_many` stores a batch in one transaction with one
 commit (one fsync), the unit a group commit needs (:class:`GroupCommit` shares
@@ -37,21 +41,29 @@ it among concurrent callers); :meth:`Ledger.put` is a batch of one.
 Errors: :class:`LedgerUnavailable` whenever the store cannot be opened, read or
 written (the caller must then not answer); :class:`DuplicateKey` when a
 :meth:`~Ledger.put` reuses a (namespace, idempotency key) that another row
-holds; ``ValueError`` for a bad page token or an unstorable row.
+holds; :class:`UnstorableValue` when the store refuses a value the request
+gave (the request's fault: never a reason to call the ledger down);
+``ValueError`` for a bad page token or an unstorable row.
 """
 
 from duetime.ledger.group_commit import GroupCommit
 from duetime.ledger.listing import (
     DEFAULT_PAGE_SIZE,
     MAX_PAGE_SIZE,
+    PageTokens,
     Position,
     RecordFilter,
-    decode_page_token,
-    encode_page_token,
+    new_page_token_secret,
 )
 from duetime.ledger.memory import MemoryLedger
 from duetime.ledger.opening import default_db_path, open_ledger
-from duetime.ledger.port import DuplicateKey, Ledger, LedgerUnavailable, resolve_batch
+from duetime.ledger.port import (
+    DuplicateKey,
+    Ledger,
+    LedgerUnavailable,
+    UnstorableValue,
+    resolve_batch,
+)
 from duetime.ledger.postgres import PostgresLedger
 from duetime.ledger.postgres_urls import POSTGRES_SCHEMES, postgres_label, postgres_url
 from duetime.ledger.record_ids import new_record_id, new_record_ids
@@ -79,17 +91,18 @@ __all__ = [
     "LedgerRow",
     "LedgerUnavailable",
     "MemoryLedger",
+    "PageTokens",
     "Position",
     "PostgresLedger",
     "RecordFilter",
     "RowBuilder",
     "SqlLedger",
     "SqliteLedger",
+    "UnstorableValue",
     "check_rows",
     "content_digest",
-    "decode_page_token",
     "default_db_path",
-    "encode_page_token",
+    "new_page_token_secret",
     "new_record_id",
     "new_record_ids",
     "open_ledger",

@@ -7,7 +7,7 @@ import bisect
 import threading
 from collections.abc import Sequence
 
-from duetime.ledger.listing import Position, RecordFilter
+from duetime.ledger.listing import PageTokens, Position, RecordFilter, new_page_token_secret
 from duetime.ledger.port import Ledger, LedgerUnavailable, resolve_batch
 from duetime.ledger.rows import LedgerRow, check_rows
 
@@ -27,6 +27,7 @@ class MemoryLedger(Ledger):
         self._down: str | None = None
         self.commits = 0
         """Number of successful put_many transactions (for tests)."""
+        self.page_tokens = PageTokens(new_page_token_secret())
 
     def set_unavailable(self, reason: str | None) -> None:
         """Fail every call with LedgerUnavailable(reason); None: work again."""

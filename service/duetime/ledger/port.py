@@ -14,7 +14,9 @@ callers); :meth:`Ledger.put` is a batch of one.
 Errors: :class:`LedgerUnavailable` whenever the store cannot be opened, read or
 written (the caller must then not answer); :class:`DuplicateKey` when a
 :meth:`~Ledger.put` reuses a (namespace, idempotency key) that another row
-holds; ``ValueError`` for a bad page token or an unstorable row.
+holds; :class:`UnstorableValue` when the store refuses a value the request
+gave (the request's fault: the store is up); ``ValueError`` for a bad page
+token or an unstorable row.
 """
 
 from __future__ import annotations
@@ -22,14 +24,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 
-from duetime.core.errors import ErrorKind, Refusal
+from duetime.core.errors import ErrorKind, FieldViolation, Refusal
 from duetime.ledger.listing import (
     DEFAULT_PAGE_SIZE,
     MAX_PAGE_SIZE,
+    PageTokens,
     Position,
     RecordFilter,
-    decode_page_token,
-    encode_page_token,
 )
 from duetime.ledger.rows import LedgerRow, row_problems
 
@@ -43,6 +44,24 @@ class LedgerUnavailable(Refusal):
     reason = "LEDGER_UNAVAILABLE"
     retryable = True
     public_message = "the ledger cannot be written or read; nothing was answered, retry later"
+
+
+class UnstorableValue(Refusal):
+    """The store refused a value that came from the request, not the store
+    failing: a NUL or an unpaired surrogate in a text, an integer beyond 64
+    bits. The app checks every text and number before it reaches a store
+    (``docs/semantics.md`` §13), so this is a backstop; unlike
+    :class:`LedgerUnavailable` it never marks the ledger down. Its own text
+    (``str``) names the store's reason, for the logs."""
+
+    kind = ErrorKind.BAD_INPUT
+    reason = "UNSTORABLE_VALUE"
+    public_message = ("the request holds a value the ledger cannot store or search for (a NUL "
+                      "or an unpaired surrogate in a text, or an integer beyond 64 bits); "
+                      "remove it and send the request again")
+
+    def __init__(self, message: str):
+        super().__init__(message, violations=[FieldViolation("request", self.public_message)])
 
 
 class DuplicateKey(Exception):
@@ -60,8 +79,16 @@ class Ledger(ABC):
 
     Listing order is (``receive_time_us``, ``record_id``), record ids compared
     by code point. Every method raises LedgerUnavailable when the store cannot
-    be reached, read or written; after :meth:`close` every method raises it.
+    be reached, read or written (after :meth:`close` every method raises it),
+    and UnstorableValue when the store refuses a value it was given (the
+    caller's, not the store's, failure).
+
+    ``page_tokens``: the :class:`~duetime.ledger.listing.PageTokens` that
+    issue and check this ledger's page tokens, keyed by a secret every
+    process opening the same store shares (set by each store when it opens).
     """
+
+    page_tokens: PageTokens
 
     # --- writes -----------------------------------------------------------
     def put(self, row: LedgerRow) -> None:
@@ -144,19 +171,20 @@ class Ledger(ABC):
         ``page_token``: ``""`` for the first page, else the token of the
         previous page, with the same filters (page_size may change). Pages
         neither repeat nor skip rows; rows stored meanwhile show up if they
-        sort after the page. ValueError for a token that is not one, or one
-        issued for other filters.
+        sort after the page. ValueError for a token that is not one of this
+        ledger's, unaltered, or one issued for other filters (see
+        :meth:`~duetime.ledger.listing.PageTokens.decode`).
         """
         if page_size < 0:
             raise ValueError(f"page_size must not be negative, got {page_size}")
         size = min(page_size or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
         flt = RecordFilter(since_us, until_us, key_prefix, namespace)
-        after = decode_page_token(flt, page_token) if page_token else None
+        after = self.page_tokens.decode(flt, page_token) if page_token else None
         rows = self._page(flt, after, size + 1)
         if len(rows) <= size:
             return rows, ""
         rows = rows[:size]
-        return rows, encode_page_token(flt, (rows[-1].receive_time_us, rows[-1].record_id))
+        return rows, self.page_tokens.encode(flt, (rows[-1].receive_time_us, rows[-1].record_id))
 
     def iter_records(
         self,

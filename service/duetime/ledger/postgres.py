@@ -20,7 +20,10 @@ record id and by key.
 
 Every psycopg error (refused or lost connection, read-only database, disk full,
 timeouts …) becomes LedgerUnavailable with a short reason naming
-``host:port/dbname`` (never the password).
+``host:port/dbname`` (never the password), except those a value of the
+request causes (:func:`value_error`: psycopg's ``DataError``, such as a NUL in
+a text, and a text that is not UTF-8), which become UnstorableValue: the
+database is up, so the ledger is not marked down.
 
 psycopg is an optional dependency, imported when the first
 :class:`PostgresLedger` opens (:func:`load_psycopg`): importing this module
@@ -35,10 +38,11 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
-from duetime.ledger.port import LedgerUnavailable, resolve_batch
+from duetime.ledger.listing import PageTokens, new_page_token_secret
+from duetime.ledger.port import LedgerUnavailable, UnstorableValue, resolve_batch
 from duetime.ledger.postgres_urls import postgres_label
 from duetime.ledger.rows import COLUMNS, LedgerRow, check_rows
-from duetime.ledger.sql import SCHEMA_VERSION, SELECT_ROWS, SqlLedger
+from duetime.ledger.sql import PAGE_TOKEN_SECRET, SCHEMA_VERSION, SELECT_ROWS, SqlLedger
 
 if TYPE_CHECKING:
     import psycopg
@@ -83,6 +87,12 @@ PG_MIGRATIONS: tuple[tuple[str, ...], ...] = (
             written_us BIGINT NOT NULL
         )""",
     ),
+    (  # 3: the secrets of the ledger (the page token secret)
+        """CREATE TABLE ledger_secrets (
+            name  TEXT PRIMARY KEY,
+            value BYTEA NOT NULL
+        )""",
+    ),
 )
 assert len(PG_MIGRATIONS) == SCHEMA_VERSION
 
@@ -112,6 +122,14 @@ def load_psycopg() -> ModuleType:
 def _pg(sql: str) -> str:
     """The shared SQL's ``?`` placeholders in psycopg's style."""
     return sql.replace("?", "%s")
+
+
+def value_error(psycopg: ModuleType, exc: BaseException) -> bool:
+    """Whether ``exc``, raised by a statement, is the fault of a value it was
+    given rather than of the database: psycopg's ``DataError`` (SQLSTATE class
+    22, data exception, or a text holding a NUL, refused before it is sent)
+    or a text that cannot be encoded (an unpaired surrogate)."""
+    return isinstance(exc, (psycopg.DataError, UnicodeEncodeError))
 
 
 def _reason(exc: BaseException) -> str:
@@ -208,7 +226,9 @@ class PostgresLedger(SqlLedger):
     - ``statement_timeout`` (30 s): server-side limit per statement.
 
     Raises LedgerUnavailable if psycopg is missing, the database cannot be
-    reached or migrated, or its schema is newer than this code.
+    reached or migrated, or its schema is newer than this code. The page
+    token secret is made (if the database has none) and read in the
+    migration's transaction.
     """
 
     def __init__(self, dsn: str, *, max_connections: int = 10, connect_timeout: float = 5,
@@ -244,12 +264,15 @@ class PostgresLedger(SqlLedger):
     # --- plumbing -------------------------------------------------------------
     def _run(self, work: Callable[[psycopg.Connection], T]) -> T:
         """``work(conn)`` on a pooled connection; once more on a fresh one if a
-        reused connection turns out dead. psycopg errors → LedgerUnavailable."""
+        reused connection turns out dead. A value's error (:func:`value_error`)
+        → UnstorableValue; other psycopg errors → LedgerUnavailable."""
         for attempt in (1, 2):
             conn, reused = self._pool.take(fresh=attempt == 2)
             try:
                 return work(conn)
-            except self._psycopg.Error as exc:
+            except (self._psycopg.Error, UnicodeEncodeError) as exc:
+                if value_error(self._psycopg, exc):
+                    raise UnstorableValue(f"ledger {self.label}: {_reason(exc)}") from exc
                 dead = conn.closed or conn.broken
                 if not (dead and reused and attempt == 1):
                     raise LedgerUnavailable(f"ledger {self.label}: {_reason(exc)}") from exc
@@ -273,6 +296,13 @@ class PostgresLedger(SqlLedger):
                 for statement in PG_MIGRATIONS[target - 1]:
                     conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (target,))
+            read = "SELECT value FROM ledger_secrets WHERE name = %s"
+            found = conn.execute(read, (PAGE_TOKEN_SECRET,)).fetchone()
+            if found is None:  # made once, under the lock: every process reads the same
+                conn.execute("INSERT INTO ledger_secrets (name, value) VALUES (%s, %s)",
+                             (PAGE_TOKEN_SECRET, new_page_token_secret()))
+                found = conn.execute(read, (PAGE_TOKEN_SECRET,)).fetchone()
+            self.page_tokens = PageTokens(bytes(found[0]))
 
     # --- writes ---------------------------------------------------------------
     def put_many(self, rows: Sequence[LedgerRow]) -> list[LedgerRow]:

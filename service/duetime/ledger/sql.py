@@ -12,10 +12,16 @@ from duetime.ledger.listing import Position, RecordFilter
 from duetime.ledger.port import Ledger
 from duetime.ledger.rows import COLUMNS, LedgerRow
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Version of the store schema this code writes. 1: records without
 namespaces; 2: ``records.namespace``, uniqueness on (namespace, key), the
-(receive_time_us, record_id) index and the ``write_probe`` table."""
+(receive_time_us, record_id) index and the ``write_probe`` table; 3: the
+``ledger_secrets`` table (:data:`PAGE_TOKEN_SECRET`)."""
+
+PAGE_TOKEN_SECRET = "page_token"
+"""Name, in ``ledger_secrets``, of the random secret that signs the ledger's
+page tokens (:class:`~duetime.ledger.listing.PageTokens`): made by the first
+process to open the store at schema version 3, read by every process after."""
 
 
 SELECT_ROWS = f"SELECT {', '.join(COLUMNS)} FROM records"

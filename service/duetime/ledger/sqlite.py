@@ -13,9 +13,16 @@ from collections.abc import Sequence
 from itertools import chain
 from pathlib import Path
 
-from duetime.ledger.port import LedgerUnavailable, resolve_batch
+from duetime.ledger.listing import PageTokens, new_page_token_secret
+from duetime.ledger.port import LedgerUnavailable, UnstorableValue, resolve_batch
 from duetime.ledger.rows import COLUMNS, LedgerRow, check_rows, row_values
-from duetime.ledger.sql import GET_BY_ID, GET_BY_KEY, SCHEMA_VERSION, SqlLedger
+from duetime.ledger.sql import (
+    GET_BY_ID,
+    GET_BY_KEY,
+    PAGE_TOKEN_SECRET,
+    SCHEMA_VERSION,
+    SqlLedger,
+)
 
 # Each migration takes the schema from version N-1 to N; index 0 is version 1,
 # the schema of duetime before namespaces, kept verbatim.
@@ -47,6 +54,12 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE write_probe (
         id         INTEGER PRIMARY KEY CHECK (id = 1),
         written_us INTEGER NOT NULL
+    );
+    """,
+    """
+    CREATE TABLE ledger_secrets (
+        name  TEXT PRIMARY KEY,
+        value BLOB NOT NULL
     );
     """,
 )
@@ -89,6 +102,11 @@ def _statement_sizes(count: int, largest: int = _MAX_INSERT_ROWS) -> list[int]:
     return sizes
 
 
+_VALUE_ERRORS = (OverflowError, UnicodeEncodeError)
+"""What binding a value SQLite cannot take raises (an integer beyond 64 bits,
+a text with an unpaired surrogate): the value's fault, never the store's, so
+:class:`UnstorableValue`, not LedgerUnavailable."""
+
 _PROBE_WRITE = ("INSERT INTO write_probe (id, written_us) VALUES (1, ?) "
                 "ON CONFLICT (id) DO UPDATE SET written_us = excluded.written_us")
 """The write of :meth:`SqliteLedger.ping_write` (µs since the Unix epoch)."""
@@ -106,7 +124,8 @@ class SqliteLedger(SqlLedger):
     to :data:`SCHEMA_VERSION` under ``BEGIN IMMEDIATE`` (so concurrent opens by
     several processes migrate once; the others wait up to the busy timeout).
     Raises LedgerUnavailable if the file cannot be opened or migrated or is
-    newer than this code.
+    newer than this code. The page token secret is made (if the file has
+    none) and read in the same transaction.
 
     One connection, guarded by a lock, serves all threads: SQLite admits one
     writer at a time anyway, every statement is a short indexed lookup or an
@@ -174,10 +193,22 @@ class SqliteLedger(SqlLedger):
                 for statement in _split_script(SQLITE_MIGRATIONS[target - 1]):
                     conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
+            self.page_tokens = PageTokens(self._page_token_secret())
             conn.execute("COMMIT")
         except BaseException:
             self._rollback()
             raise
+
+    def _page_token_secret(self) -> bytes:
+        """The ledger's page token secret, made now if it has none (inside
+        :meth:`_migrate`'s transaction: concurrent first opens agree)."""
+        read = "SELECT value FROM ledger_secrets WHERE name = ?"
+        found = self._conn.execute(read, (PAGE_TOKEN_SECRET,)).fetchone()
+        if found is None:
+            self._conn.execute("INSERT INTO ledger_secrets (name, value) VALUES (?, ?)",
+                               (PAGE_TOKEN_SECRET, new_page_token_secret()))
+            found = self._conn.execute(read, (PAGE_TOKEN_SECRET,)).fetchone()
+        return bytes(found[0])
 
     def _rollback(self) -> None:
         if self._conn.in_transaction:
@@ -196,6 +227,8 @@ class SqliteLedger(SqlLedger):
                 raise LedgerUnavailable(f"ledger {self.path} is closed")
             try:
                 return self._conn.execute(sql, params).fetchall()
+            except _VALUE_ERRORS as exc:
+                raise UnstorableValue(f"ledger {self.path}: {exc}") from exc
             except sqlite3.Error as exc:
                 raise self._unavailable(exc) from exc
 
@@ -203,7 +236,7 @@ class SqliteLedger(SqlLedger):
         """Run ``work()`` in one ``BEGIN IMMEDIATE`` … ``COMMIT`` under the lock
         (``transaction=False``: ``work`` writes with one statement, which
         SQLite commits by itself); roll back and raise LedgerUnavailable on
-        any store error."""
+        any store error, UnstorableValue on a value SQLite cannot take."""
         with self._lock:
             if self._closed:
                 raise LedgerUnavailable(f"ledger {self.path} is closed")
@@ -217,7 +250,10 @@ class SqliteLedger(SqlLedger):
             except LedgerUnavailable:
                 self._rollback()
                 raise
-            except (sqlite3.Error, OverflowError) as exc:
+            except _VALUE_ERRORS as exc:
+                self._rollback()
+                raise UnstorableValue(f"ledger {self.path}: {exc}") from exc
+            except sqlite3.Error as exc:
                 self._rollback()
                 raise self._unavailable(exc) from exc
             except BaseException:
