@@ -94,6 +94,7 @@ from duetime.api.calls import (
     CallBudget,
     CallLimits,
     add_item_results,
+    call_namespace,
     log_failure,
     namespace_in,
     unary_calls,
@@ -101,7 +102,7 @@ from duetime.api.calls import (
 from duetime.api.http import start_http_server
 from duetime.api.observe import CallObserver
 from duetime.api.status import clip, grpc_status
-from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet
+from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet, caller_of
 from duetime.catalog import Catalog, CatalogError, fingerprint
 from duetime.compose import build_app, calendar_cache_size_from_env
 from duetime.config import (
@@ -223,7 +224,8 @@ class _Servicer:
         within a deadline from the call budget (:attr:`limits`)."""
         received_at = datetime.now(timezone.utc)
         return self._call(context, self.calls[method], request,
-                          context.invocation_metadata(), received_at, self.limits.deadline())
+                          context.invocation_metadata(), received_at, self.limits.deadline(),
+                          caller_of(context))
 
 
 class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
@@ -240,7 +242,8 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
         ``limits.stream_chunk`` items, each chunk committed before it is sent
         and within its own deadline from the call budget; one message is held
         at a time, so memory does not grow with the stream."""
-        namespace = self._call(context, namespace_of, context)
+        namespace = self._call(context, call_namespace, caller_of(context),
+                               context.invocation_metadata())
         step = self.app.limits.stream_chunk
         for message in request_iterator:
             items = message.items
@@ -623,7 +626,7 @@ def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
         if signal.SIGHUP in received:
             reloader.reload()
             if tokens is not None:
-                _reload_tokens(tokens)
+                _reload_tokens(tokens, metrics)
         elif watch:
             reloader.poll()
     log.info("duetime shutting down")  # further signals are ignored until the end
@@ -712,11 +715,23 @@ def _noop_handler(_signum, _frame) -> None:
     """Keeps the default action (exit) away; :class:`SignalWaiter` acts on the signal."""
 
 
-def _reload_tokens(tokens: TokenSet) -> None:
-    """Reread the token file (SIGHUP); a file that is refused keeps the old tokens."""
+def _reload_tokens(tokens: TokenSet, metrics: Metrics | None = None) -> None:
+    """Reread the token file (SIGHUP). A file without tokens revokes them
+    all; a file that is refused (unreadable, a malformed line) keeps the old
+    tokens, is logged as an error naming the line (never a token) and sets
+    ``duetime_token_reload_failed`` to 1 until a reload succeeds."""
     try:
         tokens.reload()
     except TokenError as exc:
         log.error("token reload refused, the previous tokens stay in use: %s", exc.message)
+        if metrics is not None:
+            metrics.set_token_reload_failed(True)
+        return
+    if metrics is not None:
+        metrics.set_token_reload_failed(False)
+    if not len(tokens):
+        log.warning("bearer tokens reloaded: %s holds no token, every token is revoked: "
+                    "each call is refused UNAUTHENTICATED until a token is added",
+                    tokens.path)
         return
     log.info("bearer tokens reloaded: %d token(s) from %s", len(tokens), tokens.path)
