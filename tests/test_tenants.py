@@ -33,7 +33,11 @@ from google.protobuf import json_format
 from google.rpc import error_details_pb2
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
+from playwright.sync_api import expect
 from server_process import free_port, start_with_http, zagreb_request
+from test_playground import browser  # noqa: F401 - the fixture
+from test_playground import compute as playground_compute
+from test_playground import enter_zagreb
 
 LEGACY = "legacy-token-0"
 TEAM_A = "team-a-token.1"
@@ -605,3 +609,41 @@ def test_every_rpc_has_a_scope():
     assert scope_of("/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo") == "admin"
     assert scope_of("/some.Unknown/Method") == "admin"
     assert pb_grpc  # the stubs the table is checked against
+
+
+# ---------------------------------------------------------------------------
+# the playground
+
+
+def test_the_playground_says_what_a_token_does_not_allow(browser, tmp_path):
+    path = tmp_path / "tokens"
+    path.write_text(TOKEN_FILE)
+    guarded = start_with_http(tmp_path / "ledger.db", "--auth-tokens", str(path), timeout=30)
+    try:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"{guarded.http_url}/")
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        field, said = page.get_by_test_id("api-token"), page.get_by_test_id("api-token-error")
+        expect(said).to_have_text("this server needs an API token")
+        field.fill(READER)
+        field.blur()  # lists the bundles: ListCalendars needs compute
+        expect(said).to_have_text(
+            "the token does not allow this call: ListCalendars needs a token with scope "
+            "'compute'; this token's scopes are: read. Use a token whose scopes= include "
+            "compute")
+        field.fill(TEAM_A)
+        field.blur()
+        expect(page.get_by_test_id("bundle").locator("option[value=hr-zagreb]")).to_have_count(1)
+        enter_zagreb(page)
+        playground_compute(page)
+        expect(said).to_be_hidden()
+        context.close()
+        records = guarded.stub.ListRecords(pb.ListRecordsRequest(), timeout=10,
+                                           metadata=metadata(TEAM_A)).records
+        assert records and {r.namespace for r in records} == {"team-a"}
+        assert list(guarded.stub.ListRecords(pb.ListRecordsRequest(), timeout=10,
+                                             metadata=metadata(TEAM_B)).records) == []
+        assert guarded.terminate() == 0, "".join(guarded.stderr)
+    finally:
+        guarded.kill()
