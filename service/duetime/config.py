@@ -376,8 +376,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("tls_client_ca", "--tls-client-ca", "DUETIME_TLS_CLIENT_CA", parse_path, "FILE",
             "mutual TLS: require a client certificate issued by these PEM CA certificates"),
     Setting("auth_tokens", "--auth-tokens", "DUETIME_AUTH_TOKENS", parse_path, "FILE",
-            "require 'authorization: Bearer TOKEN' metadata, TOKEN one of the lines of FILE "
-            "(the health service stays open); SIGHUP rereads it"),
+            "require 'authorization: Bearer TOKEN' metadata, TOKEN one of the tokens of FILE, "
+            "one a line, each optionally followed by namespaces=NS,... scopes=SCOPE,... "
+            "default=NS (the health service stays open); SIGHUP rereads it"),
     Setting("metrics_port", "--metrics-port", "DUETIME_METRICS_PORT", parse_optional_port, "PORT",
             "serve Prometheus metrics over HTTP on this port at /metrics (default 0: off)"),
     Setting("metrics_host", "--metrics-host", "DUETIME_METRICS_HOST", parse_host, "HOST",
