@@ -42,7 +42,7 @@ from duetime.app import (
 )
 from duetime.core.errors import FieldViolation, InvalidArgument, Refusal
 from duetime.impact import analyze as analyze_impact
-from duetime.ledger import LedgerUnavailable
+from duetime.ledger import LedgerUnavailable, RecordFilter
 from duetime.v1 import duetime_pb2 as pb
 
 log = logging.getLogger("duetime.server")
@@ -209,23 +209,29 @@ def unary_calls(app: DueTimeApp, limits: CallLimits) -> dict[str, UnaryCall]:
             return reply
         return call
 
-    def listing(request: Message, caller: Caller, metadata: Iterable):
+    def listing(request: Message, caller: Caller, metadata: Iterable) -> RecordFilter:
         flt = convert.record_filter(request, app.limits)
         if caller.namespaces is None:
             return flt
         return caller.listing(flt, namespace_in(metadata))
 
+    def get_record(request: Message, caller: Caller, _metadata: Iterable) -> Message:
+        row = app.get_record(request.record_id, caller.namespaces)
+        return pb.GetRecordResponse(record=convert.record_of(row))
+
+    def list_records(request: Message, caller: Caller, metadata: Iterable) -> Message:
+        return convert.records_page(app.list_records(
+            listing(request, caller, metadata), request.page_size, request.page_token))
+
+    def analyze(request: Message, caller: Caller, metadata: Iterable) -> Message:
+        return analyze_impact(request, app, lambda impact: listing(impact, caller, metadata))
+
     return {
         **{method.name: recorded(method) for method in convert.METHODS.values()},
         DUE_TIME_SERVICE + "BatchComputeDueTimes": batch,
-        DUE_TIME_SERVICE + "GetRecord": unrecorded(lambda request, caller, _m: pb.GetRecordResponse(
-            record=convert.record_of(app.get_record(request.record_id, caller.namespaces)))),
-        DUE_TIME_SERVICE + "ListRecords": unrecorded(lambda request, caller, m: convert.records_page(
-            app.list_records(listing(request, caller, m), request.page_size,
-                             request.page_token))),
-        DUE_TIME_SERVICE + "AnalyzeImpact": unrecorded(
-            lambda request, caller, m: analyze_impact(
-                request, app, lambda impact: listing(impact, caller, m))),
+        DUE_TIME_SERVICE + "GetRecord": unrecorded(get_record),
+        DUE_TIME_SERVICE + "ListRecords": unrecorded(list_records),
+        DUE_TIME_SERVICE + "AnalyzeImpact": unrecorded(analyze),
         CALENDAR_SERVICE + "ListCalendars": unrecorded(
             lambda _request, _c, _m: convert.calendars_listing(app.list_calendars())),
         CALENDAR_SERVICE + "GetCalendar": unrecorded(

@@ -7,7 +7,8 @@ caught it (:func:`duetime.api.calls.log_failure`), a batch item's where its
 result is written (:func:`duetime.api.calls.add_item_results`).
 
 A computing call's idempotency namespace is its ``x-duetime-namespace``
-metadata (see :func:`duetime.app.check_namespace`).
+metadata (see :func:`duetime.app.check_namespace`), as the call's
+:class:`~duetime.api.callers.Caller` allows (:func:`duetime.auth.caller_of`).
 
 The server also serves ``duetime.v1.CalendarService`` (read-only, unrecorded),
 ``grpc.health.v1.Health`` and server reflection. Health: ``""`` and
@@ -39,7 +40,9 @@ Configuration: :func:`serve` takes a :class:`duetime.config.ServerConfig`
 - Interceptors, outermost first: :class:`~duetime.api.observe.CallObserver`
   (metrics, one log line per call), then
   :class:`~duetime.auth.BearerTokenInterceptor` with ``--auth-tokens``
-  (UNAUTHENTICATED without an accepted token; the health service stays open).
+  (UNAUTHENTICATED without an accepted token, PERMISSION_DENIED outside the
+  token's scopes; the health service stays open; it hands the call's caller
+  to the servicer).
 - Limits: a request larger than ``--max-message-bytes`` is RESOURCE_EXHAUSTED
   from gRPC itself; a batch (or stream message) of more than
   ``--max-batch-items`` items is INVALID_ARGUMENT on ``items``; and the
@@ -96,7 +99,6 @@ from duetime.api.calls import (
     add_item_results,
     call_namespace,
     log_failure,
-    namespace_in,
     unary_calls,
 )
 from duetime.api.http import start_http_server
@@ -191,12 +193,6 @@ class UndecodableRequests(grpc.ServerInterceptor):
                 return behavior(request, context)
         return handler._replace(request_deserializer=_lenient(handler.request_deserializer),
                                 **{kind: wrapped})
-
-
-def namespace_of(context: grpc.ServicerContext) -> str:
-    """The caller's idempotency namespace: its ``x-duetime-namespace``
-    metadata, ``""`` without one. Given twice: InvalidArgument."""
-    return namespace_in(context.invocation_metadata())
 
 
 class _Servicer:
