@@ -279,6 +279,42 @@ def test_each_rpc_needs_its_scope(server):
         metadata=metadata(READER)).record.namespace == "team-a"
 
 
+RPCS = [(f"/{service.full_name}/{method.name}", method)
+        for service in pb.DESCRIPTOR.services_by_name.values() for method in service.methods]
+WITHOUT = {"compute": READER, "read": COMPUTER, "impact": COMPUTER, "admin": TEAM_A}
+"""A token lacking each scope."""
+WITH = {"compute": COMPUTER, "read": READER, "impact": TEAM_A}
+"""A token holding each scope."""
+
+
+@pytest.mark.parametrize("path, method", RPCS, ids=[path for path, _ in RPCS])
+def test_every_rpc_is_refused_without_its_scope_and_answered_with_it(server, path, method):
+    scope = SCOPE_OF[path]
+    request_type = getattr(pb, method.input_type.name)
+    kind = ("stream_stream" if method.client_streaming and method.server_streaming
+            else "unary_unary")
+    stub = getattr(server.channel, kind)(path, request_serializer=request_type.SerializeToString,
+                                         response_deserializer=lambda data: data)
+
+    def call(token: str):
+        if kind == "stream_stream":
+            return list(stub(iter([request_type()]), timeout=10, metadata=metadata(token)))
+        return stub(request_type(), timeout=10, metadata=metadata(token))
+
+    with pytest.raises(grpc.RpcError) as caught:
+        call(WITHOUT[scope])
+    status = rpc_status.from_call(caught.value)
+    assert status.code == grpc.StatusCode.PERMISSION_DENIED.value[0]
+    info = error_info(status)
+    assert (info.reason, dict(info.metadata)) == ("SCOPE_MISSING",
+                                                  {"scope": scope, "method": path})
+    try:  # with the scope, the call reaches its RPC (an empty request may be refused there)
+        call(WITH[scope])
+    except grpc.RpcError as exc:
+        assert exc.code() in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND), (
+            path, exc.code(), exc.details())
+
+
 def test_a_call_without_a_namespace_uses_the_tokens_default(server):
     assert server.stub.GetRecord(pb.GetRecordRequest(
         record_id=compute(server, TEAM_A).record_id), timeout=10,

@@ -161,11 +161,13 @@ def _list_of(text: str, name: str, where: str, check) -> list[str]:
 
 
 def _check_token_namespace(text: str, name: str, where: str) -> str:
+    """``text`` if it names a namespace (:func:`duetime.app.check_namespace`,
+    not the default ``""``), else TokenError on attribute ``name``."""
     try:
-        if not text:
-            raise ValueError
-        check_namespace(text)
-    except (ValueError, InvalidArgument):
+        valid = bool(text) and check_namespace(text) == text
+    except InvalidArgument:
+        valid = False
+    if not valid:
         shown = repr(text) if len(text) <= 80 else f"{len(text)} characters"
         raise TokenError(f"{where}: {name}= {shown} is not a namespace: 1 to 64 characters of "
                          "A-Z a-z 0-9 . _ -")
@@ -173,6 +175,7 @@ def _check_token_namespace(text: str, name: str, where: str) -> str:
 
 
 def _check_scope(text: str, name: str, where: str) -> str:
+    """``text`` if it is one of :data:`SCOPES`, else TokenError on attribute ``name``."""
     if text not in SCOPES:
         shown = repr(text) if len(text) <= 40 else f"{len(text)} characters"
         raise TokenError(f"{where}: {name}= {shown} is not a scope; the scopes are "
