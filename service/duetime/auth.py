@@ -10,22 +10,15 @@ timing). Otherwise the call ends ``UNAUTHENTICATED`` before its request is
 parsed, with a ``google.rpc.ErrorInfo`` (domain ``duetime.dev``, reason
 ``TOKEN_MISSING`` or ``TOKEN_INVALID``) and a message saying what to send.
 
-Tenants. Authentication yields the call's :class:`~duetime.api.callers.Caller`: the namespaces
-its token is bound to, its scopes and its default namespace (a server
-without tokens calls everything as :data:`ANYONE`: every namespace, every
-scope). The caller is the one place access is decided:
-
-- :meth:`Caller.check_method`: each RPC needs one scope (:data:`SCOPE_OF`;
-  a method not listed there needs ``admin``); without it the call ends
-  ``PERMISSION_DENIED`` (reason ``SCOPE_MISSING``) before its request is
-  parsed, naming the scope it needs.
-- :meth:`Caller.namespace`: the namespace a call is made in: the one it
-  names (``x-duetime-namespace``), which must be one of the token's (else
-  ``PERMISSION_DENIED``, reason ``NAMESPACE_NOT_PERMITTED``, naming the
-  metadata), or the token's default when it names none.
-- :meth:`Caller.reads` and :meth:`Caller.listing`: a caller reads only the
-  records of its own namespaces; another namespace's record is not found,
-  exactly as a record id that does not exist.
+Tenants. Authentication yields the call's :class:`~duetime.api.callers.Caller`
+(the namespaces its token is bound to, its scopes and its default namespace;
+a server without tokens calls everything as :data:`ANYONE`), which decides
+what the call may do (see :mod:`duetime.api.calls` and
+:mod:`duetime.api.callers`). :func:`authenticate` checks the RPC's scope
+(``PERMISSION_DENIED``, reason ``SCOPE_MISSING``, before the request is
+parsed); :class:`BearerTokenInterceptor` hands the caller on to the
+servicer in the call's context (:func:`caller_of`), the HTTP face passes
+the one :func:`authenticate` returns.
 
 Open without a token: the gRPC health service (``grpc.health.v1.Health``,
 Check and Watch), so a load balancer or ``duetime health`` can probe a server
@@ -35,10 +28,10 @@ included (scope ``admin``; give grpcurl ``-H 'authorization: Bearer …'``).
 The token file's format (one token a line, optionally bound to namespaces
 and scopes) is read by :func:`duetime.config.load_tokens` (the
 configuration checks the file with it too; see docs/operations.md, "Tokens
-and tenants"). Tokens are never logged; the file keeps only their digests
-in memory. SIGHUP rereads it (:meth:`TokenSet.reload`): a file without
-tokens revokes every token; a file that cannot be read or holds a malformed
-line is refused and the previous tokens stay in use.
+and tenants"). Tokens are never logged; only their digests are kept in
+memory. SIGHUP rereads it (:meth:`TokenSet.reload`): a file without tokens
+revokes every token; a file that cannot be read or holds a malformed line
+is refused and the previous tokens stay in use.
 
 A refusal is a :class:`TokenMissing`, :class:`TokenInvalid`,
 :class:`ScopeMissing` or :class:`NamespaceNotPermitted` (one model with every
