@@ -178,9 +178,12 @@ def test_token_files(tmp_path, capsys):
     tokens.reload()
     assert tokens.accepts("rotated-token") and not tokens.accepts(TOKEN)
     good.write_text("")
+    tokens.reload()  # an emptied file revokes every token
+    assert len(tokens) == 0 and not tokens.accepts("rotated-token")
+    good.write_text("rotated-token\nbad token\n")
     with pytest.raises(TokenError):
         tokens.reload()
-    assert tokens.accepts("rotated-token")  # a refused file keeps the old tokens
+    assert len(tokens) == 0  # a refused file keeps the tokens in use
 
 
 @pytest.mark.parametrize("values, expected", [

@@ -1,4 +1,5 @@
-"""Bearer-token authentication of gRPC calls (``duetime serve --auth-tokens FILE``).
+"""Bearer-token authentication of calls, and what each token may do
+(``duetime serve --auth-tokens FILE``).
 
 A caller sends the call metadata ``authorization: Bearer <token>`` (RFC 6750
 §2.1, the scheme name in any case); :class:`BearerTokenInterceptor` lets the
@@ -9,23 +10,33 @@ timing). Otherwise the call ends ``UNAUTHENTICATED`` before its request is
 parsed, with a ``google.rpc.ErrorInfo`` (domain ``duetime.dev``, reason
 ``TOKEN_MISSING`` or ``TOKEN_INVALID``) and a message saying what to send.
 
+Tenants. Authentication yields the call's :class:`~duetime.api.callers.Caller`
+(the namespaces its token is bound to, its scopes and its default namespace;
+a server without tokens calls everything as :data:`ANYONE`), which decides
+what the call may do (see :mod:`duetime.api.calls` and
+:mod:`duetime.api.callers`). :func:`authenticate` checks the RPC's scope
+(``PERMISSION_DENIED``, reason ``SCOPE_MISSING``, before the request is
+parsed); :class:`BearerTokenInterceptor` hands the caller on to the
+servicer in the call's context (:func:`caller_of`), the HTTP face passes
+the one :func:`authenticate` returns.
+
 Open without a token: the gRPC health service (``grpc.health.v1.Health``,
 Check and Watch), so a load balancer or ``duetime health`` can probe a server
 without holding a secret. Everything else needs one, server reflection
-included (it lists the API to whoever asks; give grpcurl ``-H
-'authorization: Bearer …'``).
+included (scope ``admin``; give grpcurl ``-H 'authorization: Bearer …'``).
 
-The token file has one token per line; blank lines and lines starting with
-``#`` are skipped, surrounding spaces ignored. A token is 1–4096 characters
-of RFC 6750's b64token alphabet (``A-Z a-z 0-9 - . _ ~ + /``, then ``=``
-padding). :func:`duetime.config.load_tokens` (the configuration checks the
-file with it too) refuses a file that cannot be read, holds no token, or
-holds a line that is not a token (naming the line, never showing it). Tokens
-are never logged.
+The token file's format (one token a line, optionally bound to namespaces
+and scopes) is read by :func:`duetime.config.load_tokens` (the
+configuration checks the file with it too; see docs/operations.md, "Tokens
+and tenants"). Tokens are never logged; only their digests are kept in
+memory. SIGHUP rereads it (:meth:`TokenSet.reload`): a file without tokens
+revokes every token; a file that cannot be read or holds a malformed line
+is refused and the previous tokens stay in use.
 
-A refusal is a :class:`TokenMissing` or :class:`TokenInvalid` (one model with
-every other refusal, :class:`duetime.core.Refusal`); its status comes from the
-one status table (:mod:`duetime.api.status`), and the HTTP face checks a
+A refusal is a :class:`TokenMissing`, :class:`TokenInvalid`,
+:class:`ScopeMissing` or :class:`NamespaceNotPermitted` (one model with every
+other refusal, :class:`duetime.core.Refusal`); its status comes from the one
+status table (:mod:`duetime.api.status`), and the HTTP face checks a
 request's headers with the same :func:`authenticate`.
 """
 
@@ -37,13 +48,25 @@ from pathlib import Path
 
 import grpc
 
+from duetime.api.callers import (
+    ANYONE,
+    SCOPE_OF,
+    SCOPES,
+    Caller,
+    NamespaceNotPermitted,
+    PermissionDenied,
+    ScopeMissing,
+    scope_of,
+)
 from duetime.api.status import grpc_status
 from duetime.config import MAX_TOKEN, TokenError, load_tokens, token_digest
 from duetime.core.errors import ErrorKind, Refusal
 
-__all__ = ["AUTHORIZATION", "INVALID", "MAX_TOKEN", "MISSING", "OPEN_METHODS",
-           "BearerTokenInterceptor", "TokenError", "TokenInvalid", "TokenMissing", "TokenSet",
-           "Unauthenticated", "authenticate", "bearer_token", "load_tokens"]
+__all__ = ["ANYONE", "AUTHORIZATION", "INVALID", "MAX_TOKEN", "MISSING", "OPEN_METHODS",
+           "SCOPES", "SCOPE_OF", "BearerTokenInterceptor", "Caller", "NamespaceNotPermitted",
+           "PermissionDenied", "ScopeMissing", "TokenError", "TokenInvalid", "TokenMissing",
+           "TokenSet", "Unauthenticated", "authenticate", "bearer_token", "caller_of",
+           "load_tokens", "scope_of"]
 
 AUTHORIZATION = "authorization"
 """The call metadata key carrying the token (gRPC metadata keys are lower case)."""
@@ -51,34 +74,53 @@ OPEN_METHODS = frozenset({"/grpc.health.v1.Health/Check", "/grpc.health.v1.Healt
 """Methods answered without a token."""
 _SCHEME = "bearer "
 
-
 class TokenSet:
-    """The accepted tokens, read from a file; :meth:`reload` rereads it
-    (SIGHUP), keeping the old set when the new file is refused."""
+    """The accepted tokens, read from a file, each with its :class:`Caller`;
+    :meth:`reload` rereads it (SIGHUP): a file without tokens revokes them
+    all, a file that is refused keeps the old set."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        self._digests = load_tokens(self.path)
         self._lock = threading.Lock()
+        self._callers = self._read(allow_empty=False)
+        self.reload_error: str | None = None
+        """Why the last reload was refused (None: it was not): the
+        TokenError's message, naming the line, never a token."""
+
+    def _read(self, allow_empty: bool) -> tuple[tuple[bytes, Caller], ...]:
+        return tuple((e.digest, Caller.of(e)) for e in load_tokens(self.path, allow_empty))
 
     def __len__(self) -> int:
-        return len(self._digests)
+        return len(self._callers)
 
     def reload(self) -> None:
-        """Read the file again and use its tokens. Raises TokenError (the old
-        tokens stay in use)."""
-        digests = load_tokens(self.path)
+        """Read the file again and use its tokens; a file without tokens
+        revokes every token (each call is then UNAUTHENTICATED until one is
+        added). Raises TokenError (a file that cannot be read or holds a
+        malformed line): the old tokens stay in use, and
+        :attr:`reload_error` says why until a reload succeeds."""
+        try:
+            callers = self._read(allow_empty=True)
+        except TokenError as exc:
+            self.reload_error = exc.message
+            raise
         with self._lock:
-            self._digests = digests
+            self._callers = callers
+            self.reload_error = None
+
+    def caller(self, token: str) -> Caller | None:
+        """The caller holding ``token``, None when it is not one of the
+        tokens; compared in constant time against every one of them."""
+        given = token_digest(token)
+        found = None
+        for digest, caller in self._callers:  # no early exit: every token is compared
+            if hmac.compare_digest(given, digest):
+                found = caller
+        return found
 
     def accepts(self, token: str) -> bool:
-        """Whether ``token`` is one of the tokens, compared in constant time
-        against every one of them."""
-        given = token_digest(token)
-        found = False
-        for digest in self._digests:  # no early exit: every token is compared
-            found |= hmac.compare_digest(given, digest)
-        return found
+        """Whether ``token`` is one of the tokens (see :meth:`caller`)."""
+        return self.caller(token) is not None
 
 
 def bearer_token(metadata) -> str | None:
@@ -125,16 +167,29 @@ class TokenInvalid(Unauthenticated):
                          "server accepts")
 
 
-def authenticate(tokens: TokenSet, metadata) -> None:
-    """Let a call with ``metadata`` (items with ``key`` and ``value``; over
-    HTTP the request headers, lower-case names) through when it carries one
-    of ``tokens``; else raise TokenMissing or TokenInvalid. The one check of
-    the gRPC interceptor and the HTTP face."""
+def authenticate(tokens: TokenSet, metadata, method: str | None = None) -> Caller:
+    """The :class:`Caller` of a call with ``metadata`` (items with ``key``
+    and ``value``; over HTTP the request headers, lower-case names) when it
+    carries one of ``tokens``; else raise TokenMissing or TokenInvalid. With
+    ``method`` (the call's full gRPC method name), also raise ScopeMissing
+    when the token's scopes do not allow it. The one check of the gRPC
+    interceptor and the HTTP face."""
     token = bearer_token(metadata)
     if token is None:
         raise TokenMissing()
-    if not token or not tokens.accepts(token):
+    caller = tokens.caller(token) if token else None
+    if caller is None:
         raise TokenInvalid()
+    if method is not None:
+        caller.check_method(method)
+    return caller
+
+
+def caller_of(context) -> Caller:
+    """The :class:`Caller` of a gRPC call, from its servicer ``context``:
+    the one :class:`BearerTokenInterceptor` found, :data:`ANYONE` on a
+    server without tokens."""
+    return getattr(context, "caller", ANYONE)
 
 
 MISSING = grpc_status(TokenMissing())
@@ -159,21 +214,54 @@ def _refusal(handler: grpc.RpcMethodHandler, status: grpc.Status) -> grpc.RpcMet
     return grpc.stream_stream_rpc_method_handler(refuse)
 
 
+class _CallerContext:
+    """A servicer context carrying the call's :class:`Caller` (read with
+    :func:`caller_of`); everything else is the wrapped context's."""
+
+    __slots__ = ("_context", "caller")
+
+    def __init__(self, context, caller: Caller):
+        self._context = context
+        self.caller = caller
+
+    def __getattr__(self, name: str):
+        return getattr(self._context, name)
+
+
+def _with_caller(handler: grpc.RpcMethodHandler, caller: Caller) -> grpc.RpcMethodHandler:
+    """``handler`` whose behaviour sees a context carrying ``caller``."""
+    kind = ("unary_unary" if handler.unary_unary else "unary_stream" if handler.unary_stream
+            else "stream_unary" if handler.stream_unary else "stream_stream")
+    behavior = getattr(handler, kind)
+
+    def with_caller(request, context):
+        return behavior(request, _CallerContext(context, caller))
+
+    return handler._replace(**{kind: with_caller})
+
+
 class BearerTokenInterceptor(grpc.ServerInterceptor):
     """Refuses every call without an accepted bearer token (see the module
-    docstring), except the methods in :data:`OPEN_METHODS`."""
+    docstring), except the methods in :data:`OPEN_METHODS`, and every call
+    its token's scopes do not allow; hands the call's :class:`Caller` on to
+    the servicer (:func:`caller_of`)."""
 
     def __init__(self, tokens: TokenSet):
         self.tokens = tokens
 
     def intercept_service(self, continuation, handler_call_details):
         handler = continuation(handler_call_details)
-        if handler is None or handler_call_details.method in OPEN_METHODS:
+        method = handler_call_details.method
+        if handler is None or method in OPEN_METHODS:
             return handler
         try:
-            authenticate(self.tokens, handler_call_details.invocation_metadata)
+            caller = authenticate(self.tokens, handler_call_details.invocation_metadata, method)
         except TokenMissing:
             return _refusal(handler, MISSING)
         except TokenInvalid:
             return _refusal(handler, INVALID)
-        return handler
+        except ScopeMissing as exc:
+            return _refusal(handler, grpc_status(exc))
+        if caller is ANYONE:
+            return handler
+        return _with_caller(handler, caller)

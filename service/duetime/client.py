@@ -47,7 +47,9 @@ importing this module loads neither the command line nor the server's code
 and changes no process-wide setting (``zoneinfo.TZPATH`` stays the caller's).
 
 Errors: :class:`InvalidArgument`, :class:`OutOfRange`,
-:class:`FailedPrecondition`, :class:`AlreadyExists` and :class:`NotFound` are
+:class:`FailedPrecondition`, :class:`AlreadyExists`, :class:`NotFound`,
+:class:`Unauthenticated` and :class:`PermissionDenied` (the token does not
+allow the call: its scopes or namespaces, see docs/operations.md) are
 not retryable (the same call fails the same way); :class:`Unavailable` and
 :class:`DeadlineExceeded` are (``.retryable`` is True). Any other status is a
 plain :class:`DuetimeError` with its ``code``, retryable for
@@ -150,6 +152,17 @@ class NotFound(DuetimeError):
     """No record has the id asked for (NOT_FOUND)."""
 
 
+class Unauthenticated(DuetimeError):
+    """The server needs a bearer token and got none, or one it does not
+    accept (UNAUTHENTICATED): pass ``token``."""
+
+
+class PermissionDenied(DuetimeError):
+    """The token does not allow the call (PERMISSION_DENIED): the RPC needs
+    a scope it lacks (``reason`` SCOPE_MISSING), or the call names a
+    namespace it is not bound to (NAMESPACE_NOT_PERMITTED)."""
+
+
 class Unavailable(DuetimeError):
     """The service or its ledger cannot answer now (UNAVAILABLE); retry."""
 
@@ -168,6 +181,8 @@ _ERRORS = {
     grpc.StatusCode.FAILED_PRECONDITION: FailedPrecondition,
     grpc.StatusCode.ALREADY_EXISTS: AlreadyExists,
     grpc.StatusCode.NOT_FOUND: NotFound,
+    grpc.StatusCode.UNAUTHENTICATED: Unauthenticated,
+    grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
     grpc.StatusCode.UNAVAILABLE: Unavailable,
     grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
 }
@@ -684,7 +699,11 @@ class DuetimeClient:
     call may take; ``namespace`` (optional) the idempotency namespace every
     call is made in (sent as ``x-duetime-namespace`` metadata; 1–64
     characters of ``A-Z a-z 0-9 . _ -``), so this caller's keys never collide
-    with another team's.
+    with another team's. With a token bound to namespaces it must be one of
+    them (else :class:`PermissionDenied`); without it the server uses the
+    token's default namespace, and the records read back
+    (:meth:`get_record`, :meth:`list_records`, :meth:`analyze_impact`) are
+    only those of the token's namespaces.
 
     A server with TLS: ``tls_ca`` (PEM file path or bytes; without it, with
     ``tls=True``, the system's root certificates); with mutual TLS also

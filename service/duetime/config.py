@@ -29,7 +29,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from duetime.app.limits import check_namespace
 from duetime.catalog import default_dir
+from duetime.core import InvalidArgument
 from duetime.ledger import postgres_label, postgres_url
 
 DEFAULT_HOST = "127.0.0.1"
@@ -65,6 +67,16 @@ class ConfigError(ValueError):
 MAX_TOKEN = 4096
 """Longest bearer token accepted, in characters."""
 _TOKEN = re.compile(r"[A-Za-z0-9._~+/-]+=*")
+SCOPES = ("compute", "read", "impact", "admin")
+"""What a token may be allowed to do (``scopes=``): compute (and record)
+answers, read records back, analyze the impact of a calendar change, and
+the administrative calls (server reflection). See docs/operations.md for
+the scope of every RPC."""
+ATTRIBUTES = ("namespaces", "scopes", "default")
+"""The attributes a token line may give after its token, each at most once."""
+_LINE_FORMAT = ("a bearer token (1-{max} characters of A-Z a-z 0-9 - . _ ~ + /, then = "
+                "padding), optionally followed by namespaces=NS[,NS...], scopes=SCOPE[,SCOPE...] "
+                "and default=NS, separated by spaces")
 
 
 class TokenError(ConfigError):
@@ -74,35 +86,132 @@ class TokenError(ConfigError):
         super().__init__("--auth-tokens", message)
 
 
+@dataclass(frozen=True)
+class TokenEntry:
+    """One token of the token file, as kept: its :func:`token_digest`
+    (never the token), the ``line`` it is on, the ``namespaces`` it is bound
+    to (None: every namespace), its ``scopes`` (a subset of :data:`SCOPES`)
+    and its ``default`` namespace (the one a call naming none is made in;
+    ``""``: the default namespace)."""
+
+    digest: bytes
+    line: int
+    namespaces: frozenset[str] | None = None
+    scopes: frozenset[str] = frozenset(SCOPES)
+    default: str = ""
+
+
 def token_digest(token: str) -> bytes:
     """The SHA-256 digest ``token`` is kept and compared by (never the token itself)."""
     return hashlib.sha256(token.encode("utf-8")).digest()
 
 
-def load_tokens(path: Path) -> tuple[bytes, ...]:
-    """The tokens in ``path`` (one a line; blank lines and ``#`` comments
-    skipped, surrounding spaces ignored), each as its :func:`token_digest`.
-    Raises TokenError (the file cannot be read, holds no token, or a line
-    that is not a token: 1–:data:`MAX_TOKEN` characters of RFC 6750's
-    b64token alphabet; the line is named, never shown)."""
+def parse_token_line(line: str, number: int, path: Path | str = "") -> TokenEntry | None:
+    """The :class:`TokenEntry` of one line of a token file (``number``: its
+    line number), None for a blank line or a ``#`` comment. The line is
+    ``TOKEN [namespaces=NS,...] [scopes=SCOPE,...] [default=NS]``; a line of
+    a token alone is bound to every namespace and every scope. Raises
+    TokenError naming ``path``, the line number and what is wrong, never
+    showing the token (see docs/operations.md, "Tokens and tenants")."""
+    words = line.split()
+    if not words or words[0].startswith("#"):
+        return None
+    where = f"{path} line {number}" if path else f"line {number}"
+    token, attributes = words[0], words[1:]
+    if len(token) > MAX_TOKEN or not _TOKEN.fullmatch(token):
+        raise TokenError(f"{where} is not a bearer token (1-{MAX_TOKEN} characters of "
+                         "A-Z a-z 0-9 - . _ ~ + /, then = padding)")
+    given: dict[str, str] = {}
+    for position, word in enumerate(attributes, start=2):
+        name, equals, value = word.partition("=")
+        if not equals or name not in ATTRIBUTES:
+            raise TokenError(f"{where} is not a bearer token followed by attributes: its word "
+                             f"{position} is not namespaces=…, scopes=… or default=… (a line "
+                             "is " + _LINE_FORMAT.format(max=MAX_TOKEN) + ")")
+        if name in given:
+            raise TokenError(f"{where} gives {name}= twice; give it once")
+        given[name] = value
+    namespaces = None
+    if "namespaces" in given:
+        namespaces = frozenset(_list_of(given["namespaces"], "namespaces", where,
+                                        _check_token_namespace))
+    scopes = frozenset(SCOPES)
+    if "scopes" in given:
+        scopes = frozenset(_list_of(given["scopes"], "scopes", where, _check_scope))
+    default = ""
+    if "default" in given:
+        default = _check_token_namespace(given["default"], "default", where)
+        if namespaces is not None and default not in namespaces:
+            raise TokenError(f"{where}: default={default} is not one of its namespaces= "
+                             f"({','.join(sorted(namespaces))}); name one of them")
+    elif namespaces is not None:
+        if len(namespaces) > 1:
+            raise TokenError(f"{where} binds {len(namespaces)} namespaces but names no "
+                             "default=: give default=NS, the namespace of its calls that name "
+                             "none")
+        (default,) = namespaces
+    return TokenEntry(token_digest(token), number, namespaces, scopes, default)
+
+
+def _list_of(text: str, name: str, where: str, check) -> list[str]:
+    """The comma-separated items of attribute ``name``, each through ``check``."""
+    items = text.split(",")
+    if not text or "" in items:
+        raise TokenError(f"{where}: {name}= has an empty item; give {name}=A,B with no "
+                         "empty item")
+    return [check(item, name, where) for item in items]
+
+
+def _check_token_namespace(text: str, name: str, where: str) -> str:
+    """``text`` if it names a namespace (:func:`duetime.app.check_namespace`,
+    not the default ``""``), else TokenError on attribute ``name``."""
+    try:
+        valid = bool(text) and check_namespace(text) == text
+    except InvalidArgument:
+        valid = False
+    if not valid:
+        shown = repr(text) if len(text) <= 80 else f"{len(text)} characters"
+        raise TokenError(f"{where}: {name}= {shown} is not a namespace: 1 to 64 characters of "
+                         "A-Z a-z 0-9 . _ -")
+    return text
+
+
+def _check_scope(text: str, name: str, where: str) -> str:
+    """``text`` if it is one of :data:`SCOPES`, else TokenError on attribute ``name``."""
+    if text not in SCOPES:
+        shown = repr(text) if len(text) <= 40 else f"{len(text)} characters"
+        raise TokenError(f"{where}: {name}= {shown} is not a scope; the scopes are "
+                         f"{', '.join(SCOPES)}")
+    return text
+
+
+def load_tokens(path: Path, allow_empty: bool = False) -> tuple[TokenEntry, ...]:
+    """The tokens in ``path``, one a line (blank lines and ``#`` comments
+    skipped, surrounding spaces ignored), each as its :class:`TokenEntry`
+    (see :func:`parse_token_line`). Raises TokenError: the file cannot be
+    read, holds a line that is not a token line (the line is named, never
+    shown), the same token on two lines, or no token at all (unless
+    ``allow_empty``: a reload of an emptied file revokes every token)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         why = getattr(exc, "strerror", None) or str(exc)
         raise TokenError(f"cannot read {path}: {why}") from None
-    digests = []
+    entries: list[TokenEntry] = []
+    seen: dict[bytes, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):
-        token = line.strip()
-        if not token or token.startswith("#"):
+        entry = parse_token_line(line, number, path)
+        if entry is None:
             continue
-        if len(token) > MAX_TOKEN or not _TOKEN.fullmatch(token):
-            raise TokenError(f"{path} line {number} is not a bearer token (1-{MAX_TOKEN} "
-                             "characters of A-Z a-z 0-9 - . _ ~ + /, then = padding)")
-        digests.append(token_digest(token))
-    if not digests:
+        if entry.digest in seen:
+            raise TokenError(f"{path} line {number} repeats the token of line "
+                             f"{seen[entry.digest]}; give each token one line")
+        seen[entry.digest] = number
+        entries.append(entry)
+    if not entries and not allow_empty:
         raise TokenError(f"{path} holds no token (one token a line; blank lines and # comments "
                          "are skipped)")
-    return tuple(digests)
+    return tuple(entries)
 
 
 # ---------------------------------------------------------------------------
@@ -284,8 +393,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("tls_client_ca", "--tls-client-ca", "DUETIME_TLS_CLIENT_CA", parse_path, "FILE",
             "mutual TLS: require a client certificate issued by these PEM CA certificates"),
     Setting("auth_tokens", "--auth-tokens", "DUETIME_AUTH_TOKENS", parse_path, "FILE",
-            "require 'authorization: Bearer TOKEN' metadata, TOKEN one of the lines of FILE "
-            "(the health service stays open); SIGHUP rereads it"),
+            "require 'authorization: Bearer TOKEN' metadata, TOKEN one of the tokens of FILE, "
+            "one a line, each optionally followed by namespaces=NS,... scopes=SCOPE,... "
+            "default=NS (the health service stays open); SIGHUP rereads it"),
     Setting("metrics_port", "--metrics-port", "DUETIME_METRICS_PORT", parse_optional_port, "PORT",
             "serve Prometheus metrics over HTTP on this port at /metrics (default 0: off)"),
     Setting("metrics_host", "--metrics-host", "DUETIME_METRICS_HOST", parse_host, "HOST",

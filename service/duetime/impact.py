@@ -24,6 +24,7 @@ change, or "calendar changed" when no listed difference falls in that range.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, timezone
 
 from google.protobuf.message import Message
@@ -35,7 +36,7 @@ from duetime.app import Answering, DueTimeApp
 from duetime.bundles import Bundle, diff_versions
 from duetime.catalog import Catalog
 from duetime.core import DuetimeError, InvalidArgument, get_zone
-from duetime.ledger import LedgerRow
+from duetime.ledger import LedgerRow, RecordFilter
 from duetime.v1 import duetime_pb2 as pb
 
 DEFAULT_LIMIT = 1000
@@ -57,13 +58,18 @@ _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 _CHANGE_WORDS = {"+": "added in", "-": "removed in", "~": "in"}
 
 
-def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp) -> pb.AnalyzeImpactResponse:
+def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
+            select: Callable[[pb.AnalyzeImpactRequest], RecordFilter] | None = None,
+            ) -> pb.AnalyzeImpactResponse:
     """Replay the records ``request`` concerns (see the module docstring),
     reading ``app``'s ledger and answering, unrecorded, from its catalog as
-    it is when the call starts. Raises
-    InvalidArgument: neither ``calendar`` nor ``tzdata``, an unknown bundle
-    or version on ``calendar``, a negative or too large ``limit``, a bad time
-    range or namespace.
+    it is when the call starts. ``select``: the filter of the records to
+    read, made from the request (None: its time range and namespace, by
+    :func:`duetime.api.convert.record_filter`); a face narrows it to the
+    caller's namespaces. Raises InvalidArgument: neither ``calendar`` nor
+    ``tzdata``, an unknown bundle or version on ``calendar``, a negative or
+    too large ``limit``, a bad time range or namespace; what ``select``
+    raises (a namespace the caller may not read).
     """
     catalog = app.catalog
     answering = app.answering(catalog=catalog)
@@ -76,7 +82,7 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp) -> pb.AnalyzeImpa
     new = catalog.bundles.resolve(request.calendar, field="calendar") if request.calendar else None
     older = _older_versions(catalog, new)
     tzdata = tzdb.tzdata_version()
-    flt = record_filter(request, app.limits)
+    flt = select(request) if select is not None else record_filter(request, app.limits)
     limit = request.limit or DEFAULT_LIMIT
     answer = pb.AnalyzeImpactResponse(calendar_version=new.ref if new else "",
                                       tzdata_version=tzdata)

@@ -21,6 +21,10 @@ process registers there). The metrics:
     whole when the calendars are reloaded.
 ``duetime_build_info{version, tzdata_version, rules_version}`` (gauge, value 1)
     The duetime package version and the tz database answers are computed with.
+``duetime_token_reload_failed`` (gauge)
+    1 when the last reload of the token file (SIGHUP) was refused (the file
+    could not be read or holds a malformed line; the previous tokens stay in
+    use and the log names the line), 0 otherwise.
 
 plus ``prometheus_client``'s ``process_*`` (CPU, memory, file descriptors)
 and ``python_info``.
@@ -85,6 +89,10 @@ class Metrics:
             "duetime_build_info", "duetime version and the tz database it computes with",
             ("version", "tzdata_version", "rules_version"), registry=self.registry)
         self.build.labels(duetime_version(), tzdata_version(), RULES_VERSION).set(1)
+        self.token_reload_failed = Gauge(
+            "duetime_token_reload_failed",
+            "1 when the last token file reload was refused (the previous tokens stay in use)",
+            registry=self.registry)
         ProcessCollector(registry=self.registry)
         PlatformCollector(registry=self.registry)
         self._http = None
@@ -104,6 +112,11 @@ class Metrics:
         """Make ``duetime_bundle_info`` list ``catalog``'s bundles (and only
         them), in one assignment: a scrape sees the old list or the new one."""
         self._bundle_rows = tuple(sorted(catalog.bundles.summary().items()))
+
+    def set_token_reload_failed(self, failed: bool) -> None:
+        """Set ``duetime_token_reload_failed``: whether the last token file
+        reload was refused."""
+        self.token_reload_failed.set(1 if failed else 0)
 
     def timed(self, ledger: Ledger) -> Ledger:
         """``ledger`` with each write transaction timed into

@@ -2,7 +2,9 @@
 to the app: the one table of how each unary RPC calls the app
 (:func:`unary_calls`), the per-server limits (:class:`CallLimits`: batch size and
 the call budget), the caller's idempotency namespace, batch item results, and
-the logging of a call that failed.
+the logging of a call that failed. Each call is made by a
+:class:`~duetime.api.callers.Caller` (from authentication), whose namespaces bound
+what it records and reads.
 
 A :class:`CallLimits` is built once at start-up (:func:`duetime.api.server.start_server`)
 and handed to each face; two servers with different limits can live in one
@@ -27,6 +29,7 @@ from datetime import datetime
 from google.protobuf.message import Message
 
 from duetime.api import convert
+from duetime.api.callers import ANYONE, Caller
 from duetime.api.status import status_of
 from duetime.app import (
     MAX_BATCH_ITEMS,
@@ -39,7 +42,7 @@ from duetime.app import (
 )
 from duetime.core.errors import FieldViolation, InvalidArgument, Refusal
 from duetime.impact import analyze as analyze_impact
-from duetime.ledger import LedgerUnavailable
+from duetime.ledger import LedgerUnavailable, RecordFilter
 from duetime.v1 import duetime_pb2 as pb
 
 log = logging.getLogger("duetime.server")
@@ -141,67 +144,99 @@ def add_item_results(container, results) -> None:
             add().response.CopyFrom(result)
 
 
-UnaryCall = Callable[[Message, Iterable, datetime, "CallDeadline | None"], Message]
+UnaryCall = Callable[..., Message]
 """One unary RPC as a face calls it: ``(request, metadata, received_at,
-deadline) -> response``; ``metadata``: the call's metadata (HTTP: its
-headers), read for the caller's namespace; ``received_at``: when the call
-arrived (aware UTC), the time its record keeps; ``deadline``: the call's,
-from :meth:`CallLimits.deadline` (None: no budget)."""
+deadline, caller=ANYONE) -> response``; ``metadata``: the call's metadata
+(HTTP: its headers), read for the caller's namespace; ``received_at``: when
+the call arrived (aware UTC), the time its record keeps; ``deadline``: the
+call's, from :meth:`CallLimits.deadline` (None: no budget); ``caller``: who
+calls (:class:`duetime.api.callers.Caller`, from authentication; :data:`ANYONE` on a
+server without tokens): the namespace a call is made in and the records it
+may read are the caller's."""
 
 DUE_TIME_SERVICE = "/duetime.v1.DueTimeService/"
 CALENDAR_SERVICE = "/duetime.v1.CalendarService/"
+
+
+def call_namespace(caller: Caller, metadata: Iterable) -> str:
+    """The namespace a call with ``metadata`` is made in, by ``caller``: its
+    ``x-duetime-namespace`` if the caller may use it, else without one the
+    caller's default. Raises InvalidArgument (given twice, not a namespace)
+    or NamespaceNotPermitted."""
+    return caller.namespace(namespace_in(metadata))
 
 
 def unary_calls(app: DueTimeApp, limits: CallLimits) -> dict[str, UnaryCall]:
     """How each unary RPC calls ``app``, by its full method name
     (``/duetime.v1.DueTimeService/ComputeDueTime``): the one table the gRPC
     servicers and the HTTP/JSON API both answer from. A recorded method goes
-    through ``app.call`` in the caller's namespace; a batch through
-    ``app.call_many`` (at most ``limits.max_batch_items`` items); the ledger
-    and catalog reads through the app's read-only calls, converted by
-    :mod:`duetime.api.convert`. Errors are raised (a Refusal, or unexpected)
-    for the face to report through :mod:`duetime.api.status`. The call's
-    deadline goes to the app (recorded calls: checked before recording); a
-    read is checked once done (past it: BudgetExceeded)."""
+    through ``app.call`` in the caller's namespace (:func:`call_namespace`);
+    a batch through ``app.call_many`` (at most ``limits.max_batch_items``
+    items); the ledger and catalog reads through the app's read-only calls,
+    converted by :mod:`duetime.api.convert`, the ledger reads narrowed to the
+    caller's namespaces (another namespace's record is not found, as an id
+    that does not exist; a listing or an impact analysis covers one of the
+    caller's namespaces, see :meth:`~duetime.api.callers.Caller.listing`). Errors
+    are raised (a Refusal, or unexpected) for the face to report through
+    :mod:`duetime.api.status`. The call's deadline goes to the app (recorded
+    calls: checked before recording); a read is checked once done (past it:
+    BudgetExceeded). The caller's scope is checked by authentication, before
+    the request is read."""
 
     def recorded(method: convert.WireMethod) -> UnaryCall:
         def call(request: Message, metadata: Iterable, received_at: datetime,
-                 deadline: CallDeadline | None = None) -> Message:
-            return app.call(method, request, received_at, namespace_in(metadata), deadline)
+                 deadline: CallDeadline | None = None, caller: Caller = ANYONE) -> Message:
+            return app.call(method, request, received_at, call_namespace(caller, metadata),
+                            deadline)
         return call
 
     def batch(request: Message, metadata: Iterable, received_at: datetime,
-              deadline: CallDeadline | None = None) -> Message:
+              deadline: CallDeadline | None = None, caller: Caller = ANYONE) -> Message:
+        namespace = call_namespace(caller, metadata)
         limits.check_items(request.items)
-        results = app.call_many(convert.DUE_TIME, request.items, received_at,
-                                namespace_in(metadata), deadline)
+        results = app.call_many(convert.DUE_TIME, request.items, received_at, namespace,
+                                deadline)
         reply = pb.BatchComputeDueTimesResponse()
         add_item_results(reply.results, results)
         return reply
 
-    def unrecorded(read: Callable[[Message], Message]) -> UnaryCall:
-        def call(request: Message, _metadata: Iterable, _received_at: datetime,
-                 deadline: CallDeadline | None = None) -> Message:
-            reply = read(request)
+    def unrecorded(read: Callable[[Message, Caller, Iterable], Message]) -> UnaryCall:
+        def call(request: Message, metadata: Iterable, _received_at: datetime,
+                 deadline: CallDeadline | None = None, caller: Caller = ANYONE) -> Message:
+            reply = read(request, caller, metadata)
             if deadline is not None:
                 deadline.check()
             return reply
         return call
 
+    def listing(request: Message, caller: Caller, metadata: Iterable) -> RecordFilter:
+        flt = convert.record_filter(request, app.limits)
+        if caller.namespaces is None:
+            return flt
+        return caller.listing(flt, namespace_in(metadata))
+
+    def get_record(request: Message, caller: Caller, _metadata: Iterable) -> Message:
+        row = app.get_record(request.record_id, caller.namespaces)
+        return pb.GetRecordResponse(record=convert.record_of(row))
+
+    def list_records(request: Message, caller: Caller, metadata: Iterable) -> Message:
+        return convert.records_page(app.list_records(
+            listing(request, caller, metadata), request.page_size, request.page_token))
+
+    def analyze(request: Message, caller: Caller, metadata: Iterable) -> Message:
+        return analyze_impact(request, app, lambda impact: listing(impact, caller, metadata))
+
     return {
         **{method.name: recorded(method) for method in convert.METHODS.values()},
         DUE_TIME_SERVICE + "BatchComputeDueTimes": batch,
-        DUE_TIME_SERVICE + "GetRecord": unrecorded(lambda request: pb.GetRecordResponse(
-            record=convert.record_of(app.get_record(request.record_id)))),
-        DUE_TIME_SERVICE + "ListRecords": unrecorded(lambda request: convert.records_page(
-            app.list_records(convert.record_filter(request, app.limits), request.page_size,
-                             request.page_token))),
-        DUE_TIME_SERVICE + "AnalyzeImpact": unrecorded(
-            lambda request: analyze_impact(request, app)),
+        DUE_TIME_SERVICE + "GetRecord": unrecorded(get_record),
+        DUE_TIME_SERVICE + "ListRecords": unrecorded(list_records),
+        DUE_TIME_SERVICE + "AnalyzeImpact": unrecorded(analyze),
         CALENDAR_SERVICE + "ListCalendars": unrecorded(
-            lambda _request: convert.calendars_listing(app.list_calendars())),
+            lambda _request, _c, _m: convert.calendars_listing(app.list_calendars())),
         CALENDAR_SERVICE + "GetCalendar": unrecorded(
-            lambda request: convert.bundle_to_proto(*app.get_calendar(request.name))),
-        CALENDAR_SERVICE + "ListHolidays": unrecorded(lambda request: convert.holidays_to_proto(
-            app.list_holidays(*convert.holidays_query(request)))),
+            lambda request, _c, _m: convert.bundle_to_proto(*app.get_calendar(request.name))),
+        CALENDAR_SERVICE + "ListHolidays": unrecorded(
+            lambda request, _c, _m: convert.holidays_to_proto(
+                app.list_holidays(*convert.holidays_query(request)))),
     }

@@ -55,7 +55,9 @@ With bearer tokens (``--auth-tokens``, a :class:`duetime.auth.TokenSet`),
 every API call must carry the header ``Authorization: Bearer <token>`` with
 one of the same tokens the gRPC side accepts, checked by the same code
 (:func:`duetime.auth.authenticate`); else 401 UNAUTHENTICATED with the gRPC
-side's status (reason TOKEN_MISSING or TOKEN_INVALID). The playground's static files (:data:`PLAYGROUND_DIR`, served
+side's status (reason TOKEN_MISSING or TOKEN_INVALID). The token's scopes
+and namespaces apply as on gRPC (403 PERMISSION_DENIED; another namespace's
+record is 404 as an unknown id). The playground's static files (:data:`PLAYGROUND_DIR`, served
 at ``/`` when the directory exists) stay public.
 
 Each API call is counted and timed in the metrics as a gRPC call is (method
@@ -109,7 +111,7 @@ from duetime.api.convert import JsonValueError, canonical_json, message_json
 from duetime.api.observe import logged_namespace, record_id_of
 from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
 from duetime.app import DueTimeApp
-from duetime.auth import TokenSet, Unauthenticated, authenticate
+from duetime.auth import ANYONE, TokenSet, Unauthenticated, authenticate
 from duetime.config import DEFAULT_GRACE, DEFAULT_MAX_MESSAGE_BYTES
 from duetime.core.errors import ErrorKind, FieldViolation, InvalidArgument, Refusal
 from duetime.logs import log_call
@@ -756,15 +758,14 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
             metadata = tuple(_Metadatum(k.lower(), v) for k, v in request.headers.items())
             response, text, error = None, "", None
             try:
-                if tokens is not None:
-                    authenticate(tokens, metadata)
+                caller = authenticate(tokens, metadata, rpc) if tokens is not None else ANYONE
                 body = await _read_body(request, max_body_bytes) if binding.body else b""
 
                 def run() -> tuple[Message, str]:
                     message = build_request(binding, body, request.path_params,
                                             request.query_params.multi_items())
                     received_at = datetime.now(timezone.utc)
-                    reply = use_case(message, metadata, received_at, limits.deadline())
+                    reply = use_case(message, metadata, received_at, limits.deadline(), caller)
                     # rendered here, so that a reply that cannot be rendered (a
                     # stored record whose bytes are corrupt) is this call's error
                     return reply, message_json(reply)

@@ -7,7 +7,8 @@ caught it (:func:`duetime.api.calls.log_failure`), a batch item's where its
 result is written (:func:`duetime.api.calls.add_item_results`).
 
 A computing call's idempotency namespace is its ``x-duetime-namespace``
-metadata (see :func:`duetime.app.check_namespace`).
+metadata (see :func:`duetime.app.check_namespace`), as the call's
+:class:`~duetime.api.callers.Caller` allows (:func:`duetime.auth.caller_of`).
 
 The server also serves ``duetime.v1.CalendarService`` (read-only, unrecorded),
 ``grpc.health.v1.Health`` and server reflection. Health: ``""`` and
@@ -39,7 +40,9 @@ Configuration: :func:`serve` takes a :class:`duetime.config.ServerConfig`
 - Interceptors, outermost first: :class:`~duetime.api.observe.CallObserver`
   (metrics, one log line per call), then
   :class:`~duetime.auth.BearerTokenInterceptor` with ``--auth-tokens``
-  (UNAUTHENTICATED without an accepted token; the health service stays open).
+  (UNAUTHENTICATED without an accepted token, PERMISSION_DENIED outside the
+  token's scopes; the health service stays open; it hands the call's caller
+  to the servicer).
 - Limits: a request larger than ``--max-message-bytes`` is RESOURCE_EXHAUSTED
   from gRPC itself; a batch (or stream message) of more than
   ``--max-batch-items`` items is INVALID_ARGUMENT on ``items``; and the
@@ -95,14 +98,14 @@ from duetime.api.calls import (
     CallBudget,
     CallLimits,
     add_item_results,
+    call_namespace,
     log_failure,
-    namespace_in,
     unary_calls,
 )
 from duetime.api.http import start_http_server
 from duetime.api.observe import CallObserver
 from duetime.api.status import clip, grpc_status
-from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet
+from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet, caller_of
 from duetime.catalog import Catalog, CatalogError, fingerprint
 from duetime.compose import build_app, calendar_cache_size_from_env
 from duetime.config import (
@@ -193,12 +196,6 @@ class UndecodableRequests(grpc.ServerInterceptor):
                                 **{kind: wrapped})
 
 
-def namespace_of(context: grpc.ServicerContext) -> str:
-    """The caller's idempotency namespace: its ``x-duetime-namespace``
-    metadata, ``""`` without one. Given twice: InvalidArgument."""
-    return namespace_in(context.invocation_metadata())
-
-
 class _Servicer:
     """What both servicers share: the app, the server's limits, the table of
     how each unary RPC calls the app (:func:`~duetime.api.calls.unary_calls`,
@@ -224,7 +221,8 @@ class _Servicer:
         within a deadline from the call budget (:attr:`limits`)."""
         received_at = datetime.now(timezone.utc)
         return self._call(context, self.calls[method], request,
-                          context.invocation_metadata(), received_at, self.limits.deadline())
+                          context.invocation_metadata(), received_at, self.limits.deadline(),
+                          caller_of(context))
 
 
 class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
@@ -241,7 +239,8 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
         ``limits.stream_chunk`` items, each chunk committed before it is sent
         and within its own deadline from the call budget; one message is held
         at a time, so memory does not grow with the stream."""
-        namespace = self._call(context, namespace_of, context)
+        namespace = self._call(context, call_namespace, caller_of(context),
+                               context.invocation_metadata())
         step = self.app.limits.stream_chunk
         for message in request_iterator:
             items = message.items
@@ -645,7 +644,7 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
         if signal.SIGHUP in received:
             reloader.reload()
             if tokens is not None:
-                _reload_tokens(tokens)
+                _reload_tokens(tokens, metrics)
         elif watch:
             reloader.poll()
     log.info("duetime shutting down")  # further signals are ignored until the end
@@ -742,11 +741,23 @@ def _noop_handler(_signum, _frame) -> None:
     """Keeps the default action (exit) away; :class:`SignalWaiter` acts on the signal."""
 
 
-def _reload_tokens(tokens: TokenSet) -> None:
-    """Reread the token file (SIGHUP); a file that is refused keeps the old tokens."""
+def _reload_tokens(tokens: TokenSet, metrics: Metrics | None = None) -> None:
+    """Reread the token file (SIGHUP). A file without tokens revokes them
+    all; a file that is refused (unreadable, a malformed line) keeps the old
+    tokens, is logged as an error naming the line (never a token) and sets
+    ``duetime_token_reload_failed`` to 1 until a reload succeeds."""
     try:
         tokens.reload()
     except TokenError as exc:
         log.error("token reload refused, the previous tokens stay in use: %s", exc.message)
+        if metrics is not None:
+            metrics.set_token_reload_failed(True)
+        return
+    if metrics is not None:
+        metrics.set_token_reload_failed(False)
+    if not len(tokens):
+        log.warning("bearer tokens reloaded: %s holds no token, every token is revoked: "
+                    "each call is refused UNAUTHENTICATED until a token is added",
+                    tokens.path)
         return
     log.info("bearer tokens reloaded: %d token(s) from %s", len(tokens), tokens.path)

@@ -69,10 +69,12 @@ class RecordReader:
         self.gate = gate
         self.limits = limits
 
-    def get(self, record_id: str) -> LedgerRow:
-        """The stored row with this id. Raises InvalidArgument (empty, or not
-        32 lower-case hex digits), RecordNotFound, LedgerUnavailable,
-        ShuttingDown."""
+    def get(self, record_id: str, namespaces: frozenset[str] | None = None) -> LedgerRow:
+        """The stored row with this id, when it is in one of ``namespaces``
+        (the caller's; None: any namespace). Raises InvalidArgument (empty,
+        or not 32 lower-case hex digits), RecordNotFound (no such row, or one
+        of another namespace: the same error, so a record's existence never
+        shows outside its namespace), LedgerUnavailable, ShuttingDown."""
         if not record_id:
             raise InvalidArgument.at("record_id", "is required")
         if not _RECORD_ID.fullmatch(record_id):
@@ -81,7 +83,7 @@ class RecordReader:
                                                   "hex digits, as returned in record_id)")
         with self.gate.use() as ledger:
             row = ledger.get(record_id)
-        if row is None:
+        if row is None or (namespaces is not None and row.namespace not in namespaces):
             raise RecordNotFound(record_id)
         return row
 

@@ -133,9 +133,11 @@ class DueTimeApp:
         many recorded calls were still running."""
         return self._gate.close(timeout)
 
-    def get_record(self, record_id: str) -> LedgerRow:
-        """The stored record with this id: see :meth:`RecordReader.get`."""
-        return self._records.get(record_id)
+    def get_record(self, record_id: str,
+                   namespaces: frozenset[str] | None = None) -> LedgerRow:
+        """The stored record with this id, in one of ``namespaces`` (None:
+        any): see :meth:`RecordReader.get`."""
+        return self._records.get(record_id, namespaces)
 
     def list_records(self, flt: RecordFilter, page_size: int = 0,
                      page_token: str = "") -> RecordPage:

@@ -41,6 +41,8 @@ class ErrorKind(Enum):
     """The call's work did not finish within the server's time budget."""
     NO_CREDENTIALS = "no credentials"
     """The call carries no accepted credentials."""
+    NOT_PERMITTED = "not permitted"
+    """The call's credentials do not allow it (a scope, a namespace)."""
     TOO_LARGE = "too large"
     """The request is larger than the server accepts."""
     WRONG_VERB = "wrong verb"

@@ -10,7 +10,10 @@
 // A server started with --auth-tokens answers every call without an accepted
 // "Authorization: Bearer <token>" header 401 UNAUTHENTICATED. The page's API
 // token (setApiToken) is sent as that header when set; it is kept in this
-// tab's sessionStorage only (never in the URL, never logged).
+// tab's sessionStorage only (never in the URL, never logged). A token bound to
+// namespaces and scopes (docs/operations.md) answers 403 PERMISSION_DENIED for
+// a call it does not allow; the playground's calls name no namespace, so they
+// are made in the token's default one.
 
 const TOKEN_KEY = "duetime.apiToken";
 
@@ -38,7 +41,8 @@ export function setApiToken(token) {
 }
 
 /** Calls `listener(problem)` after every answer: "this server needs an API
- * token" or "the token was not accepted" on a 401, "" on any other answer. */
+ * token" or "the token was not accepted" on a 401, "the token does not allow
+ * this call: <why>" on a 403, "" on any other answer. */
 export function watchToken(listener) {
   tokenListener = listener;
 }
@@ -81,7 +85,7 @@ async function call(method, path, body) {
   }
   if (response.status === 401) {
     tokenListener(token ? "the token was not accepted" : "this server needs an API token");
-  } else {
+  } else if (response.status !== 403) {
     tokenListener("");
   }
   const text = await response.text();
@@ -89,7 +93,12 @@ async function call(method, path, body) {
   try {
     answer = text ? JSON.parse(text) : {};
   } catch {
+    if (response.status === 403) tokenListener("the token does not allow this call");
     throw new ServiceError(`HTTP ${response.status} from ${path}: not a JSON answer`);
+  }
+  if (response.status === 403) {
+    const why = answer.error?.message;
+    tokenListener(why ? `the token does not allow this call: ${why}` : "the token does not allow this call");
   }
   if (!response.ok || answer.error) {
     const error = answer.error ?? {};
