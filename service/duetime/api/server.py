@@ -108,8 +108,10 @@ from duetime.config import (
     DEFAULT_CALL_BUDGET,
     DEFAULT_GRACE,
     DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_MEMORY_BUDGET,
     ServerConfig,
     TlsFiles,
+    format_bytes,
 )
 from duetime.core import InvalidArgument
 from duetime.ledger import Ledger, LedgerUnavailable, default_db_path, open_ledger
@@ -463,6 +465,7 @@ def start_server(
     max_message_bytes: int = MAX_REQUEST_BYTES, max_batch_items: int = MAX_BATCH_ITEMS,
     call_budget: float = DEFAULT_CALL_BUDGET, grace: float = GRACE_SECONDS,
     calendar_cache: int | None = None, app_limits: AppLimits | None = None,
+    memory_budget: int = DEFAULT_MEMORY_BUDGET,
 ) -> RunningServer:
     """Start a gRPC server for ``ledger`` on ``host:port`` (port 0: any free port),
     answering from ``catalog`` (default: no bundles).
@@ -477,7 +480,8 @@ def start_server(
     (:attr:`RunningServer.limits`); ``grace``: the default of
     :meth:`RunningServer.stop`; ``calendar_cache``: how many inline calendars
     the app keeps built (None: ``$DUETIME_CALENDAR_CACHE``, else 1024);
-    ``app_limits``: the app's size limits (None: the defaults). The app is
+    ``app_limits``: the app's size limits (None: the defaults);
+    ``memory_budget``: the estimated bytes those calendars may hold. The app is
     built by :func:`duetime.compose.build_app`.
 
     Raises RuntimeError if the address cannot be bound (also when another
@@ -493,7 +497,7 @@ def start_server(
                                   ("grpc.max_receive_message_length", max_message_bytes)])
     app = build_app(metrics.timed(ledger) if metrics is not None else ledger, catalog,
                     limits=app_limits or AppLimits(max_batch_items=max_batch_items),
-                    calendar_cache=calendar_cache)
+                    calendar_cache=calendar_cache, memory_budget=memory_budget)
     if metrics is not None:
         metrics.set_catalog(app.catalog)
     limits = CallLimits(app.limits.max_batch_items, CallBudget(call_budget))
@@ -585,7 +589,8 @@ def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
                  "no bundles are served")
     calendar_cache = (config.calendar_cache if config.calendar_cache is not None
                       else calendar_cache_size_from_env())
-    log.info("calendar cache: up to %d inline calendars", calendar_cache)
+    log.info("calendar cache: up to %d inline calendars within a memory budget of %s",
+             calendar_cache, format_bytes(config.memory_budget))
     ledger = open_ledger(config.db, max_connections=MAX_WORKERS + 1)
     log.info("ledger: %s", describe_ledger(ledger))
     metrics = Metrics() if config.metrics_port else None
@@ -596,7 +601,8 @@ def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
         running = start_server(
             ledger, host, port, catalog, tls=tls, tokens=tokens, metrics=metrics,
             max_message_bytes=config.max_message_bytes, max_batch_items=config.max_batch_items,
-            call_budget=config.call_budget, grace=config.grace, calendar_cache=calendar_cache)
+            call_budget=config.call_budget, grace=config.grace, calendar_cache=calendar_cache,
+            memory_budget=config.memory_budget)
     except BaseException:
         if metrics is not None:
             metrics.close()
@@ -610,7 +616,8 @@ def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
                 running.app, host, config.http_port, tokens=tokens, tls_cert=config.tls_cert,
                 tls_key=config.tls_key, tls_client_ca=config.tls_client_ca,
                 max_body_bytes=config.max_message_bytes, grace=config.grace, metrics=metrics,
-                limits=running.limits)
+                limits=running.limits, allow_origins=config.http_allow_origin,
+                allow_hosts=config.http_allow_host)
         except BaseException:
             running.stop()
             raise
@@ -643,7 +650,8 @@ def effective_settings(config: ServerConfig) -> dict[str, object]:
     resolves: the ledger file (``db`` None: :func:`default_db_path`) and the
     calendar cache's size (None: ``$DUETIME_CALENDAR_CACHE`` or 1024). None
     means off: no bundles, no watch, no TLS, no tokens, no metrics listener
-    (port and host), no HTTP listener."""
+    (port and host), no HTTP listener, no origin or host name added to the
+    HTTP face's own (``http_allow_origin``, ``http_allow_host``)."""
     shown = config.describe()
     if shown["db"] is None:
         shown["db"] = str(default_db_path())
