@@ -115,12 +115,24 @@ def renamed(rename: Callable[[str], str]) -> Iterator[None]:
 
 
 DEFAULT_MEMORY_BUDGET = 256 << 20
-"""Bytes (estimated) the built inline calendars of one app may hold together
+"""The memory one server may use beyond what it takes idle, in bytes
 (``duetime serve --memory-budget``, env ``DUETIME_MEMORY_BUDGET``)."""
-SEGMENT_SHARE = 64
-"""A cached calendar's per-date segment cache may hold at most this fraction
-(1/64) of the memory budget, so calls in flight, which grow the segment
-caches of the calendars they use, stay within a small part of it."""
+CACHE_SHARE = 3
+"""The inline-calendar cache may hold 1/3 of the memory budget (estimated
+bytes); the rest is room for calls in flight (their messages, answers and
+the dates they look at) and for what the allocator keeps: memory freed by
+evicted calendars is reused, but not always returned to the system."""
+SEGMENT_SHARE = 32
+"""A cached calendar's per-date segment cache may hold at most 1/32 of the
+cache's bytes, so calls in flight, which grow the segment caches of the
+calendars they use before the cache measures them again, stay within a
+small part of it."""
+
+
+def cache_bytes(memory_budget: int) -> int:
+    """The estimated bytes the inline-calendar cache may hold under
+    ``memory_budget`` bytes: :data:`CACHE_SHARE` of it."""
+    return memory_budget // CACHE_SHARE
 
 
 class CalendarCache:
