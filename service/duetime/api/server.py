@@ -103,6 +103,7 @@ from duetime.api.observe import CallObserver
 from duetime.api.status import clip, grpc_status
 from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet
 from duetime.catalog import Catalog, CatalogError, fingerprint
+from duetime.app.calendars import cache_bytes
 from duetime.compose import build_app, calendar_cache_size_from_env
 from duetime.config import (
     DEFAULT_CALL_BUDGET,
@@ -589,8 +590,9 @@ def _serve(config: ServerConfig, signals: SignalWaiter) -> int:
                  "no bundles are served")
     calendar_cache = (config.calendar_cache if config.calendar_cache is not None
                       else calendar_cache_size_from_env())
-    log.info("calendar cache: up to %d inline calendars within a memory budget of %s",
-             calendar_cache, format_bytes(config.memory_budget))
+    log.info("calendar cache: up to %d inline calendars in %.0f MiB, a third of the memory "
+             "budget of %s", calendar_cache, cache_bytes(config.memory_budget) / (1 << 20),
+             format_bytes(config.memory_budget))
     ledger = open_ledger(config.db, max_connections=MAX_WORKERS + 1)
     log.info("ledger: %s", describe_ledger(ledger))
     metrics = Metrics() if config.metrics_port else None
