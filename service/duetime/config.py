@@ -361,7 +361,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("max_message_bytes", "--max-message-bytes", "DUETIME_MAX_MESSAGE_BYTES",
             parse_message_bytes, "BYTES",
             f"largest request message; larger is RESOURCE_EXHAUSTED (default "
-            f"{DEFAULT_MAX_MESSAGE_BYTES}, 64 MiB)"),
+            f"{DEFAULT_MAX_MESSAGE_BYTES}, 16 MiB, gRPC and HTTP alike)"),
     Setting("max_batch_items", "--max-batch-items", "DUETIME_MAX_BATCH_ITEMS", parse_items, "N",
             f"most items of one BatchComputeDueTimes request or stream message; more is "
             f"INVALID_ARGUMENT (default {DEFAULT_MAX_BATCH_ITEMS})"),
