@@ -14,9 +14,18 @@ of the server, so it is validated, computed and recorded exactly like a gRPC
 call, idempotency keys included (the same key gives the same record over HTTP
 and gRPC). Per request:
 
-1. the body (rules with ``body: "*"``) is read, at most
-   :data:`~duetime.config.DEFAULT_MAX_MESSAGE_BYTES` bytes by default (else
-   413), and read as the protobuf JSON mapping of the request; a problem is
+0. :class:`RequestGuards` refuses, before any route is looked up, a
+   ``Host`` header that is not a name of a server bound to loopback (403
+   PERMISSION_DENIED on ``header Host``: DNS rebinding) and an ``Origin``
+   header that is neither the port's own origin nor a listed one (403 on
+   ``header Origin``), and answers CORS preflights of listed origins;
+1. a POST must say ``Content-Type: application/json`` (else 415
+   INVALID_ARGUMENT on ``header Content-Type``, before the body is read);
+   the body (rules with ``body: "*"``) is read, at most
+   :data:`~duetime.config.DEFAULT_MAX_MESSAGE_BYTES` bytes by default, the
+   gRPC side's limit too (else 413: at once when ``Content-Length`` says
+   more, else as soon as the bytes read pass it, the rest unread), and read
+   as the protobuf JSON mapping of the request; a problem is
    400 INVALID_ARGUMENT on ``body``: bad JSON or a duplicate key says ``is
    not valid JSON for duetime.v1.…: <reason>``; a value that does not fit
    its field is found by walking the JSON against the request's descriptor
