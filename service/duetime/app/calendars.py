@@ -143,13 +143,14 @@ class CalendarCache:
     One per app.
 
     Bounded twice: by ``maxsize`` calendars (0 keeps nothing) and by
-    ``max_bytes``, the memory budget, in estimated bytes. Each calendar is
+    ``max_bytes`` estimated bytes (a server's: :func:`cache_bytes` of its
+    memory budget). Each calendar is
     charged its key's length plus
     :meth:`~duetime.core.compiled.CompiledCalendar.estimated_bytes` (its
     declaration, tables, and the per-date segments and DST corrections it
     has kept so far). Those last grow as calls ask about dates, so a
-    calendar is measured again when it is put, found, and when an answer
-    computed with it ends (:meth:`ResolvedCalendar.answering`); whenever the
+    calendar is measured when it is put and again when each answer computed
+    with it ends (:meth:`ResolvedCalendar.answering`); whenever the
     charges pass ``max_bytes`` the least recently used calendars are dropped
     until they fit. Each cached calendar's segment cache is bounded to
     ``max_bytes // SEGMENT_SHARE``; a calendar charged more than ``max_bytes``
@@ -180,8 +181,8 @@ class CalendarCache:
 
     @property
     def max_bytes(self) -> int:
-        """The memory budget: the most estimated bytes the calendars kept may
-        hold together; setting it drops the least recently used beyond it
+        """The most estimated bytes the calendars kept may hold together;
+        setting it drops the least recently used beyond it
         (ValueError if negative). Calendars put from then on get a segment
         cache of at most ``max_bytes // SEGMENT_SHARE`` bytes."""
         return self._max_bytes

@@ -90,7 +90,8 @@ Invariants: segments of different dates never overlap (each date owns what
 the two dates before it do not already cover); the open time of dates
 ``a <= o < b`` is nominal plus corrections, exactly; every table is built in
 ``__init__`` except the per-date segment cache and the corrections, which
-only grow (the segment cache is cleared when it passes 2,048 dates).
+only grow (the segment cache is cleared when it passes 2,048 dates or
+:attr:`CompiledCalendar.segment_cache_bytes` estimated bytes).
 """
 
 from __future__ import annotations
