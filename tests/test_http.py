@@ -24,6 +24,8 @@ from server_process import (SUPPORT_CONTRACT_EVENTS, ServerProcess, start_with_h
 
 # The paths the API promises (the playground and callers are written against
 # them); the server builds its routes from the proto's google.api.http options.
+JSON_BODY = {"Content-Type": "application/json"}
+"""Every POST says its body is JSON (a body said to be anything else is 415)."""
 PATHS = {
     "ComputeDueTime": ("POST", "/v1/dueTimes:compute"),
     "BatchComputeDueTimes": ("POST", "/v1/dueTimes:batchCompute"),
@@ -132,7 +134,7 @@ def both(tmp_path_factory):
     """A server with --http-port, and an HTTP client to it."""
     server = start_with_http(tmp_path_factory.mktemp("http") / "ledger.db")
     try:
-        with httpx.Client(base_url=server.http_url, timeout=10) as client:
+        with httpx.Client(base_url=server.http_url, timeout=10, headers=JSON_BODY) as client:
             yield Both(server, client)
         assert server.terminate() == 0, "".join(server.stderr)
     finally:
@@ -482,7 +484,7 @@ def test_with_auth_tokens_http_needs_the_same_bearer_token(tmp_path):
     tokens.write_text("http-token-1\n")
     server = start_with_http(tmp_path / "ledger.db", "--auth-tokens", str(tokens))
     try:
-        with httpx.Client(base_url=server.http_url, timeout=10) as client:
+        with httpx.Client(base_url=server.http_url, timeout=10, headers=JSON_BODY) as client:
             refused = client.post("/v1/dueTimes:compute", content=json_format.MessageToJson(
                 zagreb_request()))
             answered = client.post("/v1/dueTimes:compute", content=json_format.MessageToJson(

@@ -16,6 +16,8 @@ from duetime.ledger import MemoryLedger
 from google.protobuf import json_format
 from google.rpc import code_pb2, status_pb2
 
+JSON_BODY = {"Content-Type": "application/json"}
+"""Every POST says its body is JSON (a body said to be anything else is 415)."""
 ZAGREB_JSON = (b'{"start": "2026-11-27T16:00:00+01:00", "duration": "3bd", "calendar": '
                b'{"timeZone": "Europe/Zagreb", "holidays": [{"date": "2026-12-25"}, '
                b'{"date": "2026-12-26"}]}}')
@@ -30,7 +32,7 @@ class Client:
 
     def request(self, method: str, url: str, **kwargs) -> httpx.Response:
         async def send() -> httpx.Response:
-            async with httpx.AsyncClient(transport=self.transport,
+            async with httpx.AsyncClient(transport=self.transport, headers=JSON_BODY,
                                          base_url="http://duetime.test") as client:
                 response = await client.request(method, url, **kwargs)
                 await response.aread()
@@ -278,13 +280,13 @@ def test_https_with_the_servers_certificate(tmp_path):
     server = http.start_http_server(app, "127.0.0.1", 0, tls_cert=cert, tls_key=key, grace=1)
     try:
         with httpx.Client(base_url=f"https://127.0.0.1:{server.port}", verify=ssl.create_default_context(cafile=cert),
-                          timeout=10) as client:
+                          timeout=10, headers=JSON_BODY) as client:
             response = client.post("/v1/dueTimes:compute", content=ZAGREB_JSON)
         assert response.status_code == 200, response.text
         assert response.json()["due"] == "2026-12-02T15:00:00Z"
         with pytest.raises(httpx.HTTPError):  # plain HTTP to a TLS port is no answer
             httpx.post(f"http://127.0.0.1:{server.port}/v1/dueTimes:compute",
-                       content=ZAGREB_JSON, timeout=10)
+                       content=ZAGREB_JSON, timeout=10, headers=JSON_BODY)
     finally:
         server.stop()
         app.close()

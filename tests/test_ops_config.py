@@ -80,7 +80,8 @@ def test_every_setting_has_the_agreed_flag_and_variable():
     assert {s.name for s in SETTINGS} == {
         "host", "port", "db", "calendars", "calendar_cache", "watch", "tls_cert", "tls_key",
         "tls_client_ca", "auth_tokens", "metrics_port", "metrics_host", "log_format", "grace",
-        "max_message_bytes", "max_batch_items", "call_budget", "http_port", "workers"}
+        "max_message_bytes", "max_batch_items", "call_budget", "http_port", "workers",
+        "memory_budget", "http_allow_origin", "http_allow_host"}
 
 
 @pytest.mark.parametrize("env, value, message", [
@@ -253,7 +254,7 @@ def test_the_logged_configuration_resolves_defaults(tmp_path, monkeypatch):
     assert shown["calendar_cache"] == 1024
     assert [key for key, value in shown.items() if value is None] == [
         "calendars", "watch", "tls_cert", "tls_key", "tls_client_ca", "auth_tokens",
-        "metrics_port", "metrics_host", "http_port"]
+        "metrics_port", "metrics_host", "http_port", "http_allow_origin", "http_allow_host"]
     chosen = effective_settings(config_of("--db", "/srv/a.db", "--calendar-cache", "7",
                                           "--metrics-port", "9464", "--http-port", "8080"))
     assert (chosen["db"], chosen["calendar_cache"]) == ("/srv/a.db", 7)

@@ -173,7 +173,8 @@ def post(asgi, path: str, request) -> httpx.Response:
     async def send() -> httpx.Response:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=asgi),
                                      base_url="http://duetime.test") as client:
-            return await client.post(path, content=json_format.MessageToJson(request))
+            return await client.post(path, content=json_format.MessageToJson(request),
+                                     headers={"Content-Type": "application/json"})
 
     return anyio.run(send)
 

@@ -1386,6 +1386,7 @@ def _serve_flags(serve: argparse.ArgumentParser) -> None:
             continue
         serve.add_argument(setting.flag, dest=setting.name, metavar=setting.metavar,
                            type=argument_type(setting.parse), default=None,
+                           action="append" if setting.repeated else "store",
                            help=f"{setting.help} [{setting.env}]")
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from duetime.app.limits import check_namespace
+from duetime.app.calendars import DEFAULT_MEMORY_BUDGET
 from duetime.catalog import default_dir
 from duetime.core import InvalidArgument
 from duetime.ledger import postgres_label, postgres_url
@@ -38,8 +39,11 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
 DEFAULT_GRACE = 5.0
 """Seconds in-flight calls may run on after SIGINT/SIGTERM."""
-DEFAULT_MAX_MESSAGE_BYTES = 64 << 20
-"""Largest request message accepted (a batch of 10,000 items with inline calendars)."""
+DEFAULT_MAX_MESSAGE_BYTES = 16 << 20
+"""Largest request message accepted, the same over gRPC (its
+``grpc.max_receive_message_length``, refused from the message's length
+prefix) and HTTP/JSON (a body, refused with 413 while it is read): a batch of
+10,000 items whose inline calendars take 1.6 KB each."""
 DEFAULT_MAX_BATCH_ITEMS = 10_000
 """Most items one BatchComputeDueTimes request (or one stream message) may hold."""
 DEFAULT_CALL_BUDGET = 30.0
@@ -311,6 +315,74 @@ def parse_workers(text: str) -> int:
     return value
 
 
+_UNITS = {"": 1, "B": 1, "KB": 1000, "MB": 1000**2, "GB": 1000**3,
+          "KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+_SIZE = re.compile(r"\s*(\d+)\s*([A-Za-z]*)\s*")
+
+
+def parse_bytes(text: str) -> int:
+    """A size in bytes, 1 MiB or more: a whole number, optionally followed by
+    a unit (``B``, ``KiB``/``K``, ``MiB``/``M``, ``GiB``/``G``: powers of
+    1024; ``KB``, ``MB``, ``GB``: powers of 1000; case ignored)."""
+    match = _SIZE.fullmatch(text)
+    unit = _UNITS.get(match.group(2).upper()) if match else None
+    if unit is None:
+        raise ValueError(f"{text!r} is not a size (a whole number of bytes, or with a unit: "
+                         "256MiB, 1GiB, 500MB)")
+    value = int(match.group(1)) * unit
+    if value < 1 << 20:
+        raise ValueError(f"{text!r} is less than 1MiB; give at least 1MiB")
+    return value
+
+
+def format_bytes(value: int) -> str:
+    """``value`` bytes as ``parse_bytes`` reads it back: ``256MiB``, ``1GiB``,
+    ``1500000B``."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value and value % size == 0:
+            return f"{value // size}{unit}"
+    return f"{value}B"
+
+
+def parse_origin(text: str) -> str:
+    """A web origin, ``scheme://host[:port]`` (http or https), as browsers
+    send it in the ``Origin`` header: lower-cased, a default port dropped."""
+    origin = canonical_origin(text)
+    if origin is None:
+        raise ValueError(f"{text!r} is not an origin; give scheme://host[:port], e.g. "
+                         "https://tools.example.com or http://localhost:3000")
+    return origin
+
+
+def canonical_origin(text: str) -> str | None:
+    """``text`` as a canonical origin (``http://host`` or ``https://host:port``,
+    lower-case, without the scheme's default port), or None if it is not one."""
+    try:
+        parts = urlsplit(text.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname or \
+            parts.path or parts.query or parts.fragment or parts.username is not None:
+        return None
+    scheme, host = parts.scheme.lower(), parts.hostname.lower()
+    shown = f"[{host}]" if ":" in host else host
+    if port is None or port == {"http": 80, "https": 443}[scheme]:
+        return f"{scheme}://{shown}"
+    return f"{scheme}://{shown}:{port}"
+
+
+def parse_host_name(text: str) -> str:
+    """A host name a request's ``Host`` header may carry (without the port):
+    lower-cased; ``*.example.com`` allows every name under example.com."""
+    name = text.strip().lower()
+    bare = name[2:] if name.startswith("*.") else name
+    if not re.fullmatch(r"[a-z0-9._-]+|\[[0-9a-f:.]+\]", bare or "-") or bare.startswith("."):
+        raise ValueError(f"{text!r} is not a host name; give a name or address without the "
+                         "port, e.g. duetime.internal, *.example.com or 10.0.0.5")
+    return name
+
+
 def parse_log_format(text: str) -> str:
     """``text`` or ``json``."""
     if text not in LOG_FORMATS:
@@ -367,6 +439,9 @@ class Setting:
     parse: Callable[[str], object]
     metavar: str
     help: str
+    repeated: bool = False
+    """The flag may be given again, each time adding a value; its variable
+    lists the values separated by commas or spaces."""
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -383,6 +458,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("calendar_cache", "--calendar-cache", "DUETIME_CALENDAR_CACHE", parse_cache_size, "N",
             "inline calendars kept built, least recently used dropped first (default 1024; "
             "0 keeps none)"),
+    Setting("memory_budget", "--memory-budget", "DUETIME_MEMORY_BUDGET", parse_bytes, "SIZE",
+            f"estimated memory the built inline calendars may hold together, least recently "
+            f"used dropped first (default {format_bytes(DEFAULT_MEMORY_BUDGET)}; e.g. 64MiB, 1GiB)"),
     Setting("watch", "--watch", "DUETIME_WATCH", parse_positive_seconds, "SECONDS",
             "also reload the calendars when a compiled versions.txt changes, checking every "
             "SECONDS (default: only on SIGHUP)"),
@@ -407,7 +485,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("max_message_bytes", "--max-message-bytes", "DUETIME_MAX_MESSAGE_BYTES",
             parse_message_bytes, "BYTES",
             f"largest request message; larger is RESOURCE_EXHAUSTED (default "
-            f"{DEFAULT_MAX_MESSAGE_BYTES}, 64 MiB)"),
+            f"{DEFAULT_MAX_MESSAGE_BYTES}, 16 MiB, gRPC and HTTP alike)"),
     Setting("max_batch_items", "--max-batch-items", "DUETIME_MAX_BATCH_ITEMS", parse_items, "N",
             f"most items of one BatchComputeDueTimes request or stream message; more is "
             f"INVALID_ARGUMENT (default {DEFAULT_MAX_BATCH_ITEMS})"),
@@ -419,6 +497,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("workers", "--workers", "DUETIME_WORKERS", parse_workers, "N",
             f"serve from N worker processes sharing the gRPC (and HTTP) port, 1..{MAX_WORKERS} "
             "(default 1: this process alone); worker i serves metrics on --metrics-port + i - 1"),
+    Setting("http_allow_origin", "--http-allow-origin", "DUETIME_HTTP_ALLOW_ORIGIN",
+            parse_origin, "ORIGIN",
+            "also answer browser requests from this origin (scheme://host[:port]), with CORS "
+            "headers; repeat for more (default: the HTTP port's own origin only)", True),
+    Setting("http_allow_host", "--http-allow-host", "DUETIME_HTTP_ALLOW_HOST", parse_host_name,
+            "NAME", "also accept this name in the Host header of HTTP requests (default on a "
+            "loopback --host: localhost, 127.0.0.1 and [::1] only); repeat for more", True),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 
@@ -454,6 +539,9 @@ class ServerConfig:
     call_budget: float = DEFAULT_CALL_BUDGET
     http_port: int = 0
     workers: int = 1
+    memory_budget: int = DEFAULT_MEMORY_BUDGET
+    http_allow_origin: tuple[str, ...] = ()
+    http_allow_host: tuple[str, ...] = ()
 
     @property
     def tls(self) -> bool:
@@ -500,6 +588,8 @@ class ServerConfig:
                 value = redact_db(value)
             elif isinstance(value, Path):
                 value = str(value)
+            elif isinstance(value, tuple):  # a repeated flag: its values, or None (none)
+                value = ",".join(value) or None
             shown[f.name] = value
         shown["metrics_host"] = self.metrics_address
         return shown
@@ -565,9 +655,15 @@ def resolve(args: argparse.Namespace | Mapping[str, object] | None = None,
         value = given.get(setting.name)
         if value is None and environ.get(setting.env, "") != "":
             try:
-                value = setting.parse(environ[setting.env])
+                if setting.repeated:
+                    value = [setting.parse(item)
+                             for item in re.split(r"[,\s]+", environ[setting.env]) if item]
+                else:
+                    value = setting.parse(environ[setting.env])
             except ValueError as exc:
                 raise ConfigError(setting.env, str(exc)) from None
+        if setting.repeated and value is not None:
+            value = tuple(dict.fromkeys(value))
         if value is not None:
             values[setting.name] = value
     if values.get("calendars") is None:

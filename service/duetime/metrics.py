@@ -2,7 +2,8 @@
 
 Served over plain HTTP at ``http://METRICS_HOST:PORT/metrics`` by
 ``prometheus_client`` from the server's own registry (nothing else in the
-process registers there). The metrics:
+process registers there). That port answers ``GET`` and ``HEAD`` of
+``/metrics`` only; any other path or verb is 404. The metrics:
 
 ``duetime_rpc_requests_total{method, code}`` (counter)
     Calls finished, by full gRPC method (``/duetime.v1.DueTimeService/ComputeDueTime``)
@@ -32,9 +33,12 @@ and ``python_info``.
 
 from __future__ import annotations
 
+import socket
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
+from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 from prometheus_client import (
     CollectorRegistry,
@@ -43,8 +47,9 @@ from prometheus_client import (
     Histogram,
     PlatformCollector,
     ProcessCollector,
-    start_http_server,
+    make_wsgi_app,
 )
+from prometheus_client.exposition import ThreadingWSGIServer
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
@@ -127,7 +132,7 @@ class Metrics:
         """Serve ``/metrics`` over HTTP on ``host:port`` in a daemon thread;
         return the bound port. Raises RuntimeError if it cannot bind."""
         try:
-            self._http, _thread = start_http_server(port, addr=host, registry=self.registry)
+            self._http = _serve_metrics(host, port, metrics_only(make_wsgi_app(self.registry)))
         except OSError as exc:
             raise RuntimeError(f"cannot bind the metrics listener {host}:{port}: "
                                f"{exc.strerror or exc}") from None
@@ -139,6 +144,44 @@ class Metrics:
             self._http.shutdown()
             self._http.server_close()
             self._http = None
+
+
+METRICS_PATH = "/metrics"
+_NOT_FOUND = (b"404 not found: this port serves only GET /metrics (Prometheus metrics); "
+              b"the API is on the gRPC and HTTP ports\n")
+
+
+def metrics_only(app: Callable) -> Callable:
+    """The WSGI app ``app`` for ``GET`` or ``HEAD`` of :data:`METRICS_PATH`
+    (any query string); anything else is ``404 Not Found``, plain text."""
+
+    def serve(environ: dict, start_response: Callable) -> Iterable[bytes]:
+        method = environ.get("REQUEST_METHOD")
+        if environ.get("PATH_INFO") == METRICS_PATH and method in ("GET", "HEAD"):
+            body = app({**environ, "REQUEST_METHOD": "GET"}, start_response)
+            return [] if method == "HEAD" else body
+        start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8"),
+                                         ("Content-Length", str(len(_NOT_FOUND)))])
+        return [] if method == "HEAD" else [_NOT_FOUND]
+
+    return serve
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_message(self, format, *args) -> None:  # noqa: A002 - the base class's name
+        """Scrapes are not logged."""
+
+
+def _serve_metrics(host: str, port: int, app: Callable) -> ThreadingWSGIServer:
+    """``app`` served on ``host:port`` by a daemon thread; OSError if it cannot bind."""
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+
+    class Server(ThreadingWSGIServer):
+        address_family = family
+
+    server = make_server(host, port, app, Server, handler_class=_QuietHandler)
+    threading.Thread(target=server.serve_forever, name="duetime-metrics", daemon=True).start()
+    return server
 
 
 class _BundleInfo(Collector):

@@ -14,11 +14,20 @@ of the server, so it is validated, computed and recorded exactly like a gRPC
 call, idempotency keys included (the same key gives the same record over HTTP
 and gRPC). Per request:
 
-1. the body (rules with ``body: "*"``) is read, at most
-   :data:`~duetime.config.DEFAULT_MAX_MESSAGE_BYTES` bytes by default (else
-   413), and read as the protobuf JSON mapping of the request, with the
-   forms of :func:`duetime.api.convert.canonical_json` too (instants as the
-   command line writes them, enum values by their short names); a problem is
+0. :class:`RequestGuards` refuses, before any route is looked up, a
+   ``Host`` header that is not a name of a server bound to loopback (403
+   PERMISSION_DENIED on ``header Host``: DNS rebinding) and an ``Origin``
+   header that is neither the port's own origin nor a listed one (403 on
+   ``header Origin``), and answers CORS preflights of listed origins;
+1. a POST must say ``Content-Type: application/json`` (else 415
+   INVALID_ARGUMENT on ``header Content-Type``, before the body is read);
+   the body (rules with ``body: "*"``) is read, at most
+   :data:`~duetime.config.DEFAULT_MAX_MESSAGE_BYTES` bytes by default, the
+   gRPC side's limit too (else 413: at once when ``Content-Length`` says
+   more, else as soon as the bytes read pass it, the rest unread), and read
+   as the protobuf JSON mapping of the request, with the forms of
+   :func:`duetime.api.convert.canonical_json` too (instants as the command
+   line writes them, enum values by their short names); a problem is
    400 INVALID_ARGUMENT on ``body``: bad JSON or a duplicate key says ``is
    not valid JSON for duetime.v1.…: <reason>``; a value that does not fit
    its field is found by walking the JSON against the request's descriptor
@@ -77,6 +86,7 @@ gRPC); uvicorn's access log is off.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import re
@@ -112,7 +122,7 @@ from duetime.api.observe import logged_namespace, record_id_of
 from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
 from duetime.app import DueTimeApp
 from duetime.auth import ANYONE, TokenSet, Unauthenticated, authenticate
-from duetime.config import DEFAULT_GRACE, DEFAULT_MAX_MESSAGE_BYTES
+from duetime.config import DEFAULT_GRACE, DEFAULT_MAX_MESSAGE_BYTES, canonical_origin
 from duetime.core.errors import ErrorKind, FieldViolation, InvalidArgument, Refusal
 from duetime.logs import log_call
 from duetime.metrics import Metrics
@@ -306,6 +316,35 @@ class HttpError(Refusal):
 
     kind = ErrorKind.OTHER
     reason = "HTTP_ERROR"
+
+
+class UnsupportedMediaType(Refusal):
+    """A POST body that is not said to be JSON (415, INVALID_ARGUMENT, on
+    ``header Content-Type``)."""
+
+    kind = ErrorKind.BAD_INPUT
+    reason = "UNSUPPORTED_MEDIA_TYPE"
+    http_status = 415
+
+    def __init__(self, sent: str):
+        said = f"is {sent!r}" if sent else "is missing"
+        text = (f"{said}; a request body must be JSON: send 'Content-Type: {JSON}' "
+                "(a charset parameter may follow: '; charset=utf-8')")
+        super().__init__(f"header Content-Type: {text}",
+                         violations=[FieldViolation("header Content-Type", text)])
+
+
+class HeaderNotAllowed(Refusal):
+    """A request whose ``Origin`` or ``Host`` header the server does not
+    accept (403, PERMISSION_DENIED, on ``header Origin`` / ``header Host``)."""
+
+    kind = ErrorKind.BAD_INPUT  # reported as PERMISSION_DENIED by :func:`_forbidden`
+    http_status = 403
+
+    def __init__(self, header: str, reason: str, text: str):
+        self.reason = reason
+        super().__init__(f"header {header}: {text}",
+                         violations=[FieldViolation(f"header {header}", text)])
 
 
 _Metadatum = namedtuple("_Metadatum", ("key", "value"))
@@ -699,8 +738,24 @@ def _merge(request: Message, dotted: str, values: list[str], where: str) -> None
         raise InvalidArgument.at(where, reason) from None
 
 
+def check_content_type(value: str) -> None:
+    """A POST's ``Content-Type`` header value: ``application/json``, any case,
+    optionally with parameters, a ``charset`` only ``utf-8``; else
+    :class:`UnsupportedMediaType`."""
+    media, _, params = value.partition(";")
+    if media.strip().lower() != JSON:
+        raise UnsupportedMediaType(value.strip())
+    for param in params.split(";"):
+        name, _, given = param.partition("=")
+        if name.strip().lower() == "charset" and given.strip().strip('"').lower() not in (
+                "utf-8", "utf8"):
+            raise UnsupportedMediaType(value.strip())
+
+
 async def _read_body(request: Request, limit: int) -> bytes:
-    """The request body; :class:`RequestTooLarge` as soon as it exceeds ``limit`` bytes."""
+    """The request body; :class:`RequestTooLarge` before reading it when its
+    ``Content-Length`` says it is over ``limit`` bytes, else as soon as the
+    bytes read pass ``limit`` (the rest is never read)."""
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > limit:
         raise RequestTooLarge(int(length), True, limit)
@@ -711,6 +766,146 @@ async def _read_body(request: Request, limit: int) -> bytes:
             raise RequestTooLarge(size, False, limit)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+# ---------------------------------------------------------------------------
+# who may send requests: Host and Origin
+
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
+"""The ``Host`` names a server bound to a loopback address accepts unless
+``--http-allow-host`` adds others."""
+CORS_METHODS = "GET, POST"
+CORS_HEADERS = "Authorization, Content-Type, X-Duetime-Namespace"
+"""The request headers a listed origin's scripts may send (preflight answer)."""
+CORS_MAX_AGE = "600"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether listening on ``host`` is reachable from this machine only
+    (``localhost``, 127.0.0.0/8, ``::1``)."""
+    if host.strip("[]").lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def host_allowlist(host: str, extra: Iterable[str] = ()) -> frozenset[str] | None:
+    """The ``Host`` names accepted by a server listening on ``host``: bound to
+    a loopback address, :data:`LOOPBACK_NAMES`, ``host`` itself and
+    ``extra``; bound elsewhere, any name (None) unless ``extra`` names some,
+    then those and the same loopback names."""
+    extra = frozenset(extra)
+    if not is_loopback(host) and not extra:
+        return None
+    bound = host.lower()
+    bound = f"[{bound}]" if ":" in bound and not bound.startswith("[") else bound
+    return LOOPBACK_NAMES | {bound} | extra
+
+
+def host_name(value: str) -> str:
+    """The name of a ``Host`` header value, lower-case, without the port or a
+    trailing dot (``[::1]:8080`` → ``[::1]``)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        name = value[:value.find("]") + 1] if "]" in value else value
+    else:
+        name = value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+    return name.rstrip(".")
+
+
+def _host_allowed(name: str, allowed: frozenset[str]) -> bool:
+    if name in allowed:
+        return True
+    return any(a.startswith("*.") and name.endswith(a[1:]) for a in allowed)
+
+
+class RequestGuards:
+    """ASGI middleware in front of the HTTP face, refusing what a browser on
+    another site could be made to send:
+
+    * a ``Host`` header not in ``allowed_hosts`` (None: any) is 403
+      PERMISSION_DENIED on ``header Host`` (HOST_NOT_ALLOWED): a DNS-rebinding
+      page reaches a server on 127.0.0.1 under its own name;
+    * an ``Origin`` header that is neither the server's own origin (the
+      request's scheme and ``Host``: the playground) nor in
+      ``allowed_origins`` (canonical, :func:`duetime.config.canonical_origin`)
+      is 403 PERMISSION_DENIED on ``header Origin`` (ORIGIN_NOT_ALLOWED);
+      a request without ``Origin`` (not from a browser page) passes;
+    * a CORS preflight (``OPTIONS`` with ``Origin`` and
+      ``Access-Control-Request-Method``) from a listed origin is answered 204
+      with ``Access-Control-Allow-Origin`` (that origin), ``-Methods``
+      (:data:`CORS_METHODS`), ``-Headers`` (:data:`CORS_HEADERS`), ``-Max-Age``;
+      every answer to a listed origin carries ``Access-Control-Allow-Origin``.
+
+    Every answer carries ``Vary: Origin``. Other scopes (lifespan) pass.
+    """
+
+    def __init__(self, app, allowed_origins: Iterable[str] = (),
+                 allowed_hosts: frozenset[str] | None = None):
+        self.app = app
+        self.allowed_origins = frozenset(allowed_origins)
+        self.allowed_hosts = allowed_hosts
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {}
+        for key, value in scope["headers"]:
+            headers.setdefault(key.decode("latin-1").lower(), value.decode("latin-1"))
+        host = headers.get("host")
+        if self.allowed_hosts is not None and host is not None and \
+                not _host_allowed(host_name(host), self.allowed_hosts):
+            shown = sorted(self.allowed_hosts)
+            await self._refuse(HeaderNotAllowed(
+                "Host", "HOST_NOT_ALLOWED",
+                f"{host_name(host)!r} is not a name of this server; it answers "
+                f"{', '.join(shown)} (serve with --http-allow-host NAME to add one)"),
+                scope, receive, send)
+            return
+        origin = headers.get("origin")
+        cors = None
+        if origin is not None:
+            own = canonical_origin(f"{scope.get('scheme', 'http')}://{host}") if host else None
+            given = canonical_origin(origin)
+            if given is None or given != own:
+                if given is None or given not in self.allowed_origins:
+                    await self._refuse(HeaderNotAllowed(
+                        "Origin", "ORIGIN_NOT_ALLOWED",
+                        f"{origin[:200]!r} may not call this server from a browser: only "
+                        f"{own or 'its own origin'}"
+                        + (f" and {', '.join(sorted(self.allowed_origins))}"
+                           if self.allowed_origins else "")
+                        + " may (serve with --http-allow-origin ORIGIN to add one)"),
+                        scope, receive, send)
+                    return
+                cors = origin
+        if cors is not None and scope["method"] == "OPTIONS" and \
+                "access-control-request-method" in headers:
+            await Response(status_code=204, headers={
+                "Access-Control-Allow-Origin": cors, "Access-Control-Allow-Methods": CORS_METHODS,
+                "Access-Control-Allow-Headers": CORS_HEADERS,
+                "Access-Control-Max-Age": CORS_MAX_AGE, "Vary": "Origin"})(scope, receive, send)
+            return
+        extra = [(b"vary", b"Origin")]
+        if cors is not None:
+            extra.append((b"access-control-allow-origin", cors.encode("latin-1")))
+
+        async def send_with(message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with)
+
+    @staticmethod
+    async def _refuse(refusal: HeaderNotAllowed, scope, receive, send) -> None:
+        status = status_of(refusal)
+        status.code = code_pb2.PERMISSION_DENIED  # the one table has no kind for it
+        await error_response(status, refusal.http_status, {"Vary": "Origin"})(
+            scope, receive, send)
 
 
 # ---------------------------------------------------------------------------
@@ -727,8 +922,12 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
                playground: Path | None = PLAYGROUND_DIR,
                metrics: Metrics | None = None, log_calls: bool = True,
-               limits: CallLimits | None = None) -> Starlette:
-    """The ASGI application answering :data:`BINDINGS` over ``app``.
+               limits: CallLimits | None = None, allowed_origins: Iterable[str] = (),
+               allowed_hosts: frozenset[str] | None = None) -> RequestGuards:
+    """The ASGI application answering :data:`BINDINGS` over ``app``, behind
+    :class:`RequestGuards` (``allowed_origins``: origins besides the server's
+    own whose pages may call it, with CORS; ``allowed_hosts``: the ``Host``
+    names accepted, None: any; see :func:`host_allowlist`).
 
     ``tokens``: every API call needs ``Authorization: Bearer <one of them>``
     (else 401 UNAUTHENTICATED); None: no token needed. ``max_body_bytes``:
@@ -759,6 +958,8 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
             response, text, error = None, "", None
             try:
                 caller = authenticate(tokens, metadata, rpc) if tokens is not None else ANYONE
+                if binding.verb == "POST":
+                    check_content_type(request.headers.get("content-type", ""))
                 body = await _read_body(request, max_body_bytes) if binding.body else b""
 
                 def run() -> tuple[Message, str]:
@@ -793,7 +994,8 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
             if log_calls:
                 log_call(rpc, code, seconds, record_id_of(response), logged_namespace(metadata), peer)
             if error is not None:
-                return _refusal_response(error, headers={"WWW-Authenticate": "Bearer"}
+                return _refusal_response(error, getattr(error, "http_status", None),
+                                         headers={"WWW-Authenticate": "Bearer"}
                                          if isinstance(error, Unauthenticated) else None)
             return Response(text, 200, media_type=JSON)
 
@@ -819,7 +1021,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
     if playground is not None and playground.is_dir():
         # what no API route matches, not even by path alone (that is 405)
         application.router.default = StaticFiles(directory=playground, html=True)
-    return application
+    return RequestGuards(application, allowed_origins, allowed_hosts)
 
 
 # ---------------------------------------------------------------------------
@@ -876,6 +1078,7 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
                       max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, grace: float = DEFAULT_GRACE,
                       metrics: Metrics | None = None, log_calls: bool = True,
                       limits: CallLimits | None = None,
+                      allow_origins: Iterable[str] = (), allow_hosts: Iterable[str] = (),
                       startup_timeout: float = 10.0, reuse_port: bool = False) -> HttpServer:
     """Serve :func:`create_app` over ``app`` on ``host:port`` (0: any free
     port) with uvicorn in a background thread, and log ``duetime HTTP/JSON
@@ -884,11 +1087,13 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
     ``tls_cert``/``tls_key``: serve HTTPS with that PEM certificate chain and
     key; ``tls_client_ca``: also require a client certificate issued by that
     CA. ``tokens``, ``max_body_bytes``, ``metrics``, ``log_calls``, ``limits``:
-    see :func:`create_app`; ``grace``: how long :meth:`HttpServer.stop` lets calls
-    in flight finish; ``reuse_port``: share the port with the other worker
-    processes of ``duetime serve --workers N`` (``SO_REUSEPORT``). Raises
-    RuntimeError if the address cannot be bound or the server does not start
-    within ``startup_timeout`` s.
+    see :func:`create_app`; ``allow_origins``: origins (canonical) whose pages
+    may call it besides its own; ``allow_hosts``: ``Host`` names accepted
+    besides the loopback ones (:func:`host_allowlist`); ``grace``: how long
+    :meth:`HttpServer.stop` lets calls in flight finish; ``reuse_port``: share
+    the port with the other worker processes of ``duetime serve --workers N``
+    (``SO_REUSEPORT``). Raises RuntimeError if the address cannot be bound or
+    the server does not start within ``startup_timeout`` s.
     """
     sock = _bind(host, port, reuse_port)
     bound = sock.getsockname()[1]
@@ -899,7 +1104,8 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
             tls |= {"ssl_ca_certs": str(tls_client_ca), "ssl_cert_reqs": ssl.CERT_REQUIRED}
     config = uvicorn.Config(
         create_app(app, tokens, max_body_bytes, metrics=metrics, log_calls=log_calls,
-                   limits=limits),
+                   limits=limits, allowed_origins=allow_origins,
+                   allowed_hosts=host_allowlist(host, allow_hosts)),
         log_config=None, access_log=False, lifespan="off", timeout_graceful_shutdown=grace,
         server_header=False, **tls,
     )

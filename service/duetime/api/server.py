@@ -107,13 +107,16 @@ from duetime.api.observe import CallObserver
 from duetime.api.status import clip, grpc_status
 from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet, caller_of
 from duetime.catalog import Catalog, CatalogError, fingerprint
+from duetime.app.calendars import cache_bytes
 from duetime.compose import build_app, calendar_cache_size_from_env
 from duetime.config import (
     DEFAULT_CALL_BUDGET,
     DEFAULT_GRACE,
     DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_MEMORY_BUDGET,
     ServerConfig,
     TlsFiles,
+    format_bytes,
 )
 from duetime.core import InvalidArgument
 from duetime.ledger import Ledger, LedgerUnavailable, default_db_path, open_ledger
@@ -464,6 +467,7 @@ def start_server(
     call_budget: float = DEFAULT_CALL_BUDGET, grace: float = GRACE_SECONDS,
     calendar_cache: int | None = None, app_limits: AppLimits | None = None,
     reuse_port: bool = False,
+    memory_budget: int = DEFAULT_MEMORY_BUDGET,
 ) -> RunningServer:
     """Start a gRPC server for ``ledger`` on ``host:port`` (port 0: any free port),
     answering from ``catalog`` (default: no bundles).
@@ -481,7 +485,8 @@ def start_server(
     ``app_limits``: the app's size limits (None: the defaults);
     ``reuse_port``: share the port with the other worker processes of
     ``duetime serve --workers N`` (``grpc.so_reuseport`` 1; else 0, and
-    another process listening there is an error). The app is built by
+    another process listening there is an error); ``memory_budget``: the
+    estimated bytes those calendars may hold. The app is built by
     :func:`duetime.compose.build_app`.
 
     Raises RuntimeError if the address cannot be bound (also when another
@@ -497,7 +502,7 @@ def start_server(
                                   ("grpc.max_receive_message_length", max_message_bytes)])
     app = build_app(metrics.timed(ledger) if metrics is not None else ledger, catalog,
                     limits=app_limits or AppLimits(max_batch_items=max_batch_items),
-                    calendar_cache=calendar_cache)
+                    calendar_cache=calendar_cache, memory_budget=memory_budget)
     if metrics is not None:
         metrics.set_catalog(app.catalog)
     limits = CallLimits(app.limits.max_batch_items, CallBudget(call_budget))
@@ -603,7 +608,9 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
                  "no bundles are served")
     calendar_cache = (config.calendar_cache if config.calendar_cache is not None
                       else calendar_cache_size_from_env())
-    log.info("calendar cache: up to %d inline calendars", calendar_cache)
+    log.info("calendar cache: up to %d inline calendars in %.0f MiB, a third of the memory "
+             "budget of %s", calendar_cache, cache_bytes(config.memory_budget) / (1 << 20),
+             format_bytes(config.memory_budget))
     ledger = open_ledger(config.db, max_connections=MAX_WORKERS + 1)
     log.info("ledger: %s", describe_ledger(ledger))
     metrics = Metrics() if config.metrics_port else None
@@ -615,7 +622,7 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
             ledger, host, port, catalog, tls=tls, tokens=tokens, metrics=metrics,
             max_message_bytes=config.max_message_bytes, max_batch_items=config.max_batch_items,
             call_budget=config.call_budget, grace=config.grace, calendar_cache=calendar_cache,
-            reuse_port=started is not None)
+            reuse_port=started is not None, memory_budget=config.memory_budget)
     except BaseException:
         if metrics is not None:
             metrics.close()
@@ -629,7 +636,8 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
                 running.app, host, config.http_port, tokens=tokens, tls_cert=config.tls_cert,
                 tls_key=config.tls_key, tls_client_ca=config.tls_client_ca,
                 max_body_bytes=config.max_message_bytes, grace=config.grace, metrics=metrics,
-                limits=running.limits, reuse_port=started is not None)
+                limits=running.limits, reuse_port=started is not None,
+                allow_origins=config.http_allow_origin, allow_hosts=config.http_allow_host)
         except BaseException:
             running.stop()
             raise
@@ -664,7 +672,8 @@ def effective_settings(config: ServerConfig) -> dict[str, object]:
     resolves: the ledger file (``db`` None: :func:`default_db_path`) and the
     calendar cache's size (None: ``$DUETIME_CALENDAR_CACHE`` or 1024). None
     means off: no bundles, no watch, no TLS, no tokens, no metrics listener
-    (port and host), no HTTP listener."""
+    (port and host), no HTTP listener, no origin or host name added to the
+    HTTP face's own (``http_allow_origin``, ``http_allow_host``)."""
     shown = config.describe()
     if shown["db"] is None:
         shown["db"] = str(default_db_path())

@@ -14,6 +14,7 @@ batch once.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -66,12 +67,17 @@ class ResolvedCalendar:
     calendar: Calendar
     version: str
     bundle: Bundle | None = None
+    settle: Callable[[], None] | None = dataclasses.field(default=None, compare=False,
+                                                          repr=False)
+    """Called when each computation with it ends (a cached inline calendar:
+    :meth:`CalendarCache.measure`, charging what the computation added)."""
 
     def answering(self) -> ResolvedCalendar:
         """Around a computation (``with cal.answering(): ...``): for a bundle,
         the core's holiday-horizon OutOfRange (on
         ``calendar.holidays_valid_until`` / ``_from``) is reported on
-        ``calendar.bundle``, naming the bundle's years."""
+        ``calendar.bundle``, naming the bundle's years; then :attr:`settle`
+        is called."""
         return self
 
     def __enter__(self) -> None:
@@ -79,6 +85,8 @@ class ResolvedCalendar:
 
     def __exit__(self, kind, exc, traceback) -> None:
         # A plain context manager, not a generator: it runs around every answer.
+        if self.settle is not None:
+            self.settle()
         if kind is not None and self.bundle is not None and issubclass(kind, OutOfRange):
             raise self.bundle_range_error(exc) from None
 
@@ -106,17 +114,56 @@ def renamed(rename: Callable[[str], str]) -> Iterator[None]:
                    exc.reason) from None
 
 
+DEFAULT_MEMORY_BUDGET = 256 << 20
+"""The memory one server may use beyond what it takes idle, in bytes
+(``duetime serve --memory-budget``, env ``DUETIME_MEMORY_BUDGET``)."""
+CACHE_SHARE = 3
+"""The inline-calendar cache may hold 1/3 of the memory budget (estimated
+bytes); the rest is room for calls in flight (their messages, answers and
+the dates they look at) and for what the allocator keeps: memory freed by
+evicted calendars is reused, but not always returned to the system."""
+SEGMENT_SHARE = 32
+"""A cached calendar's per-date segment cache may hold at most 1/32 of the
+cache's bytes, so calls in flight, which grow the segment caches of the
+calendars they use before the cache measures them again, stay within a
+small part of it."""
+
+
+def cache_bytes(memory_budget: int) -> int:
+    """The estimated bytes the inline-calendar cache may hold under
+    ``memory_budget`` bytes: :data:`CACHE_SHARE` of it."""
+    return memory_budget // CACHE_SHARE
+
+
 class CalendarCache:
     """A bounded LRU of built inline calendars, keyed by
     :meth:`CalendarRequest.key`, so a calendar sent again (the usual case: a
     workflow engine sends the same few calendars) is validated and compiled
     once. Only calendars that built without error are kept. Thread-safe.
-    ``maxsize`` 0 keeps nothing. One per app."""
+    One per app.
 
-    def __init__(self, maxsize: int = DEFAULT_CALENDAR_CACHE):
+    Bounded twice: by ``maxsize`` calendars (0 keeps nothing) and by
+    ``max_bytes`` estimated bytes (a server's: :func:`cache_bytes` of its
+    memory budget). Each calendar is
+    charged its key's length plus
+    :meth:`~duetime.core.compiled.CompiledCalendar.estimated_bytes` (its
+    declaration, tables, and the per-date segments and DST corrections it
+    has kept so far). Those last grow as calls ask about dates, so a
+    calendar is measured when it is put and again when each answer computed
+    with it ends (:meth:`ResolvedCalendar.answering`); whenever the
+    charges pass ``max_bytes`` the least recently used calendars are dropped
+    until they fit. Each cached calendar's segment cache is bounded to
+    ``max_bytes // SEGMENT_SHARE``; a calendar charged more than ``max_bytes``
+    on its own is not kept."""
+
+    def __init__(self, maxsize: int = DEFAULT_CALENDAR_CACHE,
+                 max_bytes: int = DEFAULT_MEMORY_BUDGET):
         self._lock = threading.Lock()
-        self._items: OrderedDict[bytes, Calendar] = OrderedDict()
+        self._items: OrderedDict[bytes, tuple[Calendar, int]] = OrderedDict()
+        self._bytes = 0
+        self._maxsize = self._max_bytes = 0
         self.maxsize = maxsize
+        self.max_bytes = max_bytes
 
     @property
     def maxsize(self) -> int:
@@ -130,32 +177,86 @@ class CalendarCache:
             raise ValueError(f"calendar cache size {value} is negative")
         with self._lock:
             self._maxsize = value
-            while len(self._items) > value:
-                self._items.popitem(last=False)
+            self._evict()
+
+    @property
+    def max_bytes(self) -> int:
+        """The most estimated bytes the calendars kept may hold together;
+        setting it drops the least recently used beyond it
+        (ValueError if negative). Calendars put from then on get a segment
+        cache of at most ``max_bytes // SEGMENT_SHARE`` bytes."""
+        return self._max_bytes
+
+    @max_bytes.setter
+    def max_bytes(self, value: int) -> None:
+        if value < 0:
+            raise ValueError(f"memory budget {value} is negative")
+        with self._lock:
+            self._max_bytes = value
+            self._evict()
+
+    @property
+    def bytes(self) -> int:
+        """The estimated bytes the calendars kept hold, as last measured."""
+        with self._lock:
+            return self._bytes
+
+    def _evict(self) -> None:
+        """Drop least recently used calendars until both bounds hold (lock held)."""
+        items = self._items
+        while items and (len(items) > self._maxsize or self._bytes > self._max_bytes):
+            _, (_, charged) = items.popitem(last=False)
+            self._bytes -= charged
 
     def get(self, key: bytes) -> Calendar | None:
         """The calendar built for ``key`` (now the most recently used), or None."""
         with self._lock:
             found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return found[0]
 
     def put(self, key: bytes, calendar: Calendar,
             check: Callable[[], None] | None = None) -> Calendar:
         """Keep ``calendar`` under ``key``, dropping the least recently used
-        beyond :attr:`maxsize`; returns ``calendar``. Its compiled form is
-        built here, outside the lock, so a cached calendar is ready to use
-        (calling the cooperative ``check`` as it goes: what it raises stops
-        the build and nothing is kept)."""
-        calendar.compile(check)  # compile once, before sharing
+        beyond :attr:`maxsize` and :attr:`max_bytes`; returns ``calendar``.
+        Its compiled form is built here, outside the lock, so a cached
+        calendar is ready to use (calling the cooperative ``check`` as it
+        goes: what it raises stops the build and nothing is kept)."""
+        compiled = calendar.compile(check)  # compile once, before sharing
+        if not self._maxsize:
+            return calendar
+        compiled.limit_segment_cache(self._max_bytes // SEGMENT_SHARE)
+        charge = len(key) + compiled.estimated_bytes()
         with self._lock:
-            if self._maxsize:
-                self._items[key] = calendar
-                self._items.move_to_end(key)
-                while len(self._items) > self._maxsize:
-                    self._items.popitem(last=False)
+            if charge > self._max_bytes:  # alone over the budget: used once, not kept
+                return calendar
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._bytes -= old[1]
+            self._items[key] = (calendar, charge)
+            self._bytes += charge
+            self._evict()
         return calendar
+
+    def measure(self, key: bytes, calendar: Calendar) -> None:
+        """Charge the calendar kept under ``key`` what it holds now (if
+        ``calendar`` is still the one kept there), then drop least recently
+        used calendars while the charges pass :attr:`max_bytes`. Called when
+        an answer computed with it ends."""
+        charge = len(key) + calendar.compiled.estimated_bytes()
+        with self._lock:
+            found = self._items.get(key)
+            if found is None or found[0] is not calendar or found[1] == charge:
+                return
+            self._items[key] = (calendar, charge)
+            self._bytes += charge - found[1]
+            if self._bytes > self._max_bytes:
+                if charge > self._max_bytes:
+                    del self._items[key]
+                    self._bytes -= charge
+                self._evict()
 
     def __len__(self) -> int:
         with self._lock:
@@ -165,6 +266,7 @@ class CalendarCache:
         """Drop every calendar kept."""
         with self._lock:
             self._items.clear()
+            self._bytes = 0
 
 
 class CalendarResolver:
@@ -197,7 +299,8 @@ class CalendarResolver:
                 if problems := cal.text_problems(self.limits):
                     raise InvalidArgument(problems)
                 inline = self.cache.put(key, cal.build(check), check)
-            return ResolvedCalendar(inline, inline.version)
+            return ResolvedCalendar(inline, inline.version,
+                                    settle=functools.partial(self.cache.measure, key, inline))
         if problems := cal.text_problems(self.limits):
             raise InvalidArgument(problems)
         if beside := cal.set_beside_bundle():

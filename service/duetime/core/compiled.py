@@ -90,7 +90,8 @@ Invariants: segments of different dates never overlap (each date owns what
 the two dates before it do not already cover); the open time of dates
 ``a <= o < b`` is nominal plus corrections, exactly; every table is built in
 ``__init__`` except the per-date segment cache and the corrections, which
-only grow (the segment cache is cleared when it passes 2,048 dates).
+only grow (the segment cache is cleared when it passes 2,048 dates or
+:attr:`CompiledCalendar.segment_cache_bytes` estimated bytes).
 """
 
 from __future__ import annotations
@@ -127,6 +128,20 @@ Segment = tuple[int, int]
 
 #: Most dates whose segments are kept at once.
 _SEGMENT_CACHE_SIZE = 2048
+
+SEGMENT_CACHE_BYTES = 8 << 20
+"""Default bound of one compiled calendar's per-date segment cache, in
+estimated bytes (:attr:`CompiledCalendar.segment_cache_bytes`)."""
+SEGMENT_BYTES = 144
+"""Estimated bytes of one cached segment (a tuple of two µs instants)."""
+DATE_BYTES = 200
+"""Estimated bytes of one cached date's entry, its segments aside."""
+_CALENDAR_BYTES = 20_000  # a calendar's fixed tables (weekly template, per-start-date rows)
+_INTERVAL_BYTES = 200  # one working interval: declared, and as a span of the tables
+_DATED_BYTES = 300  # one holiday, override or extra working day as declared and looked up
+_EXCEPTION_BYTES = 400  # one exception date in the tables (status and six running lists)
+_CORRECTION_BYTES = 150  # one DST-corrected date (per year and merged)
+_CORRECTION_YEAR_BYTES = 300  # one local year of corrections looked up
 
 
 def merge(segments: Iterable[Segment]) -> list[Segment]:
@@ -704,10 +719,51 @@ class CompiledCalendar:
             prev = merge(self.raw_segments(o - 1) + self.raw_segments(o - 2))
             if prev and prev[-1][1] > own[0][0]:
                 own = subtract(own, prev)
-        if len(self._segments_by_date) >= _SEGMENT_CACHE_SIZE:
+        size = DATE_BYTES + SEGMENT_BYTES * len(own)
+        if size > self.segment_cache_bytes:  # a date alone over the bound is not kept
+            return own
+        if len(self._segments_by_date) >= _SEGMENT_CACHE_SIZE or \
+                self._segment_bytes + size > self.segment_cache_bytes:
             self._segments_by_date.clear()
+            self._segment_bytes = 0
         self._segments_by_date[o] = own
+        self._segment_bytes += size
         return own
+
+    # ---- memory -------------------------------------------------------
+    #: The most estimated bytes the per-date segment cache holds; past it the
+    #: cache starts again empty (a date whose segments alone are more is not
+    #: kept). A class default; :meth:`limit_segment_cache` sets one calendar's.
+    segment_cache_bytes: int = SEGMENT_CACHE_BYTES
+    #: Estimated bytes the segment cache holds now.
+    _segment_bytes: int = 0
+
+    def limit_segment_cache(self, max_bytes: int) -> None:
+        """Bound this calendar's per-date segment cache to ``max_bytes``
+        estimated bytes (≥ 0; 0 keeps no date), dropping what it holds."""
+        self.segment_cache_bytes = max_bytes
+        self._segments_by_date.clear()
+        self._segment_bytes = 0
+
+    def estimated_bytes(self) -> int:
+        """An estimate of the bytes this calendar holds now, its declaration
+        included: the tables built once (by its intervals, dated entries and
+        name characters), plus the per-date segments and DST corrections kept
+        so far, which grow as dates are asked about (the segments up to
+        :attr:`segment_cache_bytes`). Cheap: the tables are counted once."""
+        tables = self.__dict__.get("_table_bytes")
+        if tables is None:
+            cal = self.calendar
+            intervals = sum(len(s) for s in self.spans_by_weekday) + sum(len(d) for d in cal.working_hours) + \
+                sum(len(o.intervals) for o in cal.date_overrides) + sum(len(s[1]) for s in self._exception_status.values())
+            dated = len(cal.holidays) + len(cal.date_overrides) + len(cal.extra_working_days)
+            names = sum(len(h.name) for h in cal.holidays) + sum(len(o.name) for o in cal.date_overrides) + \
+                sum(len(x.name) for x in cal.extra_working_days)
+            tables = self._table_bytes = (_CALENDAR_BYTES + _INTERVAL_BYTES * intervals + _DATED_BYTES * dated
+                                          + _EXCEPTION_BYTES * len(self.exception_dates) + 4 * names)
+        corrections = self._loaded_corrections[2]
+        return tables + self._segment_bytes + _CORRECTION_BYTES * len(corrections) + \
+            _CORRECTION_YEAR_BYTES * len(self._corrections_by_year)
 
     def segments_between(self, first: int, last: int) -> list[Segment]:
         """Open segments owned by dates ``first`` … ``last`` (inclusive), in time order."""
