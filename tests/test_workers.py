@@ -450,5 +450,5 @@ def test_one_worker_is_this_process_as_before(tmp_path):
         server.kill()
     log = "".join(server.stderr)
     assert "worker 1" not in log and "workers)" not in log
-    assert re.search(r"INFO configuration: .* workers=1\n", log)
+    assert re.search(r"INFO configuration: .* workers=1[ \n]", log)
     assert log.rstrip().endswith("INFO duetime shutting down")
