@@ -338,8 +338,7 @@ class HeaderNotAllowed(Refusal):
     """A request whose ``Origin`` or ``Host`` header the server does not
     accept (403, PERMISSION_DENIED, on ``header Origin`` / ``header Host``)."""
 
-    kind = ErrorKind.BAD_INPUT  # reported as PERMISSION_DENIED by :func:`_forbidden`
-    http_status = 403
+    kind = ErrorKind.NOT_PERMITTED
 
     def __init__(self, header: str, reason: str, text: str):
         self.reason = reason
@@ -902,10 +901,7 @@ class RequestGuards:
 
     @staticmethod
     async def _refuse(refusal: HeaderNotAllowed, scope, receive, send) -> None:
-        status = status_of(refusal)
-        status.code = code_pb2.PERMISSION_DENIED  # the one table has no kind for it
-        await error_response(status, refusal.http_status, {"Vary": "Origin"})(
-            scope, receive, send)
+        await _refusal_response(refusal, headers={"Vary": "Origin"})(scope, receive, send)
 
 
 # ---------------------------------------------------------------------------
