@@ -7,7 +7,8 @@ JSON: one object a line, with ``time`` (RFC 3339, UTC, milliseconds),
 request line (logger ``duetime.access``, one per finished call) has ``rpc``
 (the full gRPC method), ``code`` (the status code name), ``latency_ms``,
 ``record_id`` (when the answer has one), ``namespace`` (the
-``x-duetime-namespace`` metadata, ``""`` for none) and ``peer``; the start-up
+``x-duetime-namespace`` metadata, ``""`` for none) and ``peer`` (when
+known: every HTTP call's, a gRPC call's when it did not end OK); the start-up
 line ``configuration`` has ``config``; an error with a traceback has
 ``exception``. No line holds call metadata other than the namespace, so never
 an ``authorization`` token.
@@ -155,7 +156,7 @@ def configure(log_format: str = "text", level: int = logging.INFO) -> None:
     root.setLevel(level)
 
 
-_CALL_MESSAGE = "rpc %s %s %.3f ms%s namespace=%s peer=%s"
+_CALL_MESSAGE = "rpc %s %s %.3f ms%s namespace=%s%s"
 _CALL_TEMPLATE = vars(logging.LogRecord(ACCESS, logging.INFO, __file__, 0, _CALL_MESSAGE, (), None))
 """The attributes every request line's record shares (made once: a
 LogRecord's own constructor looks up the file name, thread, process and
@@ -166,7 +167,8 @@ _new_record = object.__new__
 
 def log_call(rpc: str, code: str, seconds: float, record_id: str, namespace: str,
              peer: str) -> None:
-    """The request line of one finished call (logger ``duetime.access``, INFO).
+    """The request line of one finished call (logger ``duetime.access``, INFO):
+    ``record_id`` and ``peer`` only when not ``""``.
 
     The record is made from :data:`_CALL_TEMPLATE` (no caller lookup: no
     format shows the source line) and handed to the handlers directly."""
@@ -179,13 +181,15 @@ def log_call(rpc: str, code: str, seconds: float, record_id: str, namespace: str
     created = time.time()
     attributes.update(
         args=(rpc, code, latency_ms, f" record_id={record_id}" if record_id else "",
-              namespace or '""', peer),
+              namespace or '""', f" peer={peer}" if peer else ""),
         created=created, msecs=int((created - int(created)) * 1000) + 0.0,
         relativeCreated=_CALL_TEMPLATE["relativeCreated"]
         + (created - _CALL_TEMPLATE["created"]) * 1000,
         thread=threading.get_ident(), threadName=threading.current_thread().name,
         process=os.getpid(),
-        rpc=rpc, code=code, latency_ms=latency_ms, namespace=namespace, peer=peer)
+        rpc=rpc, code=code, latency_ms=latency_ms, namespace=namespace)
     if record_id:
         attributes["record_id"] = record_id
+    if peer:
+        attributes["peer"] = peer
     access_log.handle(record)

@@ -8,7 +8,10 @@ call budget — and for each one, once it has finished:
   ``duetime_rpc_duration_seconds{method}`` (see :mod:`duetime.metrics`;
   only when metrics are on);
 - writes one request line (:func:`duetime.logs.log_call`): rpc, status code,
-  latency_ms, record_id (when the answer has one), namespace, peer.
+  latency_ms, record_id (when the answer has one), namespace, and peer when
+  the call did not end OK (``context.peer()`` lets go of the GIL twice, which
+  costs a busy server a thread switch each time: a call answered OK is not
+  worth it, a refused or failed one is where the caller's address helps).
 
 A call's status code is the one its handler ended it with
 (``context.code()``): OK when it returned normally, UNKNOWN when it raised
@@ -66,8 +69,8 @@ class CallObserver(grpc.ServerInterceptor):
     The observed handler of a method is built once, the first time the
     method is called, and kept (one entry per method, replaced when the
     inner interceptors hand over another handler, e.g. a token refusal):
-    a call costs a dictionary lookup here, its namespace and peer are read
-    only when its line is written."""
+    a call costs a dictionary lookup here; its namespace (and peer) are
+    read only when its line is written."""
 
     def __init__(self, metrics: Metrics | None = None, log_calls: bool = True):
         self.metrics = metrics
@@ -81,7 +84,8 @@ class CallObserver(grpc.ServerInterceptor):
             self.metrics.observe_call(method, code, seconds)
         if self.log_calls and access_log.isEnabledFor(logging.INFO):
             log_call(method, code, seconds, record_id_of(response),
-                     logged_namespace(context.invocation_metadata()), context.peer())
+                     logged_namespace(context.invocation_metadata()),
+                     "" if code == "OK" else context.peer())
 
     def intercept_service(self, continuation, handler_call_details):
         handler = continuation(handler_call_details)
