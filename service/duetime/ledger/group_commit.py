@@ -45,10 +45,10 @@ class GroupCommit:
     store's checks) is committed again caller by caller, so that only the
     caller of the refused row gets the error.
 
-    Hand-over: when a commit ends, its leader wakes each caller of it (one
-    lock release each, no broadcast: a woken thread is one that can go on)
-    and, if callers queued up meanwhile, the first of them, which leads the
-    next commit; the leader itself returns at once.
+    Hand-over: when a commit ends, its leader wakes, if callers queued up
+    meanwhile, the first of them, which leads the next commit, then each
+    caller of the commit just done (one lock release each, no broadcast: a
+    woken thread is one that can go on); the leader itself returns at once.
     """
 
     def __init__(self, ledger: Ledger, max_rows: int = 4096):
@@ -136,8 +136,8 @@ class GroupCommit:
         with self._mutex:
             following = self._queue[0] if self._queue else None
             self._committing = following is not None
+        if following is not None:  # first: the next commit's wait on the disk starts sooner
+            following.wake.release()
         for s in batch[1:]:  # batch[0] is the leader's own slot
             s.wake.release()
-        if following is not None:
-            following.wake.release()
 
