@@ -624,6 +624,22 @@ def _rss_kb(pid: int) -> dict[str, int]:
     return out
 
 
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system, every thread) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _load_cpu(pid: int, address: str, mode: str, *extra: str) -> dict:
+    """:func:`_load`, plus ``server_cpu_us``: the server's CPU µs per call made
+    (warm-up included), which load from other work on the machine moves less
+    than calls/s."""
+    before = _cpu_s(pid)
+    result = _load(address, mode, *extra)
+    result["server_cpu_us"] = (_cpu_s(pid) - before) / max(result["calls_with_warmup"], 1) * 1e6
+    return result
+
+
 def _start(what: str, argv: list[str], pattern: str, stream: str) -> tuple[subprocess.Popen, str]:
     """Start ``argv`` and wait until it prints ``pattern`` (one group: the
     address it listens on) on ``stream`` ("stdout" or "stderr"); the rest of
@@ -726,21 +742,21 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
     bare, bare_address = _start_bare_server()
     try:
         log(f"gRPC: bare grpcio server {bare_address} (pid {bare.pid}); floor …")
-        floor = _load(bare_address, "health", *closed)
+        floor = _load_cpu(bare.pid, bare_address, "health", *closed)
     finally:
         _stop(bare)
     with tempfile.TemporaryDirectory(prefix="duetime-bench-") as tmp:
         proc, address = _start_server(Path(tmp))
         try:
             log(f"gRPC: duetime server {address} (pid {proc.pid}); Health/Check …")
-            health = _load(address, "health", *closed)
+            health = _load_cpu(proc.pid, address, "health", *closed)
             log("gRPC: ComputeDueTime …")
-            due = _load(address, "due", *closed)
+            due = _load_cpu(proc.pid, address, "due", *closed)
             log(f"gRPC: ComputeDueTime on {WORKER_CONNECTIONS} connections, --workers 1 …")
             due_one = _load(address, "due", *closed, "--channels", str(WORKER_CONNECTIONS))
             log("gRPC: BatchComputeDueTimes …")
-            batch = _load(address, "batch", "--seconds", str(seconds), "--concurrency",
-                          str(GRPC_BATCH_CONCURRENCY), "--batch-size", "1000")
+            batch = _load_cpu(proc.pid, address, "batch", "--seconds", str(seconds),
+                              "--concurrency", str(GRPC_BATCH_CONCURRENCY), "--batch-size", "1000")
             log("gRPC: StreamComputeDueTimes …")
             items = 20_000 if args.quick else STREAM_ITEMS
             # a first short stream warms the server (imports, caches, allocator), then RSS is read
@@ -792,6 +808,9 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
               f"  (b2) ÷ (b1): {due_two['calls_per_s'] / due_one['calls_per_s']:.2f}× from a second worker "
               f"process ({os.cpu_count()} CPUs here, shared with the load client; one SQLite file, "
               "one writer at a time)",
+              f"  server CPU per call (user + system, all threads): (f) {floor['server_cpu_us']:,.0f} µs, "
+              f"(a) {health['server_cpu_us']:,.0f} µs, (b) {due['server_cpu_us']:,.0f} µs, "
+              f"(c) {batch['server_cpu_us'] / 1000:,.1f} µs per due time",
               "  Goals (gRPC), against (f) measured in this run",
               share(health, 0.90, "duetime Health/Check"),
               share(due, 0.70, "ComputeDueTime (recorded)"),

@@ -82,3 +82,19 @@ def test_the_buffer_is_bounded_the_call_that_fills_it_writes_it():
         handler.close()
     assert [line.split(" ")[1] for line in stream.getvalue().splitlines()] == [
         "/0", "/1", "/2", "/3"]
+
+
+def test_a_request_line_without_peer_or_record_id_leaves_them_out():
+    stream = io.StringIO()
+    handler, logger = _handler(stream, flush_seconds=3600)
+    logger.setLevel(logging.INFO)
+    try:
+        log_call("/duetime.v1.DueTimeService/ComputeDueTime", "OK", 0.0005, "", "team-a", "")
+        handler.flush()
+        (line,) = stream.getvalue().splitlines()
+        assert line.endswith(" INFO rpc /duetime.v1.DueTimeService/ComputeDueTime OK 0.500 ms "
+                             "namespace=team-a")
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(logging.NOTSET)
+        handler.close()

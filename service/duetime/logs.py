@@ -7,7 +7,8 @@ JSON: one object a line, with ``time`` (RFC 3339, UTC, milliseconds),
 request line (logger ``duetime.access``, one per finished call) has ``rpc``
 (the full gRPC method), ``code`` (the status code name), ``latency_ms``,
 ``record_id`` (when the answer has one), ``namespace`` (the
-``x-duetime-namespace`` metadata, ``""`` for none) and ``peer``; the start-up
+``x-duetime-namespace`` metadata, ``""`` for none) and ``peer`` (when
+known: every HTTP call's, a gRPC call's when it did not end OK); the start-up
 line ``configuration`` has ``config``; an error with a traceback has
 ``exception``; with ``duetime serve --workers N`` (N > 1) each worker
 process's lines have ``worker`` (its number, 1..N) and ``pid``, and a text
@@ -26,8 +27,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 import threading
+import time
 from collections import deque
 from datetime import datetime, timezone
 
@@ -178,20 +181,40 @@ def configure(log_format: str = "text", level: int = logging.INFO,
     root.setLevel(level)
 
 
+_CALL_MESSAGE = "rpc %s %s %.3f ms%s namespace=%s%s"
+_CALL_TEMPLATE = vars(logging.LogRecord(ACCESS, logging.INFO, __file__, 0, _CALL_MESSAGE, (), None))
+"""The attributes every request line's record shares (made once: a
+LogRecord's own constructor looks up the file name, thread, process and
+mapping arguments again for each record); the time, thread and process are
+set per record."""
+_new_record = object.__new__
+
+
 def log_call(rpc: str, code: str, seconds: float, record_id: str, namespace: str,
              peer: str) -> None:
-    """The request line of one finished call (logger ``duetime.access``, INFO).
+    """The request line of one finished call (logger ``duetime.access``, INFO):
+    ``record_id`` and ``peer`` only when not ``""``.
 
-    The record is made and handed to the handlers directly (no caller lookup:
-    no format shows the source line)."""
+    The record is made from :data:`_CALL_TEMPLATE` (no caller lookup: no
+    format shows the source line) and handed to the handlers directly."""
     if not access_log.isEnabledFor(logging.INFO):
         return
     latency_ms = round(seconds * 1000, 3)
-    extra = {"rpc": rpc, "code": code, "latency_ms": latency_ms, "namespace": namespace,
-             "peer": peer}
+    record = _new_record(logging.LogRecord)
+    attributes = record.__dict__
+    attributes.update(_CALL_TEMPLATE)
+    created = time.time()
+    attributes.update(
+        args=(rpc, code, latency_ms, f" record_id={record_id}" if record_id else "",
+              namespace or '""', f" peer={peer}" if peer else ""),
+        created=created, msecs=int((created - int(created)) * 1000) + 0.0,
+        relativeCreated=_CALL_TEMPLATE["relativeCreated"]
+        + (created - _CALL_TEMPLATE["created"]) * 1000,
+        thread=threading.get_ident(), threadName=threading.current_thread().name,
+        process=os.getpid(),
+        rpc=rpc, code=code, latency_ms=latency_ms, namespace=namespace)
     if record_id:
-        extra["record_id"] = record_id
-    access_log.handle(access_log.makeRecord(
-        ACCESS, logging.INFO, __file__, 0, "rpc %s %s %.3f ms%s namespace=%s peer=%s",
-        (rpc, code, latency_ms, f" record_id={record_id}" if record_id else "",
-         namespace or '""', peer), None, extra=extra))
+        attributes["record_id"] = record_id
+    if peer:
+        attributes["peer"] = peer
+    access_log.handle(record)

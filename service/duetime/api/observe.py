@@ -8,7 +8,10 @@ call budget — and for each one, once it has finished:
   ``duetime_rpc_duration_seconds{method}`` (see :mod:`duetime.metrics`;
   only when metrics are on);
 - writes one request line (:func:`duetime.logs.log_call`): rpc, status code,
-  latency_ms, record_id (when the answer has one), namespace, peer.
+  latency_ms, record_id (when the answer has one), namespace, and peer when
+  the call did not end OK (``context.peer()`` lets go of the GIL twice, which
+  costs a busy server a thread switch each time: a call answered OK is not
+  worth it, a refused or failed one is where the caller's address helps).
 
 A call's status code is the one its handler ended it with
 (``context.code()``): OK when it returned normally, UNKNOWN when it raised
@@ -17,12 +20,13 @@ without setting one, CANCELLED when the client went away first.
 
 from __future__ import annotations
 
+import logging
 import time
 
 import grpc
 
 from duetime.app import NAMESPACE_METADATA
-from duetime.logs import log_call
+from duetime.logs import access_log, log_call
 from duetime.metrics import Metrics
 
 _MAX_NAMESPACE = 64
@@ -60,61 +64,77 @@ def _code(context: grpc.ServicerContext, default: str) -> str:
 
 class CallObserver(grpc.ServerInterceptor):
     """Counts (with ``metrics``) and logs (with ``log_calls``) every call
-    (see the module docstring)."""
+    (see the module docstring).
+
+    The observed handler of a method is built once, the first time the
+    method is called, and kept (one entry per method, replaced when the
+    inner interceptors hand over another handler, e.g. a token refusal):
+    a call costs a dictionary lookup here; its namespace (and peer) are
+    read only when its line is written."""
 
     def __init__(self, metrics: Metrics | None = None, log_calls: bool = True):
         self.metrics = metrics
         self.log_calls = log_calls
+        self._observed: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
-    def _finish(self, method: str, code: str, began: float, response, namespace: str,
+    def _finish(self, method: str, code: str, began: float, response,
                 context: grpc.ServicerContext) -> None:
         seconds = time.perf_counter() - began
         if self.metrics is not None:
             self.metrics.observe_call(method, code, seconds)
-        if self.log_calls:
-            log_call(method, code, seconds, record_id_of(response), namespace, context.peer())
+        if self.log_calls and access_log.isEnabledFor(logging.INFO):
+            log_call(method, code, seconds, record_id_of(response),
+                     logged_namespace(context.invocation_metadata()),
+                     "" if code == "OK" else context.peer())
 
     def intercept_service(self, continuation, handler_call_details):
         handler = continuation(handler_call_details)
         if handler is None:  # no such method: gRPC answers UNIMPLEMENTED, uncounted
             return None
         method = handler_call_details.method
-        namespace = logged_namespace(handler_call_details.invocation_metadata)
+        known = self._observed.get(method)
+        if known is not None and known[0] is handler:
+            return known[1]
+        observed = self._observe(handler, method)
+        self._observed[method] = (handler, observed)  # one assignment: atomic
+        return observed
+
+    def _observe(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        """``handler`` with its behaviour observed as ``method``."""
         if handler.response_streaming:
             kind = "stream_stream" if handler.request_streaming else "unary_stream"
-            return handler._replace(**{kind: self._streaming(getattr(handler, kind), method,
-                                                             namespace)})
+            return handler._replace(**{kind: self._streaming(getattr(handler, kind), method)})
         kind = "stream_unary" if handler.request_streaming else "unary_unary"
-        return handler._replace(**{kind: self._unary(getattr(handler, kind), method, namespace)})
+        return handler._replace(**{kind: self._unary(getattr(handler, kind), method)})
 
-    def _unary(self, behavior, method: str, namespace: str):
+    def _unary(self, behavior, method: str):
+        finish = self._finish
+
         def observed(request, context):
-            began, response, code = time.perf_counter(), None, "UNKNOWN"
+            began = time.perf_counter()
             try:
                 response = behavior(request, context)
-                code = _code(context, "OK")
-                return response
             except BaseException:
-                code = _code(context, "UNKNOWN")
+                finish(method, _code(context, "UNKNOWN"), began, None, context)
                 raise
-            finally:
-                self._finish(method, code, began, response, namespace, context)
+            finish(method, _code(context, "OK"), began, response, context)
+            return response
 
         return observed
 
-    def _streaming(self, behavior, method: str, namespace: str):
+    def _streaming(self, behavior, method: str):
         def observed(request, context):
             began = time.perf_counter()
             try:
                 responses = behavior(request, context)
             except BaseException:
-                self._finish(method, _code(context, "UNKNOWN"), began, None, namespace, context)
+                self._finish(method, _code(context, "UNKNOWN"), began, None, context)
                 raise
-            return self._stream(responses, method, namespace, began, context)
+            return self._stream(responses, method, began, context)
 
         return observed
 
-    def _stream(self, responses, method: str, namespace: str, began: float, context):
+    def _stream(self, responses, method: str, began: float, context):
         code = "UNKNOWN"
         try:
             yield from responses
@@ -126,4 +146,4 @@ class CallObserver(grpc.ServerInterceptor):
             code = _code(context, "UNKNOWN")
             raise
         finally:
-            self._finish(method, code, began, None, namespace, context)
+            self._finish(method, code, began, None, context)

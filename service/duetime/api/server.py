@@ -172,31 +172,47 @@ class UndecodableRequests(grpc.ServerInterceptor):
     """Answers a request whose bytes do not decode (invalid UTF-8 in a string
     field, a truncated or malformed wire format) with INVALID_ARGUMENT on
     ``request`` instead of gRPC's INTERNAL. Registered innermost, so the call
-    is still counted, logged and checked for its token."""
+    is still counted, logged and checked for its token. Each method's checked
+    handler is built once, on its first call, and kept."""
+
+    def __init__(self) -> None:
+        self._checked: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
     def intercept_service(self, continuation, handler_call_details):
         handler = continuation(handler_call_details)
         if handler is None or handler.request_deserializer is None:
             return handler
-        kind = next(k for k in ("unary_unary", "unary_stream", "stream_unary", "stream_stream")
-                    if getattr(handler, k) is not None)
-        behavior = getattr(handler, kind)
-        if handler.request_streaming:
-            def checked(requests, context):
-                for request in requests:
-                    if isinstance(request, _Undecodable):
-                        _refuse_undecodable(request, context)
-                    yield request
+        method = handler_call_details.method
+        known = self._checked.get(method)
+        if known is not None and known[0] is handler:
+            return known[1]
+        checked = _checked_handler(handler)
+        self._checked[method] = (handler, checked)  # one assignment: atomic
+        return checked
 
-            def wrapped(requests, context):
-                return behavior(checked(requests, context), context)
-        else:
-            def wrapped(request, context):
+
+def _checked_handler(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+    """``handler`` with a lenient deserializer and a behaviour that refuses an
+    undecodable request (see :class:`UndecodableRequests`)."""
+    kind = next(k for k in ("unary_unary", "unary_stream", "stream_unary", "stream_stream")
+                if getattr(handler, k) is not None)
+    behavior = getattr(handler, kind)
+    if handler.request_streaming:
+        def checked(requests, context):
+            for request in requests:
                 if isinstance(request, _Undecodable):
                     _refuse_undecodable(request, context)
-                return behavior(request, context)
-        return handler._replace(request_deserializer=_lenient(handler.request_deserializer),
-                                **{kind: wrapped})
+                yield request
+
+        def wrapped(requests, context):
+            return behavior(checked(requests, context), context)
+    else:
+        def wrapped(request, context):
+            if isinstance(request, _Undecodable):
+                _refuse_undecodable(request, context)
+            return behavior(request, context)
+    return handler._replace(request_deserializer=_lenient(handler.request_deserializer),
+                            **{kind: wrapped})
 
 
 class _Servicer:

@@ -294,7 +294,9 @@ class RecordedPath:
                   namespace: str = "", deadline: CallDeadline | None = None) -> list[Any | Exception]:
         """Answer each of ``requests`` as :meth:`call` would answer it alone,
         recording every new answer in ONE ledger transaction (one
-        :meth:`~duetime.ledger.Ledger.put_many`) before returning any.
+        :meth:`~duetime.ledger.Ledger.put_many`, through the group commit:
+        shared with the calls and batches committing at the same moment)
+        before returning any.
 
         Returns, per request and in order, its response or its own error
         (InvalidArgument, OutOfRange, AlreadyExists, or any unexpected
@@ -369,8 +371,8 @@ class RecordedPath:
         if pending:
             if check is not None:
                 check()
-            with self.gate.use() as ledger:
-                stored = ledger.put_many([row for _, row, _ in pending])
+            with self.gate.use():
+                stored = self._commit.put_many([row for _, row, _ in pending])
             for (i, row, response), kept in zip(pending, stored, strict=True):
                 if kept is row or kept.record_id == row.record_id:
                     results[i] = response
