@@ -19,16 +19,19 @@ Commands::
     duetime sla evaluate POLICY EVENTS_JSON_FILE [CALL]
     duetime batch FILE.jsonl [--server HOST:PORT [CONNECTION]] [--namespace NS] [--out FILE]
                 [--chunk N] [--calendars DIR]
-    duetime record ID --server HOST:PORT
+    duetime --version
+    duetime record ID [--server HOST:PORT | --db PATH_OR_URL]
     duetime records export [--since TIME] [--until TIME] [--key-prefix P]
                 [--namespace NS] [--server HOST:PORT | --db PATH_OR_URL] [--output FILE]
-    duetime records verify [--db PATH_OR_URL]
+    duetime records verify [--server HOST:PORT | --db PATH_OR_URL]
     duetime records replay [--since TIME] [--until TIME] [--key-prefix P] [--namespace NS]
                 [--server HOST:PORT | --db PATH_OR_URL] [--calendars DIR]
     duetime records impact [--calendar NAME@NEW] [--tzdata] [--since TIME] [--until TIME]
                 [--namespace NS] [--limit N] [--server HOST:PORT | --db PATH_OR_URL
                 [--calendars DIR]] [--json]
     duetime calendars compile|check|list [--dir DIR]
+    duetime calendars holidays NAME[@VERSION] [--from DATE] [--to DATE]
+                [--server HOST:PORT | --dir DIR] [--json]
     duetime calendars list --server HOST:PORT
     duetime calendars diff NAME@VERSION NAME@VERSION [--dir DIR]
 
@@ -52,12 +55,24 @@ are printed from the client's errors; the flags' text forms are read by
 RFC 3339 with an offset (seconds optional, at most 6 fractional digits):
 ``2026-11-27T16:00+01:00``, checked by :func:`check_instant_text`. A negative
 duration is a positional argument like any other (``duetime due TIME -1bd``).
-Bundles named by ``--calendar`` come from the server, or locally from
-``--calendars DIR`` (default ``$DUETIME_CALENDARS``, else ``./calendars``).
+A duration typed here always has a unit (``2`` is refused, listing them: over
+the API a bare integer is milliseconds, docs/semantics.md §2). An empty flag
+value (``--tz ""``, ``--server ""``, …: :data:`EMPTY_REFUSED`) is refused
+naming the flag, so an unset shell variable never changes the answer;
+``--server`` is ``HOST:PORT`` (or a gRPC target such as ``dns:///host:port``),
+never a URL. Bundles named by ``--calendar`` come from the server, or locally
+from ``--calendars DIR`` (default ``$DUETIME_CALENDARS``, else
+``./calendars``); when there is none the error says where it looked.
+
+``serve`` refuses, before it opens anything, a calendars directory without
+any compiled bundle or policy, a SQLite ``--db`` in a directory that does not
+exist (exit 2) and a port another process listens on (exit 1), each naming
+the flag (or ``DUETIME_*`` variable) to change.
 
 Day specs (``--weekend``, ``--hours``) are comma lists of days or day ranges:
 ``mon-fri``, ``sat,sun``, ``mon,wed-fri``; ``--weekend none`` means no weekend.
-``--hours`` is ``DAYS HH:MM-HH:MM[,HH:MM-HH:MM...]`` and may repeat.
+``--hours`` is ``DAYS HH:MM-HH:MM[,HH:MM-HH:MM...]`` and may repeat; a
+one-digit hour (``9:00``) is read as ``09:00``.
 
 ``clock start`` and ``clock apply`` print the clock's state as protobuf JSON
 (the record and versions go to stderr), so the output of one is the
@@ -66,11 +81,12 @@ reads a JSON list of ``{"type", "time", "attributes"}`` and prints the
 timeline as a table.
 
 The ledger commands read the server's records (``--server``, through
-ListRecords and AnalyzeImpact) or the store itself (``--db``: a SQLite path or
-a ``postgresql://`` URL, default ``$DUETIME_DB``, else the default SQLite
-path). ``records export`` writes JSON Lines, one Record a line in the
-protobuf JSON mapping; ``records verify`` checks every row (it parses, its
-hashes match) and exits 1 naming each bad record; ``records replay``
+GetRecord, ListRecords and AnalyzeImpact) or the store itself (``--db``: a
+SQLite path or a ``postgresql://`` URL, default ``$DUETIME_DB``, else the
+default SQLite path). ``--since``/``--until`` select records by the time the
+server received the call. ``records export`` writes JSON Lines, one Record a
+line in the protobuf JSON mapping; ``records verify`` checks every row (it
+parses, its hashes match) and exits 1 naming each bad record; ``records replay``
 recomputes every selected record under the versions it names and prints one
 line per record whose response differs or that cannot be replayed here, then
 ``replayed N records: N same, N differ, N not replayable`` (exit 1 unless all
