@@ -151,7 +151,13 @@ from duetime.client import Deadline, DuetimeClient
 from duetime.client import DuetimeError as CallError
 from duetime.compose import build_app
 from duetime.impact import analyze as analyze_impact
-from duetime.config import SETTINGS, ConfigError, argument_type, parse_positive_seconds
+from duetime.config import (
+    SETTINGS,
+    ConfigError,
+    ServerConfig,
+    argument_type,
+    parse_positive_seconds,
+)
 from duetime.config import resolve as resolve_config
 from duetime.core import (
     RULES_VERSION,
@@ -941,7 +947,7 @@ def _source(args: argparse.Namespace, name: str) -> str:
     return setting.flag if getattr(args, name, None) is not None else setting.env
 
 
-def check_serve_paths(config, args: argparse.Namespace) -> None:
+def check_serve_paths(config: ServerConfig, args: argparse.Namespace) -> None:
     """Refuse, before anything is opened, a calendars directory that holds no
     compiled bundle or policy (a wrong or empty directory would serve none)
     and a SQLite ledger whose directory does not exist (it is never created
@@ -957,8 +963,9 @@ def check_serve_paths(config, args: argparse.Namespace) -> None:
                                     "such as the duetime repository's calendars/")
         if not fingerprint(Path(root)):
             sources = sorted(p.name for p in Path(root).glob("*.toml"))
-            hint = (f"it holds sources ({', '.join(sources[:3])}{', …' if len(sources) > 3 else ''}) "
-                    f"but nothing compiled: run duetime calendars compile --dir {root}"
+            named = ", ".join(sources[:3]) + (", …" if len(sources) > 3 else "")
+            hint = (f"it holds sources ({named}) but nothing compiled: run duetime calendars "
+                    f"compile --dir {root}"
                     if sources else "a bundle is a source NAME.toml compiled by duetime "
                     "calendars compile into compiled/NAME/versions.txt and "
                     "compiled/NAME/VERSION.json")
@@ -974,7 +981,7 @@ def check_serve_paths(config, args: argparse.Namespace) -> None:
                                                    "a path in an existing directory")
 
 
-def busy_listener(config, args: argparse.Namespace) -> str | None:
+def busy_listener(config: ServerConfig, args: argparse.Namespace) -> str | None:
     """The first of serve's listeners (gRPC ``--port``, ``--http-port``,
     ``--metrics-port``) whose address another process already holds, in
     words naming the flag that changes it; None when all are free (or

@@ -19,9 +19,10 @@ parser's answer in the request messages it sends. What is read here:
 
 The clock times of weekly hours are checked here (once per spec, whatever
 number of days it names); dates, durations and other clock times inside
-these forms are only split out here and the service checks them. Every parser raises :class:`SpecError`
-naming the field (a flag such as ``--hours``, or a client argument such as
-``hours``) and what is wrong, in words.
+these forms are only split out here and the service checks them. Every
+parser raises :class:`SpecError` naming the field (a flag such as
+``--hours``, or a client argument such as ``hours``) and what is wrong, in
+words.
 """
 
 from __future__ import annotations
@@ -143,8 +144,9 @@ def parse_hours(specs: Iterable[str], field: str) -> list[tuple[int, list[Interv
     by_day: dict[int, list[Interval]] = {}
     for spec in specs:  # the times are checked here: once a spec, not once a day
         if not spec.strip():
-            raise SpecError(field, 'is empty; give DAYS HH:MM-HH:MM[,HH:MM-HH:MM...], e.g. '
-                                   '"mon-fri 09:00-17:00" (leave it out for Mon–Fri 09:00–17:00)')
+            raise SpecError(field, "is empty; give DAYS HH:MM-HH:MM[,HH:MM-HH:MM...], e.g. "
+                                   '"mon-fri 09:00-17:00" (leave it out for Mon–Fri '
+                                   "09:00–17:00)")
         days_text, _, intervals_text = spec.strip().partition(" ")
         intervals = [(clock_time(start, field, spec, is_end=False),
                       clock_time(end, field, spec, is_end=True))
@@ -247,7 +249,8 @@ def check_duration_text(text: str, field: str) -> None:
     if not _BARE_NUMBER.fullmatch(s):
         return
     sign, number = (s[0], s[1:]) if s[0] in "+-" else ("", s)
-    examples = ", ".join(f"{sign}{number}{unit}" for unit, _ in DURATION_UNITS[:2] + DURATION_UNITS[4:6])
+    shown = DURATION_UNITS[:2] + DURATION_UNITS[4:6]  # bd, bh, d, h
+    examples = ", ".join(f"{sign}{number}{unit}" for unit, _ in shown)
     units = ", ".join(f"{unit} ({what})" for unit, what in DURATION_UNITS)
     raise SpecError(field, f"{s!r} has no unit; write e.g. {examples} (units: {units}; or ISO "
                            "8601 such as P2D)")
