@@ -435,3 +435,15 @@ def test_readme_examples_of_these_commands_are_the_ones_tested():
     assert ("duetime records export --since 2026-12-01T00:00Z --until 2026-12-02T00:00Z "
             "> dec1.jsonl") in readme
     assert "$ duetime calendars holidays hr-zagreb --from 2026-12-01 --to 2027-01-06" in readme
+
+
+def test_one_problem_on_every_day_of_a_spec_is_printed_once(capsys):
+    code, lines, err = run(capsys, "due", START, "3bh", "--hours", "mon-fri 09:00-17:00",
+                           "--hours", "mon-fri 12:00-18:00")
+    assert (code, lines, err) == (2, [], (
+        "error: calendar.working_hours.days[0].intervals[1]: 12:00–18:00 overlaps 09:00–17:00 "
+        "(intervals[0]) (the same on days[1], days[2], days[3], days[4])\n"))
+    code, lines, err = run(capsys, "due", START, "3bh", "--holiday", "x", "--holiday", "y")
+    assert (code, err) == (2, "error: calendar.holidays[0].date: 'x' is not a local date "
+                              "YYYY-MM-DD\nerror: calendar.holidays[1].date: 'y' is not a "
+                              "local date YYYY-MM-DD\n")

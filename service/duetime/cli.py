@@ -1394,9 +1394,24 @@ def check_given(args: argparse.Namespace) -> None:
         _parsed(parsing.check_server_address, args.server, "--server")
 
 
+_WEEKDAY_PATH = re.compile(r"^calendar\.working_hours\.days\[(\d+)\]")
+
+
 def _report(violations) -> int:
+    """Print each violation as ``error: FIELD: DESCRIPTION``; exit code 2.
+    The same problem on several days of the weekly hours (one ``--hours``
+    spec names them all) is printed once, naming the other days."""
+    lines: dict[tuple[str, str], tuple[str, list[str]]] = {}
     for v in violations:
-        print(f"error: {v.field}: {v.description}", file=sys.stderr)
+        match = _WEEKDAY_PATH.match(v.field)
+        key = (_WEEKDAY_PATH.sub("days[]", v.field) if match else v.field, v.description)
+        if key in lines and match:
+            lines[key][1].append(f"days[{match[1]}]")
+        else:
+            lines.setdefault(key, (v.field, []))
+    for (_, description), (field, others) in lines.items():
+        also = f" (the same on {', '.join(others)})" if others else ""
+        print(f"error: {field}: {description}{also}", file=sys.stderr)
     return 2
 
 
