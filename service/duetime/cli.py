@@ -956,8 +956,8 @@ def check_serve_paths(config: ServerConfig, args: argparse.Namespace) -> None:
     naming the flag, or the variable the value came from."""
     root = config.calendars
     if root is not None:
-        flag = (_source(args, "calendars") if args.calendars is not None or os.environ.get(ENV_DIR)
-                else "./calendars (the default)")
+        given = args.calendars is not None or os.environ.get(ENV_DIR)
+        flag = _source(args, "calendars") if given else "./calendars (the default)"
         if not Path(root).is_dir():
             raise ConfigError(flag, f"{root} is not a directory; give a calendars directory "
                                     "such as the duetime repository's calendars/")
@@ -989,9 +989,9 @@ def busy_listener(config: ServerConfig, args: argparse.Namespace) -> str | None:
     with a socket bound and closed at once, before gRPC tries (and logs its
     own lower-level error line)."""
     listeners = [("port", config.host, config.port, "the gRPC")]
-    if getattr(config, "http_port", 0):
+    if config.http_port:
         listeners.append(("http_port", config.host, config.http_port, "the HTTP/JSON"))
-    if getattr(config, "metrics_port", 0):
+    if config.metrics_port:
         listeners.append(("metrics_port", config.metrics_address, config.metrics_port,
                           "the metrics"))
     for name, host, port, what in listeners:
