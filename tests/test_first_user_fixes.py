@@ -180,7 +180,10 @@ def test_second_server_on_a_busy_port_exits_non_zero(server, tmp_path):
         [sys.executable, "-m", "duetime", "serve", "--port", port, "--db",
          str(tmp_path / "other.db")], capture_output=True, text=True, timeout=30)
     assert result.returncode == 1
-    assert f"error: cannot bind 127.0.0.1:{port}: address in use, or not an address of this machine?" in result.stderr
+    assert result.stderr == (
+        f"error: --port: cannot listen on 127.0.0.1:{port} for the gRPC API: the port is in use "
+        "(another process listens there, perhaps another duetime serve); choose another with "
+        "--port PORT (or DUETIME_PORT); --port 0 picks a free one\n")
     assert_answers_zagreb(server)
 
 

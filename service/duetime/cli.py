@@ -20,16 +20,19 @@ Commands::
     duetime sla evaluate POLICY EVENTS_JSON_FILE [CALL]
     duetime batch FILE.jsonl [--server HOST:PORT [CONNECTION]] [--namespace NS] [--out FILE]
                 [--chunk N] [--calendars DIR]
-    duetime record ID --server HOST:PORT
+    duetime --version
+    duetime record ID [--server HOST:PORT | --db PATH_OR_URL]
     duetime records export [--since TIME] [--until TIME] [--key-prefix P]
                 [--namespace NS] [--server HOST:PORT | --db PATH_OR_URL] [--output FILE]
-    duetime records verify [--db PATH_OR_URL]
+    duetime records verify [--server HOST:PORT | --db PATH_OR_URL]
     duetime records replay [--since TIME] [--until TIME] [--key-prefix P] [--namespace NS]
                 [--server HOST:PORT | --db PATH_OR_URL] [--calendars DIR]
     duetime records impact [--calendar NAME@NEW] [--tzdata] [--since TIME] [--until TIME]
                 [--namespace NS] [--limit N] [--server HOST:PORT | --db PATH_OR_URL
                 [--calendars DIR]] [--json]
     duetime calendars compile|check|list [--dir DIR]
+    duetime calendars holidays NAME[@VERSION] [--from DATE] [--to DATE]
+                [--server HOST:PORT | --dir DIR] [--json]
     duetime calendars list --server HOST:PORT
     duetime calendars diff NAME@VERSION NAME@VERSION [--dir DIR]
 
@@ -53,12 +56,24 @@ are printed from the client's errors; the flags' text forms are read by
 RFC 3339 with an offset (seconds optional, at most 6 fractional digits):
 ``2026-11-27T16:00+01:00``, checked by :func:`check_instant_text`. A negative
 duration is a positional argument like any other (``duetime due TIME -1bd``).
-Bundles named by ``--calendar`` come from the server, or locally from
-``--calendars DIR`` (default ``$DUETIME_CALENDARS``, else ``./calendars``).
+A duration typed here always has a unit (``2`` is refused, listing them: over
+the API a bare integer is milliseconds, docs/semantics.md §2). An empty flag
+value (``--tz ""``, ``--server ""``, …: :data:`EMPTY_REFUSED`) is refused
+naming the flag, so an unset shell variable never changes the answer;
+``--server`` is ``HOST:PORT`` (or a gRPC target such as ``dns:///host:port``),
+never a URL. Bundles named by ``--calendar`` come from the server, or locally
+from ``--calendars DIR`` (default ``$DUETIME_CALENDARS``, else
+``./calendars``); when there is none the error says where it looked.
+
+``serve`` refuses, before it opens anything, a calendars directory without
+any compiled bundle or policy, a SQLite ``--db`` in a directory that does not
+exist (exit 2) and a port another process listens on (exit 1), each naming
+the flag (or ``DUETIME_*`` variable) to change.
 
 Day specs (``--weekend``, ``--hours``) are comma lists of days or day ranges:
 ``mon-fri``, ``sat,sun``, ``mon,wed-fri``; ``--weekend none`` means no weekend.
-``--hours`` is ``DAYS HH:MM-HH:MM[,HH:MM-HH:MM...]`` and may repeat.
+``--hours`` is ``DAYS HH:MM-HH:MM[,HH:MM-HH:MM...]`` and may repeat; a
+one-digit hour (``9:00``) is read as ``09:00``.
 
 ``clock start`` and ``clock apply`` print the clock's state as protobuf JSON
 (the record and versions go to stderr), so the output of one is the
@@ -67,11 +82,12 @@ reads a JSON list of ``{"type", "time", "attributes"}`` and prints the
 timeline as a table.
 
 The ledger commands read the server's records (``--server``, through
-ListRecords and AnalyzeImpact) or the store itself (``--db``: a SQLite path or
-a ``postgresql://`` URL, default ``$DUETIME_DB``, else the default SQLite
-path). ``records export`` writes JSON Lines, one Record a line in the
-protobuf JSON mapping; ``records verify`` checks every row (it parses, its
-hashes match) and exits 1 naming each bad record; ``records replay``
+GetRecord, ListRecords and AnalyzeImpact) or the store itself (``--db``: a
+SQLite path or a ``postgresql://`` URL, default ``$DUETIME_DB``, else the
+default SQLite path). ``--since``/``--until`` select records by the time the
+server received the call. ``records export`` writes JSON Lines, one Record a
+line in the protobuf JSON mapping; ``records verify`` checks every row (it
+parses, its hashes match) and exits 1 naming each bad record; ``records replay``
 recomputes every selected record under the versions it names and prints one
 line per record whose response differs or that cannot be replayed here, then
 ``replayed N records: N same, N differ, N not replayable`` (exit 1 unless all
@@ -93,14 +109,18 @@ Output cut short by a closed pipe (``| head``) ends quietly with 141.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
 import os
 import re
+import socket
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
 from pathlib import Path
 
 import grpc
@@ -119,22 +139,31 @@ from duetime.api.convert import (
     START_CLOCK,
     WireMethod,
     calendars_listing,
+    holidays_query,
+    holidays_to_proto,
     message_dict,
     record_filter,
     record_of,
     request_from_json,
 )
-from duetime.app import MAX_BATCH_ITEMS, check_namespace
+from duetime.app import MAX_BATCH_ITEMS, RecordNotFound, check_namespace
 from duetime.bundles.policy import check_policies, compile_policies
-from duetime.catalog import Catalog, CatalogError, default_dir, policies_dir
+from duetime.catalog import ENV_DIR, Catalog, CatalogError, default_dir, fingerprint, policies_dir
 from duetime.channels import TOKEN_ENV, ChannelError, ConnectionOptions
 from duetime.client import Deadline, DuetimeClient
 from duetime.client import DuetimeError as CallError
 from duetime.compose import build_app
 from duetime.impact import analyze as analyze_impact
-from duetime.config import SETTINGS, ConfigError, argument_type, parse_positive_seconds
+from duetime.config import (
+    SETTINGS,
+    ConfigError,
+    ServerConfig,
+    argument_type,
+    parse_positive_seconds,
+)
 from duetime.config import resolve as resolve_config
 from duetime.core import (
+    RULES_VERSION,
     DuetimeError,
     FieldViolation,
     InvalidArgument,
@@ -151,6 +180,7 @@ from duetime.ledger import (
     open_ledger,
     postgres_url,
 )
+from duetime.ledger.rows import row_problems, sha256_hex
 from duetime.replay import Summary, replay, row_of
 from duetime.v1 import duetime_pb2 as pb
 
@@ -300,7 +330,15 @@ def parse_deadline(spec: str) -> pb.DeadlineSpec:
     ``@after:OTHER`` chains. Raises InvalidArgument on ``--deadline``.
     """
     name, duration, after = _parsed(parsing.parse_deadline, spec, "--deadline")
+    check_duration_text(duration, "--deadline")
     return pb.DeadlineSpec(name=name, duration=duration, after=after)
+
+
+def check_duration_text(text: str, field: str) -> None:
+    """Refuse a duration typed without a unit (``2``): over the API a bare
+    integer is milliseconds (docs/semantics.md §2), which a person typing
+    ``2`` hardly means. InvalidArgument on ``field`` listing the units."""
+    _parsed(parsing.check_duration_text, text, field)
 
 
 # ---------------------------------------------------------------------------
@@ -324,7 +362,9 @@ def _client(args: argparse.Namespace, timeout: float,
     """A client of ``--server`` connected as the command's connection flags
     say (:func:`connection_from_args`), each call taking at most ``timeout``
     seconds, in idempotency ``namespace`` (None: the default one). Raises
-    ChannelError for a connection flag that cannot be used."""
+    ChannelError for a connection flag that cannot be used, InvalidArgument
+    on ``--server`` for an address that is not ``HOST:PORT`` (a URL)."""
+    _parsed(parsing.check_server_address, args.server, "--server")
     options = connection_from_args(args)
     return DuetimeClient(args.server, timeout, namespace=namespace, tls=options.tls,
                          tls_ca=options.tls_ca, tls_cert=options.tls_cert,
@@ -389,6 +429,33 @@ def _catalog(directory: str | None) -> Catalog:
     return Catalog.load(root) if root else Catalog.empty()
 
 
+def no_bundles_message(root: Path | None, flag: str = "--calendars") -> str:
+    """Why no bundle can be found locally, saying where duetime looked and how
+    to point it at a calendars directory (``flag`` or ``$DUETIME_CALENDARS``)."""
+    if root is None or (str(root) == "calendars" and not root.is_dir()):
+        where = (f"${ENV_DIR} is not set and there is no calendars directory in "
+                 f"{Path.cwd()}")
+    elif not root.is_dir():
+        where = f"{root} is not a directory" + (
+            "" if root.is_absolute() else f" (in {Path.cwd()})")
+    else:
+        where = f"{root} holds no compiled bundle ({root}/compiled/NAME/versions.txt)"
+    return (f"no calendar bundles found: {where}; give {flag} DIR or set {ENV_DIR}=DIR, DIR "
+            "a calendars directory such as the duetime repository's calendars/ (sources "
+            "NAME.toml compiled into compiled/NAME/ by duetime calendars compile), or ask a "
+            "server with --server HOST:PORT")
+
+
+def _bundles_catalog(directory: str | None, flag: str = "--calendars") -> Catalog:
+    """As :func:`_catalog`, for a command that needs bundles or policies:
+    CatalogError saying where it looked (:func:`no_bundles_message`) when
+    there is no calendars directory, or one without any compiled version."""
+    root = Path(directory) if directory else default_dir()
+    if root is None or not root.is_dir() or not fingerprint(root):
+        raise CatalogError(no_bundles_message(root, flag))
+    return Catalog.load(root)
+
+
 def _needs_catalog(request: Message) -> bool:
     """Whether computing ``request`` locally needs the calendars directory:
     it names a bundle, or a policy."""
@@ -403,7 +470,8 @@ def _run(method: WireMethod, request: Message, args: argparse.Namespace) -> Mess
     (with the bundles and policies of ``--calendars`` when the request names one)."""
     request.idempotency_key = args.key or ""
     if not args.server:
-        catalog = _catalog(args.calendars) if _needs_catalog(request) else Catalog.empty()
+        catalog = (_bundles_catalog(args.calendars) if _needs_catalog(request)
+                   else Catalog.empty())
         return build_app(None, catalog).answer(method, request)
     with _client(args, RPC_TIMEOUT, _namespace(args)) as duetime:
         return _ask(duetime, request)
@@ -495,6 +563,7 @@ def _set_instant(request: Message, field: str, text: str, name: str | None = Non
 
 
 def cmd_due(args: argparse.Namespace) -> int:
+    check_duration_text(args.duration, "duration")
     request = pb.ComputeDueTimeRequest(
         duration=args.duration, calendar=calendar_from_args(args),
         at_close=AT_CLOSE.get(args.at_close, pb.AT_CLOSE_UNSPECIFIED), explain=args.explain,
@@ -588,6 +657,7 @@ def _show_clock(args: argparse.Namespace, response: Message) -> int:
 
 
 def cmd_clock_start(args: argparse.Namespace) -> int:
+    check_duration_text(args.target, "target")
     request = pb.StartClockRequest(target=args.target, calendar=calendar_from_args(args))
     _set_instant(request, "start_time", args.at)
     return _show_clock(args, _run(START_CLOCK, request, args))
@@ -602,6 +672,15 @@ def cmd_clock_apply(args: argparse.Namespace) -> int:
     except (json_format.ParseError, AttributeError, TypeError) as exc:
         raise InvalidArgument.at("STATE_JSON_FILE", f"{args.state}: not a ClockState: {exc}") \
             from None
+    if args.event == "retarget":
+        if args.target is None:
+            raise InvalidArgument.at("--target", "is required for retarget: give the new "
+                                                 "target, e.g. --target 48bh")
+        check_duration_text(args.target, "--target")
+    elif args.target is not None or args.anchor is not None:
+        flag = "--target" if args.target is not None else "--anchor"
+        raise InvalidArgument.at(flag, f"only retarget takes {flag}; leave it out for "
+                                       f"{args.event}")
     event = pb.ClockEvent(type=EVENTS[args.event], target=args.target or "",
                           anchor=ANCHORS.get(args.anchor, pb.RETARGET_ANCHOR_UNSPECIFIED))
     _set_instant(event, "time", args.at)
@@ -663,8 +742,23 @@ def _record_json(record: pb.Record, indent: int | None = 2) -> str | None:
 
 
 def cmd_record(args: argparse.Namespace) -> int:
-    with _client(args, RPC_TIMEOUT) as duetime:
-        record = duetime.get_record(args.id)
+    """Print one record as JSON, asked of ``--server`` or read from the store
+    (``--db``, default ``$DUETIME_DB``, else the default SQLite file)."""
+    _one_source(args)
+    if args.server:
+        with _client(args, RPC_TIMEOUT) as duetime:
+            record = duetime.get_record(args.id)
+    else:
+        ledger = _existing_ledger(args.db)
+        app = build_app(ledger)
+        try:
+            record = record_of(app.get_record(args.id))
+        except RecordNotFound:
+            print(f"error: no record with id {args.id!r} in {_ledger_name(ledger, args.db)}",
+                  file=sys.stderr)
+            return 1
+        finally:
+            app.close()
     text = _record_json(record)
     if text is None:
         return 1
@@ -779,7 +873,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
                                   if answer.ok else {"error": _call_error(answer.error)})
             elif requests:
                 if catalog is None and any(r.calendar.bundle for r in requests):
-                    catalog = _catalog(args.calendars)
+                    catalog = _bundles_catalog(args.calendars)
                 app = build_app(None, catalog)
                 answering = app.answering(batch=True)
                 for k, request in zip(positions, requests):
@@ -816,9 +910,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     try:
         config = resolve_config(args)
+        check_serve_paths(config, args)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    busy = busy_listener(config, args)
+    if busy:
+        print(f"error: {busy}", file=sys.stderr)
+        return 1
     logs.configure(config.log_format)
     calendars = config.calendars
 
@@ -846,6 +945,84 @@ def cmd_serve(args: argparse.Namespace) -> int:
         sys.stderr.flush()
         os._exit(0)
     return 0
+
+
+def _source(args: argparse.Namespace, name: str) -> str:
+    """Where serve's setting ``name`` came from: its flag when given, else its variable."""
+    setting = next(s for s in SETTINGS if s.name == name)
+    return setting.flag if getattr(args, name, None) is not None else setting.env
+
+
+def check_serve_paths(config: ServerConfig, args: argparse.Namespace) -> None:
+    """Refuse, before anything is opened, a calendars directory that holds no
+    compiled bundle or policy (a wrong or empty directory would serve none)
+    and a SQLite ledger whose directory does not exist (it is never created
+    for a path given: a typo would start a second, empty ledger). The
+    default ledger's directory is created as before. Raises ConfigError
+    naming the flag, or the variable the value came from."""
+    root = config.calendars
+    if root is not None:
+        given = args.calendars is not None or os.environ.get(ENV_DIR)
+        flag = _source(args, "calendars") if given else "./calendars (the default)"
+        if not Path(root).is_dir():
+            raise ConfigError(flag, f"{root} is not a directory; give a calendars directory "
+                                    "such as the duetime repository's calendars/")
+        if not fingerprint(Path(root)):
+            sources = sorted(p.name for p in Path(root).glob("*.toml"))
+            named = ", ".join(sources[:3]) + (", …" if len(sources) > 3 else "")
+            hint = (f"it holds sources ({named}) but nothing compiled: run duetime calendars "
+                    f"compile --dir {root}"
+                    if sources else "a bundle is a source NAME.toml compiled by duetime "
+                    "calendars compile into compiled/NAME/versions.txt and "
+                    "compiled/NAME/VERSION.json")
+            raise ConfigError(flag, f"{root} holds no compiled calendar bundle or policy "
+                                    f"({root}/compiled/NAME/versions.txt); {hint}; or leave it "
+                                    "out to serve inline calendars only")
+    db = config.db
+    if db and postgres_url(db) is None:
+        parent = Path(db).parent
+        if not parent.is_dir():
+            raise ConfigError(_source(args, "db"), f"the directory {parent} does not exist; "
+                                                   f"create it first (mkdir -p {parent}) or give "
+                                                   "a path in an existing directory")
+
+
+def busy_listener(config: ServerConfig, args: argparse.Namespace) -> str | None:
+    """The first of serve's listeners (gRPC ``--port``, ``--http-port``,
+    ``--metrics-port``) whose address another process already holds, in
+    words naming the flag that changes it; None when all are free (or
+    cannot be tried here: the server then reports its own error). Probed
+    with a socket bound and closed at once, before gRPC tries (and logs its
+    own lower-level error line)."""
+    listeners = [("port", config.host, config.port, "the gRPC")]
+    if config.http_port:
+        listeners.append(("http_port", config.host, config.http_port, "the HTTP/JSON"))
+    if config.metrics_port:
+        listeners.append(("metrics_port", config.metrics_address, config.metrics_port,
+                          "the metrics"))
+    for name, host, port, what in listeners:
+        if not port:
+            continue
+        try:
+            addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                           flags=socket.AI_PASSIVE)
+        except OSError:
+            continue
+        for family, kind, proto, _, address in addresses:
+            try:
+                with socket.socket(family, kind, proto) as probe:
+                    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                    probe.bind(address)
+            except OSError as exc:
+                if exc.errno != errno.EADDRINUSE:
+                    continue
+                setting = next(s for s in SETTINGS if s.name == name)
+                return (f"{_source(args, name)}: cannot listen on {host}:{port} for {what} "
+                        "API: the port is in use (another process listens there, perhaps "
+                        f"another duetime serve); choose another with {setting.flag} PORT "
+                        f"(or {setting.env})"
+                        + ("; --port 0 picks a free one" if name == "port" else ""))
+    return None
 
 
 def cmd_health(args: argparse.Namespace) -> int:
@@ -876,7 +1053,8 @@ def _existing_ledger(db: str | None) -> Ledger:
         raise LedgerUnavailable(f"{'--db' if db else 'DUETIME_DB'} {exc}") from None
     if url is None and not Path(target).is_file():
         raise LedgerUnavailable(f"no ledger at {target} (give --db PATH or a postgresql:// "
-                                "URL, or set DUETIME_DB)")
+                                "URL, or set DUETIME_DB; duetime serve writes "
+                                f"{default_db_path()} unless given --db)")
     if url is None and Path(target).stat().st_size == 0:
         # SQLite would take an empty file for an empty database and write a
         # schema into it: a reading command changes nothing
@@ -959,17 +1137,48 @@ def cmd_records_export(args: argparse.Namespace) -> int:
     return 1 if unreadable else 0
 
 
+def _ledger_name(ledger: Ledger, db: str | None) -> str:
+    """The store in words: a PostgreSQL label (no password) or the SQLite path."""
+    return getattr(ledger, "label", None) or str(getattr(ledger, "path", db))
+
+
 def cmd_records_verify(args: argparse.Namespace) -> int:
+    """Check every record of the store (``--db``) or of ``--server``."""
+    _one_source(args)
+    if args.server:
+        return _verify_on_server(args)
     ledger = _existing_ledger(args.db)
     try:
         problems = ledger.verify()
         count = sum(1 for _ in ledger.iter_records(batch_size=MAX_PAGE_SIZE))
-        where = getattr(ledger, "label", None) or str(getattr(ledger, "path", args.db))
+        where = _ledger_name(ledger, args.db)
     finally:
         ledger.close()
     return _problems_report(problems, f"records verify failed: {{}} problem(s) in {where}",
                             f"ok: {count} record(s) in {where}; every row parses and its "
                             "hashes match")
+
+
+def _verify_on_server(args: argparse.Namespace) -> int:
+    """``records verify --server``: every record the server lists (ListRecords,
+    page by page) must parse and its ``content_sha256`` match its content."""
+    problems: list[str] = []
+    count = 0
+    with _client(args, ADMIN_TIMEOUT) as duetime:
+        for record in duetime.list_records(page_size=MAX_PAGE_SIZE):
+            count += 1
+            row = row_of(record)
+            row = LedgerRow(*row.values()[:4], sha256_hex(row.request), *row.values()[5:])
+            problems += row_problems(row)
+            try:
+                json_format.MessageToJson(record)
+            except (DecodeError, json_format.Error) as exc:
+                problems.append(f"record {record.record_id!r}: its request or response does "
+                                f"not parse ({exc})")
+    where = f"the ledger of {args.server}"
+    return _problems_report(problems, f"records verify failed: {{}} problem(s) in {where}",
+                            f"ok: {count} record(s) in {where}; every record parses and its "
+                            "content hash matches (the store's own checks need --db)")
 
 
 REPLAY_PROGRESS = 2.0
@@ -1090,7 +1299,7 @@ def cmd_calendars_check(args: argparse.Namespace) -> int:
 
 
 def cmd_calendars_diff(args: argparse.Namespace) -> int:
-    store = _catalog(args.dir).bundles
+    store = _bundles_catalog(args.dir, "--dir").bundles
     old, new = store.resolve(args.old, field="old"), store.resolve(args.new, field="new")
     print(f"{old.ref} → {new.ref}")
     for line in bundles.diff_versions(old.content, new.content):
@@ -1103,7 +1312,8 @@ def cmd_calendars_list(args: argparse.Namespace) -> int:
         with _client(args, RPC_TIMEOUT) as duetime:
             reply = duetime.list_calendars().message
     else:
-        reply = calendars_listing(build_app(None, _catalog(args.dir)).list_calendars())
+        reply = calendars_listing(build_app(None, _bundles_catalog(args.dir, "--dir"))
+                                  .list_calendars())
     if args.json:
         print(json_format.MessageToJson(reply))
         return 0
@@ -1116,9 +1326,98 @@ def cmd_calendars_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_calendars_holidays(args: argparse.Namespace) -> int:
+    """``duetime calendars holidays NAME``: the bundle's holidays in a range,
+    one ``DATE  NAME`` line each, then the calendar version read."""
+    check_bundle_ref(args.name, "NAME")
+    first = args.first or f"{datetime.now(timezone.utc).year}-01-01"
+    last = args.last or f"{first[:4]}-12-31"
+    request = pb.ListHolidaysRequest(calendar=pb.Calendar(bundle=args.name),
+                                     start_date=first, end_date=last)
+    flags = {"start_date": "--from", "end_date": "--to", "calendar.bundle": "NAME"}
+    try:
+        if args.server:
+            with _client(args, RPC_TIMEOUT) as duetime:
+                reply = duetime.list_holidays(args.name, first, last).message
+        else:
+            app = build_app(None, _bundles_catalog(args.dir, "--dir"))
+            reply = holidays_to_proto(app.list_holidays(*holidays_query(request)))
+    except (DuetimeError, CallError) as exc:  # name the flags the dates came from
+        if isinstance(exc, CallError) and (exc.code not in _BAD_INPUT or not exc.violations):
+            raise
+        return _report([FieldViolation(flags.get(v.field, v.field), v.description)
+                        for v in exc.violations])
+    for warning in reply.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if args.json:
+        print(json_format.MessageToJson(reply))
+        return 0
+    for holiday in reply.holidays:
+        day = date.fromisoformat(holiday.date)
+        print(f"{holiday.date}  {day.strftime('%a')}  {holiday.name}".rstrip())
+    print(f"{len(reply.holidays)} holiday(s) from {first} to {last} in "
+          f"{reply.calendar_version}")
+    return 0
+
+
+EMPTY_REFUSED = {
+    "server": ("--server", "give the server's gRPC address HOST:PORT, e.g. 127.0.0.1:50051, or "
+                           "leave --server out to compute locally"),
+    "tz": ("--tz", "give an IANA time zone such as Europe/Zagreb, or leave --tz out for UTC"),
+    "holidays_valid_until": ("--holidays-valid-until", "give a local date YYYY-MM-DD, or leave "
+                                                       "the flag out"),
+    "key": ("--key", "give an idempotency key, or leave --key out to send none"),
+    "token": ("--token", f"give the bearer token, or leave --token out to use ${TOKEN_ENV}"),
+    "db": ("--db", "give a SQLite file path or a postgresql:// URL, or leave --db out for "
+                   "$DUETIME_DB, else ~/.local/share/duetime/ledger.db"),
+    "calendars": ("--calendars", f"give a calendars directory, or leave the flag out for "
+                                 f"${ENV_DIR}, else ./calendars"),
+    "dir": ("--dir", f"give a calendars directory, or leave the flag out for ${ENV_DIR}, else "
+                     "./calendars"),
+    "since": ("--since", "give an RFC 3339 instant such as 2026-12-01T00:00:00Z, or leave the "
+                         "flag out"),
+    "until": ("--until", "give an RFC 3339 instant such as 2026-12-01T00:00:00Z, or leave the "
+                         "flag out"),
+    "target": ("--target", "give the new target, e.g. --target 48bh"),
+    "first": ("--from", "give a local date YYYY-MM-DD, or leave the flag out"),
+    "last": ("--to", "give a local date YYYY-MM-DD, or leave the flag out"),
+}
+"""Flags (by argparse dest) whose empty value is refused, and what to write
+instead: ``--tz "$ZONE"`` with ``ZONE`` unset must not silently mean UTC."""
+
+
+def check_given(args: argparse.Namespace) -> None:
+    """Refuse an empty (or blank) value of any flag of :data:`EMPTY_REFUSED`
+    the command was given, and a ``--server`` that is not ``HOST:PORT``:
+    InvalidArgument naming each flag. (``--weekend ""`` and ``--hours ""``
+    are refused by their parsers, ``--calendar ""`` by its check.)"""
+    violations = [FieldViolation(flag, f"is empty; {hint}")
+                  for dest, (flag, hint) in EMPTY_REFUSED.items()
+                  if isinstance(getattr(args, dest, None), str) and not getattr(args, dest).strip()]
+    if violations:
+        raise InvalidArgument(violations)
+    if getattr(args, "server", None):
+        _parsed(parsing.check_server_address, args.server, "--server")
+
+
+_WEEKDAY_PATH = re.compile(r"^calendar\.working_hours\.days\[(\d+)\]")
+
+
 def _report(violations) -> int:
+    """Print each violation as ``error: FIELD: DESCRIPTION``; exit code 2.
+    The same problem on several days of the weekly hours (one ``--hours``
+    spec names them all) is printed once, naming the other days."""
+    lines: dict[tuple[str, str], tuple[str, list[str]]] = {}
     for v in violations:
-        print(f"error: {v.field}: {v.description}", file=sys.stderr)
+        match = _WEEKDAY_PATH.match(v.field)
+        key = (_WEEKDAY_PATH.sub("days[]", v.field) if match else v.field, v.description)
+        if key in lines and match:
+            lines[key][1].append(f"days[{match[1]}]")
+        else:
+            lines.setdefault(key, (v.field, []))
+    for (_, description), (field, others) in lines.items():
+        also = f" (the same on {', '.join(others)})" if others else ""
+        print(f"error: {field}: {description}{also}", file=sys.stderr)
     return 2
 
 
@@ -1239,9 +1538,24 @@ NAME=DURATION{AFTER}OTHER, counted from the due time of the deadline OTHER
 """
 
 
+def version_text() -> str:
+    """``duetime VERSION (rules RULES, tzdata TZDATA)``: what ``--version`` prints."""
+    try:
+        installed = package_version("duetime")
+    except PackageNotFoundError:  # run from a source tree that was not installed
+        installed = "(not installed)"
+    try:
+        tzdata = tzdb.tzdata_version()
+    except RuntimeError:
+        tzdata = "unknown"
+    return f"duetime {installed} (rules {RULES_VERSION}, tzdata {tzdata})"
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of the ``duetime`` command."""
     top = Parser(prog="duetime", description="Business-calendar due times.")
+    top.add_argument("--version", action="version", version=version_text(),
+                     help="print duetime's version, rules version and tz database version")
     sub = top.add_subparsers(dest="command", required=True)
     flags = [_calendar_flags()]
 
@@ -1253,8 +1567,9 @@ def parser() -> argparse.ArgumentParser:
 
     due = sub.add_parser("due", parents=flags, help="compute START + DURATION")
     due.add_argument("start", help="RFC 3339 instant with offset, e.g. 2026-11-27T16:00+01:00")
-    due.add_argument("duration", help="e.g. 3bd, 8bh, 90m, P1M, 1bd@16:00; a negative one "
-                                      "(-1bd, -2h) counts backwards and may be written as is")
+    due.add_argument("duration", help="e.g. 3bd, 8bh, 90m, P1M, 1bd@16:00, always with a "
+                                      "unit (a bare 2 is refused); a negative one (-1bd, -2h) "
+                                      "counts backwards and may be written as is")
     _answer_flags(due)
     due.set_defaults(run=cmd_due)
 
@@ -1282,9 +1597,15 @@ def parser() -> argparse.ArgumentParser:
     _clock_commands(sub, flags)
     _batch_command(sub)
 
-    record = sub.add_parser("record", help="print a stored record as JSON")
+    record = sub.add_parser(
+        "record", help="print a stored record as JSON",
+        description="Print the record ID as JSON: asked of --server, or read from the store "
+                    "(--db; default $DUETIME_DB, else ~/.local/share/duetime/ledger.db).")
     record.add_argument("id")
-    record.add_argument("--server", metavar="HOST:PORT", required=True)
+    record.add_argument("--server", metavar="HOST:PORT", help="ask this server")
+    record.add_argument("--db", metavar="PATH_OR_URL",
+                        help="read the store directly: a SQLite path or a postgresql:// URL "
+                             "(default $DUETIME_DB, else ~/.local/share/duetime/ledger.db)")
     _add_connection_flags(record)
     record.set_defaults(run=cmd_record)
     _records_commands(sub)
@@ -1311,28 +1632,34 @@ def _records_commands(sub) -> None:
     store.add_argument("--db", metavar="PATH_OR_URL",
                        help="read the store directly: a SQLite path or a postgresql:// URL "
                             "(default $DUETIME_DB, else ~/.local/share/duetime/ledger.db)")
-    select = argparse.ArgumentParser(add_help=False)
-    select.add_argument("--since", metavar="TIME", help="records received at or after TIME "
-                                                        "(RFC 3339)")
-    select.add_argument("--until", metavar="TIME", help="records received before TIME (RFC 3339)")
+    server = argparse.ArgumentParser(add_help=False)
+    server.add_argument("--server", metavar="HOST:PORT",
+                        help="ask this server instead of reading the store (--db)")
+    _add_connection_flags(server)
+    select = argparse.ArgumentParser(add_help=False, parents=[server])
+    select.add_argument("--since", metavar="TIME",
+                        help="records the server received at or after TIME (RFC 3339; the "
+                             "time of the call, not a start or due time)")
+    select.add_argument("--until", metavar="TIME",
+                        help="records the server received before TIME (RFC 3339)")
     select.add_argument("--namespace", metavar="NS",
                         help="only this namespace (\"\" is the default one; default: all)")
-    select.add_argument("--server", metavar="HOST:PORT",
-                        help="ask this server instead of reading the store (--db)")
-    _add_connection_flags(select)
 
     export = commands.add_parser(
         "export", parents=[store, select], help="write records as JSON Lines",
         description="Write the selected records as JSON Lines: one Record a line, in the "
-                    "protobuf JSON mapping, in the order they were received.")
+                    "protobuf JSON mapping, in the order they were received. --since and "
+                    "--until select by the time the server received the call (receiveTime), "
+                    "not by a start or due time.")
     export.add_argument("--key-prefix", metavar="P", help="only keys starting with P")
     export.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default stdout)")
     export.set_defaults(run=cmd_records_export)
 
     verify = commands.add_parser(
-        "verify", parents=[store], help="check every stored row",
-        description="Check the store: every row parses, its request hash and content hash "
-                    "match; exit 1 naming each bad record.")
+        "verify", parents=[store, server], help="check every stored row",
+        description="Check the store (--db) or the records of --server: every record parses, "
+                    "its request hash and content hash match; exit 1 naming each bad record. "
+                    "The store's own checks (SQLite's quick_check) need --db.")
     verify.set_defaults(run=cmd_records_verify)
 
     replaying = commands.add_parser(
@@ -1414,7 +1741,7 @@ def _clock_commands(sub, flags: list[argparse.ArgumentParser]) -> None:
     clock = sub.add_parser("clock", help="SLA clocks that pause and resume (state as JSON)")
     commands = clock.add_subparsers(dest="clock_command", required=True)
     start = commands.add_parser("start", parents=flags, help="start a clock: print its state")
-    start.add_argument("target", help="e.g. 8bh, 14d, 3bd (not P…)")
+    start.add_argument("target", help="e.g. 8bh, 14d, 3bd, with a unit (not P…)")
     start.add_argument("--at", required=True, help="RFC 3339 instant the clock starts")
     start.set_defaults(run=cmd_clock_start)
     apply = commands.add_parser("apply", parents=call, help="apply an event to a state")
@@ -1422,7 +1749,8 @@ def _clock_commands(sub, flags: list[argparse.ArgumentParser]) -> None:
                        help="the state as clock start/apply printed it; - reads stdin")
     apply.add_argument("event", choices=list(EVENTS))
     apply.add_argument("--at", required=True, help="RFC 3339 instant of the event")
-    apply.add_argument("--target", help="the new target (retarget only)")
+    apply.add_argument("--target", help="the new target, with a unit, e.g. 48bh (required "
+                                        "for retarget, and only there)")
     apply.add_argument("--anchor", choices=sorted(ANCHORS),
                        help="retarget counted from the event (default) or the clock's start")
     apply.set_defaults(run=cmd_clock_apply)
@@ -1505,12 +1833,30 @@ def _calendars_commands(sub) -> None:
     _add_connection_flags(listing)
     listing.add_argument("--json", action="store_true", help="print the response as JSON")
 
+    holidays = commands.add_parser(
+        "holidays", parents=[where], help="a bundle's holidays between two dates",
+        description="List the holidays of bundle NAME (its newest version) or NAME@VERSION "
+                    "from --from to --to, both local dates, inclusive (default: this year, "
+                    "the whole of it; at most 20 × 366 days): one line a date, then the "
+                    "version read. From --server, or else from the calendars directory.")
+    holidays.add_argument("name", metavar="NAME[@VERSION]")
+    holidays.add_argument("--from", dest="first", metavar="DATE",
+                          help="first local date, YYYY-MM-DD (default: January 1 of this year)")
+    holidays.add_argument("--to", dest="last", metavar="DATE",
+                          help="last local date, YYYY-MM-DD (default: December 31 of --from's "
+                               "year)")
+    holidays.add_argument("--server", metavar="HOST:PORT", help="ask this server")
+    _add_connection_flags(holidays)
+    holidays.add_argument("--json", action="store_true", help="print the response as JSON")
+    holidays.set_defaults(run=cmd_calendars_holidays)
+
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (see module docstring)."""
     tzdb.pin()
     args = parser().parse_args(argv)
     try:
+        check_given(args)
         code = args.run(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return code

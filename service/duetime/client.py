@@ -495,6 +495,18 @@ class Calendars:
 
 
 @dataclass(frozen=True)
+class Holidays:
+    """The holidays of :meth:`DuetimeClient.list_holidays`: (local date,
+    name) by date, the calendar version read, warnings in words; ``message``
+    is the ListHolidaysResponse (not compared)."""
+
+    holidays: tuple[tuple[date, str], ...]
+    calendar_version: str
+    warnings: tuple[str, ...] = ()
+    message: Message | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class CalendarSpec:
     """An inline calendar (or a bundle with extra holidays). ``hours`` are
     the CLI's specs (``"mon-fri 09:00-12:00,13:00-17:00"``); ``weekend`` ISO
@@ -994,6 +1006,18 @@ class DuetimeClient:
             CalendarInfo(c.name, c.description, c.time_zone, c.newest_version,
                          tuple(c.versions), c.first_year, c.last_year)
             for c in response.calendars), response)
+
+    def list_holidays(self, calendar: CalendarLike, first: date | str,
+                      last: date | str) -> Holidays:
+        """The holidays of ``calendar`` (a bundle reference, or inline) from
+        local date ``first`` to ``last`` inclusive (``YYYY-MM-DD`` text or
+        dates, at most 20 × 366 days apart), by date: ListHolidays. A date
+        outside a bundle's years raises OutOfRange."""
+        request = pb.ListHolidaysRequest(calendar=_calendar(calendar), start_date=str(first),
+                                         end_date=str(last))
+        response = self._call("ListHolidays", request, self._calendars)
+        return Holidays(tuple((date.fromisoformat(h.date), h.name) for h in response.holidays),
+                        response.calendar_version, tuple(response.warnings), response)
 
     def health(self, service: str = "") -> str:
         """The gRPC health status of ``service`` (``""``: the whole server,

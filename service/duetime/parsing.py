@@ -5,19 +5,25 @@ without pulling in the command line, and :mod:`duetime.cli` wraps each
 parser's answer in the request messages it sends. What is read here:
 
 - day specs (``mon-fri``, ``sat,sun``, ``mon,wed-fri``; a range may wrap);
-- weekly hours (``"mon-fri 09:00-12:00,13:00-17:00"``, repeatable);
+- weekly hours (``"mon-fri 09:00-12:00,13:00-17:00"``, repeatable; an hour
+  may have one digit, ``9:00`` is sent as ``09:00``);
 - a weekend (a day spec, or ``none``);
 - named dates (``DATE[=NAME]``) and date overrides
   (``DATE=closed[=NAME]``, ``DATE=HH:MM-HH:MM[,HH:MM-HH:MM...][=NAME]``);
 - schedule deadlines (``NAME=DURATION`` or ``NAME=DURATION@after:OTHER``);
 - bundle references (``NAME`` or ``NAME@VERSION``);
 - instant text, strictly RFC 3339 with an offset (also what the JSON faces
-  read, beside the protobuf JSON mapping's own form).
+  read, beside the protobuf JSON mapping's own form);
+- a duration typed on the command line (a unit is required, see
+  :func:`check_duration_text`);
+- a server address (``HOST:PORT``, see :func:`check_server_address`).
 
-Dates, clock times and durations inside these forms are only split out
-here; the service checks them. Every parser raises :class:`SpecError`
-naming the field (a flag such as ``--hours``, or a client argument such as
-``hours``) and what is wrong, in words.
+The clock times of weekly hours are checked here (once per spec, whatever
+number of days it names); dates, durations and other clock times inside
+these forms are only split out here and the service checks them. Every
+parser raises :class:`SpecError` naming the field (a flag such as
+``--hours``, or a client argument such as ``hours``) and what is wrong, in
+words.
 """
 
 from __future__ import annotations
@@ -83,21 +89,53 @@ def parse_days(text: str, field: str) -> list[int]:
 
 
 def parse_weekend(text: str, field: str) -> list[int]:
-    """ISO weekdays of a weekend: a day spec, or ``none`` (or nothing) for no
-    weekend. Raises SpecError on ``field``."""
+    """ISO weekdays of a weekend: a day spec, or ``none`` for no weekend.
+    Raises SpecError on ``field``; also for an empty text (an unset shell
+    variable must not silently mean "no weekend")."""
     spec = text.strip().lower()
-    return [] if spec in ("", "none") else parse_days(spec, field)
+    if not spec:
+        raise SpecError(field, "is empty; give the weekend days, e.g. sat,sun or fri-sat, "
+                               "or none for no weekend (leave the flag out for sat,sun)")
+    return [] if spec == "none" else parse_days(spec, field)
+
+
+_CLOCK_TIME = re.compile(r"([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?")
+
+
+def clock_time(text: str, field: str, spec: str, *, is_end: bool) -> str:
+    """A clock time of an interval, ``HH:MM`` or ``HH:MM:SS`` (a one-digit
+    hour is accepted and zero-padded: ``9:00`` → ``09:00``); 00:00..23:59:59,
+    and ``24:00`` as an end. Raises SpecError on ``field`` quoting ``spec``."""
+    match = _CLOCK_TIME.fullmatch(text.strip())
+    if match:
+        h, mi, s = int(match[1]), int(match[2]), int(match[3] or 0)
+        if (h < 24 and mi < 60 and s < 60) or (is_end and (h, mi, s) == (24, 0, 0)):
+            return _padded(text)
+    allowed = "00:00..24:00" if is_end else "00:00..23:59:59"
+    raise SpecError(field, f"{spec!r}: {text.strip()!r} is not a clock time HH:MM or HH:MM:SS "
+                           f"in {allowed}")
+
+
+def _padded(text: str) -> str:
+    """A clock time with a one-digit hour zero-padded (``9:00`` → ``09:00``);
+    any other text as it is (the service checks it)."""
+    text = text.strip()
+    return "0" + text if _ONE_DIGIT_HOUR.fullmatch(text) else text
+
+
+_ONE_DIGIT_HOUR = re.compile(r"[0-9]:[0-9]{2}(?::[0-9]{2})?")
 
 
 def parse_intervals(text: str, field: str, spec: str) -> list[Interval]:
-    """``"09:00-12:00,13:00-17:00"`` → [("09:00", "12:00"), ("13:00", "17:00")].
+    """``"09:00-12:00,13:00-17:00"`` → [("09:00", "12:00"), ("13:00", "17:00")];
+    a one-digit hour is zero-padded: ``"9:00-17:00"`` → [("09:00", "17:00")].
 
     Raises SpecError on ``field`` quoting ``spec`` (the whole text given).
     """
     intervals = [item.strip().partition("-") for item in text.split(",")]
     if not all(start and dash and end for start, dash, end in intervals):
         raise SpecError(field, f"{spec!r}: {text!r} is not HH:MM-HH:MM[,HH:MM-HH:MM...]")
-    return [(start, end) for start, _, end in intervals]
+    return [(_padded(start), _padded(end)) for start, _, end in intervals]
 
 
 def parse_hours(specs: Iterable[str], field: str) -> list[tuple[int, list[Interval]]]:
@@ -106,9 +144,15 @@ def parse_hours(specs: Iterable[str], field: str) -> list[tuple[int, list[Interv
     for one day by several specs are joined, in the order given. Raises
     SpecError on ``field``."""
     by_day: dict[int, list[Interval]] = {}
-    for spec in specs:
+    for spec in specs:  # the times are checked here: once a spec, not once a day
+        if not spec.strip():
+            raise SpecError(field, "is empty; give DAYS HH:MM-HH:MM[,HH:MM-HH:MM...], e.g. "
+                                   '"mon-fri 09:00-17:00" (leave it out for Mon–Fri '
+                                   "09:00–17:00)")
         days_text, _, intervals_text = spec.strip().partition(" ")
-        intervals = parse_intervals(intervals_text, field, spec)
+        intervals = [(clock_time(start, field, spec, is_end=False),
+                      clock_time(end, field, spec, is_end=True))
+                     for start, end in parse_intervals(intervals_text, field, spec)]
         for day in parse_days(days_text, field):
             by_day.setdefault(day, []).extend(intervals)
     return sorted(by_day.items())
@@ -205,3 +249,48 @@ def parse_instant_text(text: str, field: str) -> datetime:
                                "the month, hours 00–23, minutes and seconds 00–59, an "
                                f"offset within ±23:59); e.g. {_EXAMPLE}") from None
     return instant.astimezone(timezone.utc)
+_BARE_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
+DURATION_UNITS = (("bd", "business days"), ("bh", "business hours"), ("bm", "business minutes"),
+                  ("w", "weeks"), ("d", "days of 24 hours"), ("h", "hours"), ("m", "minutes"),
+                  ("s", "seconds"), ("ms", "milliseconds"))
+"""The units of a duration (docs/semantics.md §2), as the command line lists them."""
+
+
+def check_duration_text(text: str, field: str) -> None:
+    """Refuse a duration typed without a unit (``2``, ``-5``, ``1.5``) with
+    a SpecError on ``field`` listing the units. Over the API a bare integer is
+    milliseconds (docs/semantics.md §2, as workflow engines send), but typed
+    by a person it is ambiguous: ``2`` meant as two business days would be
+    answered 2 ms later. Everything else is left to the service's parser."""
+    s = text.strip()
+    if not _BARE_NUMBER.fullmatch(s):
+        return
+    sign, number = (s[0], s[1:]) if s[0] in "+-" else ("", s)
+    shown = DURATION_UNITS[:2] + DURATION_UNITS[4:6]  # bd, bh, d, h
+    examples = ", ".join(f"{sign}{number}{unit}" for unit, _ in shown)
+    units = ", ".join(f"{unit} ({what})" for unit, what in DURATION_UNITS)
+    raise SpecError(field, f"{s!r} has no unit; write e.g. {examples} (units: {units}; or ISO "
+                           "8601 such as P2D)")
+
+
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def check_server_address(text: str, field: str) -> None:
+    """Refuse a server address a gRPC channel cannot use for duetime's gRPC
+    port: empty, or a URL (``http://``, ``https://``, ``grpc://``…), with a
+    SpecError on ``field`` saying to give ``HOST:PORT``. gRPC's own target
+    forms (``dns:///host:port``, ``ipv4:``, ``ipv6:``, ``unix:``) pass."""
+    s = text.strip()
+    if not s:
+        raise SpecError(field, "is empty; give the server's gRPC address HOST:PORT, e.g. "
+                               "127.0.0.1:50051, or leave the flag out to compute locally")
+    match = _SCHEME.match(s)
+    if match and match[1].lower() not in ("dns", "ipv4", "ipv6", "unix", "unix-abstract"):
+        rest = s[match.end():].split("/", 1)[0] or "HOST:PORT"
+        if ":" not in rest:
+            rest += ":50051"
+        tls = " with --tls" if match[1].lower() in ("https", "grpcs") else ""
+        raise SpecError(field, f"{s!r} is a URL; give the gRPC address as HOST:PORT, e.g. "
+                               f"{rest}{tls} (the JSON-over-HTTP port of serve --http-port is "
+                               "another port, for browsers and curl, not for this command)")
