@@ -62,7 +62,8 @@ class Client:
         return anyio.run(send)
 
     def post(self, url: str, body: dict) -> httpx.Response:
-        return self.request("POST", url, content=json.dumps(body))
+        return self.request("POST", url, content=json.dumps(body),
+                            headers={"Content-Type": "application/json"})
 
     def get(self, url: str, **kwargs) -> httpx.Response:
         return self.request("GET", url, **kwargs)
