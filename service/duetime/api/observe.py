@@ -21,6 +21,7 @@ import time
 
 import grpc
 
+from duetime.api.tracing import call_tracer
 from duetime.app import NAMESPACE_METADATA
 from duetime.logs import log_call
 from duetime.metrics import Metrics
@@ -65,6 +66,7 @@ class CallObserver(grpc.ServerInterceptor):
     def __init__(self, metrics: Metrics | None = None, log_calls: bool = True):
         self.metrics = metrics
         self.log_calls = log_calls
+        self.tracer = call_tracer()  # None unless OTEL_* variables configure an exporter
 
     def _finish(self, method: str, code: str, began: float, response, namespace: str,
                 context: grpc.ServicerContext) -> None:
@@ -73,6 +75,8 @@ class CallObserver(grpc.ServerInterceptor):
             self.metrics.observe_call(method, code, seconds)
         if self.log_calls:
             log_call(method, code, seconds, record_id_of(response), namespace, context.peer())
+        if self.tracer is not None:
+            self.tracer.grpc_call(method, code, seconds, record_id_of(response), namespace)
 
     def intercept_service(self, continuation, handler_call_details):
         handler = continuation(handler_call_details)
