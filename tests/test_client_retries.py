@@ -102,21 +102,21 @@ def test_a_keyless_call_records_a_made_up_key_and_a_given_key_is_kept(server):
         assert plain.get_record(unkeyed.recorded.record_id).idempotency_key == ""
 
 
-def test_batch_and_stream_items_get_one_made_up_key_each(server):
+def test_batch_and_stream_items_get_one_made_up_key_each_messages_none(server):
     with DuetimeClient(server.address, timeout=10) as duetime:
         message = pb.ComputeDueTimeRequest(duration="1h")
         message.start.FromDatetime(FRIDAY)
         items = [DueTimeRequest(FRIDAY, "1bd"), DueTimeRequest(FRIDAY, "2bd", idempotency_key="b/1"),
                  message]
         batch = duetime.compute_due_times(items)
-        assert items[2].idempotency_key == ""  # the caller's message is left as it was
+        assert items[2].idempotency_key == ""  # a message is sent as it is
         streamed = list(duetime.stream_due_times(
             [DueTimeRequest(FRIDAY, f"{n}h") for n in range(5)], message_items=2))
         key_of = {r.record_id: r.idempotency_key for r in duetime.list_records()}
     keys = [key_of[r.due_time.recorded.record_id] for r in batch]
     assert keys[1] == "b/1"
     base = keys[0].removesuffix("/0")
-    assert base.startswith(GENERATED_KEY_PREFIX) and keys[2] == f"{base}/2"
+    assert base.startswith(GENERATED_KEY_PREFIX) and keys[2] == ""
     stream_keys = [key_of[r.due_time.recorded.record_id] for r in streamed]
     stream_base = stream_keys[0].removesuffix("/0")
     assert stream_keys == [f"{stream_base}/{n}" for n in range(5)] and stream_base != base

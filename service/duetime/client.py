@@ -836,10 +836,12 @@ class RetryPolicy:
     Retrying a recorded call is safe because of its idempotency key: a
     recorded call the caller gave no key gets one made up by the client
     (:data:`GENERATED_KEY_PREFIX` and a random UUID; a batch or stream item
-    ``…/N``), the same for each attempt, so an attempt the server recorded
-    but could not answer (a connection cut, a server stopped mid-call) is
-    answered from its record by the next one, never recorded twice. With
-    ``retries=0`` no key is made up.
+    given as a :class:`DueTimeRequest` ``…/N``), the same for each attempt,
+    so an attempt the server recorded but could not answer (a connection
+    cut, a server stopped mid-call) is answered from its record by the next
+    one, never recorded twice. A ``ComputeDueTimeRequest`` message given as
+    an item is sent as it is, key or none. With ``retries=0`` no key is
+    made up.
     """
 
     retries: int = DEFAULT_RETRIES
@@ -942,16 +944,18 @@ class DuetimeClient:
             return given
         return GENERATED_KEY_PREFIX + uuid.uuid4().hex
 
-    def _keyed_items(self, items) -> None:
-        """Give each of a batch's or stream message's ``items`` without an
-        idempotency key one made up for this call (``…/N``, N its index)."""
-        if not self.retry_policy.retries:
+    @staticmethod
+    def _keyed_items(base: str, given: Sequence[DueTimeRequestLike], sent, first: int = 0) -> None:
+        """Give each item of ``sent`` (the messages of ``given``, item
+        ``first`` on) made from a :class:`DueTimeRequest` without an
+        idempotency key the key ``base/N``, N its index in the call; none
+        when ``base`` is empty (retries off). A ComputeDueTimeRequest
+        message given is sent as it is."""
+        if not base:
             return
-        base = ""
-        for i, item in enumerate(items):
-            if not item.idempotency_key:
-                base = base or self._key("")
-                item.idempotency_key = f"{base}/{i}"
+        for i, (item, message) in enumerate(zip(given, sent), first):
+            if not message.idempotency_key and isinstance(item, DueTimeRequest):
+                message.idempotency_key = f"{base}/{i}"
 
     def _call(self, rpc: str, request, stub=None):
         try:
@@ -988,9 +992,10 @@ class DuetimeClient:
         client's ``timeout``.
         """
         calendars: _Calendars = {}
+        items = list(items)
         request = pb.BatchComputeDueTimesRequest(items=[
             _due_time_request(item, f"items[{i}].", calendars) for i, item in enumerate(items)])
-        self._keyed_items(request.items)
+        self._keyed_items(self._key(""), items, request.items)
         return [_due_time_result(r) for r in self._call("BatchComputeDueTimes", request).results]
 
     def stream_due_times(self, items: Iterable[DueTimeRequestLike], *,
@@ -1018,30 +1023,30 @@ class DuetimeClient:
 
         base = self._key("")  # "" with retries off: no keys made up
 
-        def message(chunk: list[pb.ComputeDueTimeRequest], first: int):
+        def message(given: list[DueTimeRequestLike], chunk: list[pb.ComputeDueTimeRequest],
+                    first: int) -> pb.StreamComputeDueTimesRequest:
             sent = pb.StreamComputeDueTimesRequest(items=chunk)
-            if base:
-                for i, item in enumerate(sent.items, first):
-                    if not item.idempotency_key:
-                        item.idempotency_key = f"{base}/{i}"
+            self._keyed_items(base, given, sent.items, first)
             return sent
 
         def messages() -> Iterator[pb.StreamComputeDueTimesRequest]:
             calendars: _Calendars = {}
+            given: list[DueTimeRequestLike] = []
             chunk: list[pb.ComputeDueTimeRequest] = []
             first = 0
             try:
                 for i, item in enumerate(items):
                     chunk.append(_due_time_request(item, f"items[{i}].", calendars))
+                    given.append(item)
                     if len(chunk) == message_items:
-                        yield message(chunk, first)
+                        yield message(given, chunk, first)
                         first += len(chunk)
-                        chunk = []
+                        given, chunk = [], []
                         calendars.clear()
             except Exception as exc:  # noqa: BLE001 - raised to the caller after the answers
                 stopped.append(exc)
             if chunk:
-                yield message(chunk, first)
+                yield message(given, chunk, first)
 
         call = self._stub.StreamComputeDueTimes(messages(), timeout=timeout,
                                                 metadata=self._metadata)
