@@ -75,6 +75,15 @@ def test_with_retries_off_a_call_to_a_down_server_fails_unavailable_at_once():
     assert (down.value.code, down.value.retryable) == (grpc.StatusCode.UNAVAILABLE, True)
 
 
+def test_the_health_check_is_not_retried():
+    port = free_port()
+    with DuetimeClient(f"127.0.0.1:{port}", timeout=5) as duetime:
+        began = time.monotonic()
+        with pytest.raises(Unavailable):
+            duetime.health()
+        assert time.monotonic() - began < 1
+
+
 def test_retries_give_up_unavailable_within_the_timeout():
     port = free_port()
     with DuetimeClient(f"127.0.0.1:{port}", timeout=2) as duetime:
@@ -213,7 +222,9 @@ def test_the_retry_policy_as_the_channel_gets_it():
     options = dict(policy.channel_options(5.0))
     assert options["grpc.enable_retries"] == 1
     assert json.loads(options["grpc.service_config"]) == {"methodConfig": [{
-        "name": [{}], "retryPolicy": {
+        "name": [{"service": "duetime.v1.DueTimeService"},
+                 {"service": "duetime.v1.CalendarService"}],
+        "retryPolicy": {
             "maxAttempts": 5, "initialBackoff": "0.139s", "maxBackoff": "1.111s",
             "backoffMultiplier": 2,
             "retryableStatusCodes": ["UNAVAILABLE", "CANCELLED", "ABORTED",

@@ -122,6 +122,9 @@ cancels a unary call itself: gRPC cancels the calls a stopping server had
 received but not started), ABORTED, and DEADLINE_EXCEEDED (a call past the
 server's call budget, nothing recorded; once the client's own timeout has
 passed nothing is retried, but a new call may succeed)."""
+_RETRIED_SERVICES = ("duetime.v1.DueTimeService", "duetime.v1.CalendarService")
+"""The services whose calls are retried: every method but the health check's,
+which says how the server is now."""
 _RETRY_BUFFER_BYTES = 16 << 20
 """Most bytes of one call's request gRPC keeps to send again (a batch of
 10,000 items fits; gRPC's default, 256 KiB, would make a large batch
@@ -818,7 +821,8 @@ def _choice(table: Mapping[str, int], value: str, name: str) -> int:
 class RetryPolicy:
     """How a :class:`DuetimeClient` retries a failed call: gRPC's own retry
     policy (the channel's service config ``methodConfig.retryPolicy``, with
-    ``grpc.enable_retries``), for every method.
+    ``grpc.enable_retries``), for every method of duetime's services
+    (:meth:`DuetimeClient.health` is not retried: it says how the server is now).
 
     A call that fails with one of :data:`RETRY_CODES` is sent again, up to
     ``retries`` more times (0 to 4; 0: never), after waiting ``backoff``
@@ -870,7 +874,8 @@ class RetryPolicy:
         if not self.retries:
             return (("grpc.enable_retries", 0),)
         first, longest = self.waits(timeout)
-        config = {"methodConfig": [{"name": [{}], "retryPolicy": {
+        config = {"methodConfig": [{"name": [{"service": name} for name in _RETRIED_SERVICES],
+                                    "retryPolicy": {
             "maxAttempts": self.retries + 1,
             "initialBackoff": f"{first:.3f}s",
             "maxBackoff": f"{longest:.3f}s",
