@@ -26,21 +26,17 @@ runs without it, and each call pays one ``None`` check.
 Each call's span is a SERVER span, made when the call has finished (so its
 start is the call's start and it ends with the call):
 
-==========================  ========================================  ==================================
-attribute                   gRPC call                                 HTTP call
-==========================  ========================================  ==================================
-name                        ``duetime.v1.DueTimeService/ComputeDueTime``  ``POST /v1/dueTimes:compute``
-``rpc.system``              ``grpc``                                  —
-``rpc.service``             ``duetime.v1.DueTimeService``             the same
-``rpc.method``              ``ComputeDueTime``                        the same
-``rpc.grpc.status_code``    the status code's number (0 OK)           —
-``http.request.method``     —                                         ``POST``
-``http.route``              —                                         ``/v1/dueTimes:compute``
-``http.response.status_code``  —                                      200, 400, …
-``error.type``              the code's name when not OK               the same
-``duetime.namespace``       the caller's namespace (``""``: default)  the same
-``duetime.record_id``       the answer's record id, when it has one   the same
-==========================  ========================================  ==================================
+- name: ``duetime.v1.DueTimeService/ComputeDueTime`` (gRPC),
+  ``POST /v1/dueTimes:compute`` (HTTP: the verb and the route);
+- ``rpc.system`` ``grpc`` and ``rpc.grpc.status_code`` (the status code's
+  number, 0 for OK): gRPC only;
+- ``rpc.service`` (``duetime.v1.DueTimeService``) and ``rpc.method``
+  (``ComputeDueTime``): both, over HTTP those of the RPC the route answers;
+- ``http.request.method``, ``http.route`` and ``http.response.status_code``:
+  HTTP only;
+- ``error.type``: the status code's name, when it is not OK;
+- ``duetime.namespace``: the caller's namespace (``""``: the default one);
+- ``duetime.record_id``: the answer's record id, when it has one.
 
 The span's status is ERROR for the codes that say the server failed
 (UNKNOWN, DEADLINE_EXCEEDED, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS;
