@@ -28,6 +28,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from google.protobuf import json_format
 from duetime.client import DuetimeClient, FailedPrecondition, Unavailable
 from duetime.v1 import duetime_pb2 as pb
 from server_process import ServerProcess, free_port
@@ -223,7 +224,8 @@ def assert_only_the_live_timer_fired(found: Timers, fired: bool) -> None:
 
 
 def state_of(progress: SlaProgress) -> pb.ClockState:
-    return pb.ClockState.FromString(progress.state)
+    """The ClockState the progress query shows in the protobuf JSON mapping."""
+    return json_format.ParseDict(progress.state, pb.ClockState())
 
 
 def instant(ts) -> datetime:
@@ -237,12 +239,19 @@ def test_a_timer_fires_on_time_and_the_workflow_escalates(env):
     async def scenario():
         handle = await start(env, "2s", "on-time")
         started = await handle.query(SlaWorkflow.progress)
+        shown = await handle.query("progress")  # as `temporal workflow query` prints it
         escalated = await until(handle, lambda p: p.escalations)
         resolved = await signal(handle, "resolved")
-        return started, escalated, resolved, await handle.result(), await timers(handle)
+        return started, shown, escalated, resolved, await handle.result(), await timers(handle)
 
-    started, escalated, resolved, result, found = env.run(scenario())
+    started, shown, escalated, resolved, result, found = env.run(scenario())
     deadline = started.deadline
+    # the query shows the clock's state as readable JSON, not an array of byte values
+    state = shown["state"]
+    assert (state["status"], state["target"], state["measure"]) == (
+        "CLOCK_STATUS_RUNNING", "2s", "CLOCK_MEASURE_ELAPSED")
+    assert datetime.fromisoformat(state["deadlineTime"]) == deadline
+    assert state == json_format.MessageToDict(state_of(started))
     assert deadline - instant(state_of(started).start_time) == timedelta(seconds=2)
     assert_only_the_live_timer_fired(found, fired=True)
     ((_, fired_at),) = found.fired.values()

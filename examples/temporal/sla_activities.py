@@ -25,7 +25,10 @@ from typing import TypeVar
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
+from google.protobuf import json_format
+
 from duetime.client import Clock, DuetimeClient, DuetimeError
+from duetime.v1 import duetime_pb2 as pb
 
 MAX_KEY = 200
 """Longest idempotency key duetime accepts; longer ones are hashed."""
@@ -80,6 +83,14 @@ class EscalationInput:
     deadline: datetime
     """The deadline that passed."""
     target: str
+
+
+def readable_state(state: bytes) -> dict:
+    """A clock's state bytes (a serialized ``duetime.v1.ClockState``) as
+    the protobuf JSON mapping: field names in lowerCamelCase, instants as
+    RFC 3339 text (``"deadlineTime": "2026-11-30T11:00:00Z"``), durations as
+    seconds (``"remaining": "10800s"``), enums by name; ``{}`` for no state."""
+    return json_format.MessageToDict(pb.ClockState.FromString(state)) if state else {}
 
 
 def idempotency_key(key: str) -> str:

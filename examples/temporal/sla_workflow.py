@@ -42,6 +42,7 @@ with workflow.unsafe.imports_passed_through():
         DuetimeActivities,
         EscalationInput,
         StartClockInput,
+        readable_state,
     )
 
 # What each signal does to the clock, by the clock's status.
@@ -92,7 +93,11 @@ class SlaProgress:
     remaining_us: int | None
     breached_at: datetime | None
     escalations: list[datetime]
-    state: bytes
+    state: dict
+    """The clock's whole state, readable: the ``duetime.v1.ClockState`` the
+    workflow keeps as bytes, in the protobuf JSON mapping (``status``,
+    ``target``, ``deadlineTime``, ``remaining``, ``runningIntervals``,
+    ``calendar``, ``calendarVersion``, …); ``{}`` before the clock started."""
 
 
 @dataclass
@@ -142,7 +147,7 @@ class SlaWorkflow:
             remaining_us=clock.remaining_us if clock else None,
             breached_at=clock.breached_at if clock else None,
             escalations=list(self._escalations),
-            state=clock.state if clock else b"",
+            state=readable_state(clock.state) if clock else {},
         )
 
     # ---- the run

@@ -46,15 +46,29 @@ the client reads (hour specs, deadlines) are parsed by :mod:`duetime.parsing`;
 importing this module loads neither the command line nor the server's code
 and changes no process-wide setting (``zoneinfo.TZPATH`` stays the caller's).
 
+Inline calendars: a :class:`CalendarSpec`, or a plain mapping of the same
+keys or of the calendar's JSON form (:func:`calendar_of_mapping`)::
+
+    duetime.compute_due_time(start, "3bd", {"time_zone": "Europe/Zagreb",
+                                            "holidays": ["2026-12-25", "2026-12-26"]})
+
+Retries: a call that fails UNAVAILABLE (a server restarting), CANCELLED (a
+server stopping), ABORTED or DEADLINE_EXCEEDED from the server is retried
+with exponential backoff within its timeout, by gRPC's retry policy
+(:class:`RetryPolicy`; ``DuetimeClient(..., retries=0)`` turns it off); a
+recorded call without an idempotency key gets one made up, so a retry is
+never recorded twice.
+
 Errors: :class:`InvalidArgument`, :class:`OutOfRange`,
 :class:`FailedPrecondition`, :class:`AlreadyExists`, :class:`NotFound`,
 :class:`Unauthenticated` and :class:`PermissionDenied` (the token does not
 allow the call: its scopes or namespaces, see docs/operations.md) are
 not retryable (the same call fails the same way); :class:`Unavailable` and
 :class:`DeadlineExceeded` are (``.retryable`` is True). Any other status is a
-plain :class:`DuetimeError` with its ``code``, retryable for
-RESOURCE_EXHAUSTED, ABORTED and CANCELLED (a call the server cancelled while
-stopping). The problems the service named
+plain :class:`DuetimeError` with its ``code``, retryable for CANCELLED and
+ABORTED: ``retryable`` is True exactly for the codes the retry policy retries
+(:data:`RETRY_CODES`; RESOURCE_EXHAUSTED, a request over the server's size
+limit, is not). The problems the service named
 are in ``.violations`` (field or subject, description), its reason in
 ``.reason``, the facts of its ErrorInfo in ``.metadata`` and its message in
 ``.details``. This is the one reader of the service's rich status
@@ -63,13 +77,15 @@ are in ``.violations`` (field or subject, description), its reason in
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 
 import grpc
 from google.protobuf.message import DecodeError, Message
-from google.protobuf import timestamp_pb2
+from google.protobuf import json_format, timestamp_pb2
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
@@ -93,6 +109,28 @@ MAX_MESSAGE_BYTES = 64 << 20
 """Largest reply the client's own channel accepts (a batch of 10,000 answers
 or errors is a few MB; gRPC's default limit is 4 MB)."""
 _CHANNEL_OPTIONS = (("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),)
+DEFAULT_RETRIES = 4
+"""Attempts after the first that a call may make by default (gRPC allows at most 4)."""
+GENERATED_KEY_PREFIX = "client/"
+"""How an idempotency key the client made up for a recorded call begins (see
+:class:`RetryPolicy`); the rest is a random UUID (and ``/N`` for a batch or
+stream's item N)."""
+RETRY_CODES = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
+               grpc.StatusCode.ABORTED, grpc.StatusCode.DEADLINE_EXCEEDED)
+"""The status codes the client's retry policy retries, and exactly those whose
+errors are ``retryable``: UNAVAILABLE (the server is down, stopping, or its
+ledger cannot write: nothing was recorded), CANCELLED (this client never
+cancels a unary call itself: gRPC cancels the calls a stopping server had
+received but not started), ABORTED, and DEADLINE_EXCEEDED (a call past the
+server's call budget, nothing recorded; once the client's own timeout has
+passed nothing is retried, but a new call may succeed)."""
+_RETRIED_SERVICES = ("duetime.v1.DueTimeService", "duetime.v1.CalendarService")
+"""The services whose calls are retried: every method but the health check's,
+which says how the server is now."""
+_RETRY_BUFFER_BYTES = 16 << 20
+"""Most bytes of one call's request gRPC keeps to send again (a batch of
+10,000 items fits; gRPC's default, 256 KiB, would make a large batch
+unretried)."""
 
 
 # ---------------------------------------------------------------------------
@@ -186,12 +224,7 @@ _ERRORS = {
     grpc.StatusCode.UNAVAILABLE: Unavailable,
     grpc.StatusCode.DEADLINE_EXCEEDED: DeadlineExceeded,
 }
-_RETRYABLE = {grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.ABORTED,
-              grpc.StatusCode.CANCELLED}
-"""Other codes that a later retry may get past. CANCELLED included: this
-client never cancels a call itself, so a cancelled call was cancelled by the
-server or the connection — gRPC cancels calls a stopping server has received
-but not yet started (SIGTERM, a restart); nothing of them was recorded."""
+_RETRYABLE = frozenset(RETRY_CODES)
 
 
 def error_of(exc: grpc.RpcError) -> DuetimeError:
@@ -529,22 +562,29 @@ class CalendarSpec:
             calendar.weekend.SetInParent()
             calendar.weekend.days.extend(self.weekend)
         if self.hours:
-            try:
-                hours = parsing.parse_hours(self.hours, "hours")
-            except parsing.SpecError as exc:
-                raise InvalidArgument(str(exc), violations=[
-                    Violation(exc.field, exc.description)]) from None
-            calendar.working_hours.SetInParent()
-            calendar.working_hours.days.extend(
-                pb.DayHours(weekday=day, intervals=[pb.TimeInterval(start=start, end=end)
-                                                    for start, end in intervals])
-                for day, intervals in hours)
+            _set_hours(calendar, self.hours, "hours")
         return calendar
 
 
-CalendarLike = str | CalendarSpec | pb.Calendar | None
+def _set_hours(calendar: pb.Calendar, specs: Sequence[str], name: str) -> None:
+    """Set ``calendar``'s working hours from the CLI's hour specs; one that
+    does not parse raises InvalidArgument on ``name``."""
+    try:
+        hours = parsing.parse_hours(specs, name)
+    except parsing.SpecError as exc:
+        raise InvalidArgument(str(exc), violations=[
+            Violation(exc.field, exc.description)]) from None
+    calendar.working_hours.SetInParent()
+    calendar.working_hours.days.extend(
+        pb.DayHours(weekday=day, intervals=[pb.TimeInterval(start=start, end=end)
+                                            for start, end in intervals])
+        for day, intervals in hours)
+
+
+CalendarLike = str | CalendarSpec | Mapping[str, object] | pb.Calendar | None
 """A bundle reference (``"hr-zagreb"``, ``"hr-zagreb@f45226394a32"``), a
-CalendarSpec, a Calendar message, or None (the service's defaults)."""
+CalendarSpec, a plain mapping of the same keys or of the JSON form (see
+:func:`calendar_of_mapping`), a Calendar message, or None (the service's defaults)."""
 
 
 # ---------------------------------------------------------------------------
@@ -577,7 +617,108 @@ def _calendar(calendar: CalendarLike) -> pb.Calendar | None:
         return calendar
     if isinstance(calendar, str):
         return pb.Calendar(bundle=calendar)
-    return calendar.to_proto()
+    if isinstance(calendar, CalendarSpec):
+        return calendar.to_proto()
+    if isinstance(calendar, Mapping):
+        return calendar_of_mapping(calendar)
+    why = (f"a {type(calendar).__name__} is not a calendar; give a bundle name, a mapping, "
+           "a CalendarSpec or a duetime.v1.Calendar")
+    raise InvalidArgument(f"calendar: {why}", violations=[Violation("calendar", why)])
+
+
+_SPEC_KEYS = {"time_zone": "timeZone", "holidays": "holidays", "weekend": "weekend",
+              "hours": "", "bundle": "bundle"}
+"""CalendarSpec's fields, each with its key in the JSON form ("": read by the client)."""
+_JSON_KEYS = {"timeZone": "time_zone", "holidays": "holidays", "weekend": "weekend",
+              "workingHours": "working_hours", "dateOverrides": "date_overrides",
+              "extraWorkingDays": "extra_working_days",
+              "holidaysValidUntil": "holidays_valid_until", "bundle": "bundle"}
+"""The keys of the JSON form of ``duetime.v1.Calendar`` and their proto field names."""
+_CALENDAR_KEYS = ", ".join(sorted({*_SPEC_KEYS, *_JSON_KEYS, *_JSON_KEYS.values()}))
+
+
+def _bad_calendar(key: str, why: str) -> InvalidArgument:
+    name = f"calendar.{key}" if key else "calendar"
+    return InvalidArgument(f"{name}: {why}", reason="INVALID_ARGUMENT",
+                           violations=[Violation(name, why)])
+
+
+def _json_holiday(holiday: object, i: int) -> object:
+    """A holiday in the JSON form: from ``"2026-12-25"``, ``("2026-12-25",
+    "Christmas Day")`` or ``{"date": …, "name": …}``."""
+    if isinstance(holiday, str) or isinstance(holiday, Mapping):
+        return {"date": holiday} if isinstance(holiday, str) else holiday
+    if isinstance(holiday, Sequence) and len(holiday) == 2:
+        return {"date": holiday[0], "name": holiday[1]}
+    raise _bad_calendar(f"holidays[{i}]", f"{holiday!r} is not a holiday; write "
+                        "\"2026-12-25\", (\"2026-12-25\", \"Christmas Day\") or "
+                        "{\"date\": \"2026-12-25\", \"name\": \"Christmas Day\"}")
+
+
+def calendar_of_mapping(calendar: Mapping[str, object]) -> pb.Calendar:
+    """The ``duetime.v1.Calendar`` a plain mapping describes.
+
+    Its keys are :class:`CalendarSpec`'s fields (``time_zone``, ``holidays``,
+    ``weekend``, ``hours``, ``bundle``) or those of the calendar's JSON form
+    (``timeZone``, ``holidays``, ``weekend``, ``workingHours``,
+    ``dateOverrides``, ``extraWorkingDays``, ``holidaysValidUntil``,
+    ``bundle``; the proto's own names such as ``working_hours`` too), mixed
+    as convenient; values as CalendarSpec takes them or as the JSON form
+    writes them::
+
+        {"time_zone": "Europe/Zagreb", "holidays": ["2026-12-25", ("2026-12-26", "St. Stephen's Day")],
+         "weekend": [6, 7], "hours": ["mon-fri 08:00-16:00"]}
+        {"timeZone": "Europe/Zagreb", "holidays": [{"date": "2026-12-25"}],
+         "workingHours": {"days": [{"weekday": 1, "intervals": [{"start": "08:00", "end": "16:00"}]}]}}
+
+    ``holidays``: dates, (date, name) pairs or ``{"date", "name"}`` objects;
+    ``weekend``: ISO weekdays (1 Monday … 7 Sunday; empty: no weekend), the
+    CLI's text (``"fri,sat"``) or ``{"days": [...]}``; ``hours``: the CLI's
+    specs (one text or a list). A key that is not one of these, a value of
+    the wrong shape, or both ``hours`` and ``workingHours`` raise
+    InvalidArgument on ``calendar.KEY``, saying what to write.
+    """
+    form: dict[str, object] = {}
+    hours = None
+    for key, value in calendar.items():
+        if not isinstance(key, str) or (key not in _SPEC_KEYS and key not in _JSON_KEYS
+                                        and key not in _JSON_KEYS.values()):
+            raise _bad_calendar(str(key), f"{key!r} is not a calendar key; the keys are "
+                                f"{_CALENDAR_KEYS} (see CalendarSpec)")
+        if key == "hours":
+            hours = [value] if isinstance(value, str) else value
+            continue
+        name = _JSON_KEYS.get(key, key)
+        if name in form:
+            raise _bad_calendar(key, f"the calendar's {name} is given twice; give it once")
+        if name == "holidays" and isinstance(value, Sequence) and not isinstance(value, str):
+            value = [_json_holiday(h, i) for i, h in enumerate(value)]
+        elif name == "weekend" and isinstance(value, str):
+            try:
+                value = {"days": parsing.parse_weekend(value, "calendar.weekend")}
+            except parsing.SpecError as exc:
+                raise InvalidArgument(str(exc), violations=[
+                    Violation(exc.field, exc.description)]) from None
+        elif name == "weekend" and isinstance(value, Sequence):
+            value = {"days": list(value)}
+        form[name] = (key, value)
+    if hours is not None and "working_hours" in form:
+        raise _bad_calendar("hours", "give hours (the CLI's specs) or workingHours (the JSON "
+                            "form), not both")
+    message = pb.Calendar()
+    for name, (key, value) in form.items():
+        try:
+            json_format.ParseDict({name: value}, message)
+        except json_format.ParseError as exc:
+            why = str(exc).replace("Failed to parse ", "cannot read ").rstrip(".")
+            raise _bad_calendar(key, f"{why} (the JSON form of duetime.v1.Calendar; "
+                                     "see CalendarSpec)") from None
+    if hours is not None:
+        if not isinstance(hours, Sequence) or not all(isinstance(h, str) for h in hours):
+            raise _bad_calendar("hours", f"{hours!r} is not hour specs; write "
+                                "[\"mon-fri 09:00-17:00\"]")
+        _set_hours(message, hours, "calendar.hours")
+    return message
 
 
 def _recorded(response) -> Recorded:
@@ -700,6 +841,81 @@ def _choice(table: Mapping[str, int], value: str, name: str) -> int:
 
 
 # ---------------------------------------------------------------------------
+# retries
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How a :class:`DuetimeClient` retries a failed call: gRPC's own retry
+    policy (the channel's service config ``methodConfig.retryPolicy``, with
+    ``grpc.enable_retries``), for every method of duetime's services
+    (:meth:`DuetimeClient.health` is not retried: it says how the server is now).
+
+    A call that fails with one of :data:`RETRY_CODES` is sent again, up to
+    ``retries`` more times (0 to 4; 0: never), after waiting ``backoff``
+    seconds, then twice as long each time (gRPC varies each wait by ±20%),
+    all within the call's one timeout. ``backoff`` None (the default):
+    the waits add up to at most half the client's ``timeout``, so the last
+    attempt still has time to be answered: with the default 5 s timeout and
+    4 retries about 0.14, 0.28, 0.56 and 1.1 s, riding out a server that is
+    down for about 2 s (a restart). The channel also tries to reconnect as
+    often (``grpc.initial_reconnect_backoff_ms`` and
+    ``grpc.max_reconnect_backoff_ms`` set to the first and last wait). The
+    error of a call that failed every attempt is its last one, with
+    ``retryable`` True.
+
+    Retrying a recorded call is safe because of its idempotency key: a
+    recorded call the caller gave no key gets one made up by the client
+    (:data:`GENERATED_KEY_PREFIX` and a random UUID; a batch or stream item
+    given as a :class:`DueTimeRequest` ``…/N``), the same for each attempt,
+    so an attempt the server recorded but could not answer (a connection
+    cut, a server stopped mid-call) is answered from its record by the next
+    one, never recorded twice. A ``ComputeDueTimeRequest`` message given as
+    an item is sent as it is, key or none. With ``retries=0`` no key is
+    made up.
+    """
+
+    retries: int = DEFAULT_RETRIES
+    backoff: float | None = None
+    """The first wait in seconds (> 0); None: from the client's timeout."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.retries, bool) or not isinstance(self.retries, int) \
+                or not 0 <= self.retries <= 4:
+            why = f"{self.retries!r} is not 0 to 4 retries (gRPC makes at most 5 attempts)"
+            raise InvalidArgument(f"retries: {why}", violations=[Violation("retries", why)])
+        if self.backoff is not None and not (isinstance(self.backoff, (int, float))
+                                             and 0 < self.backoff <= 3600):
+            why = f"{self.backoff!r} is not a number of seconds over 0 (at most 3600)"
+            raise InvalidArgument(f"backoff: {why}", violations=[Violation("backoff", why)])
+
+    def waits(self, timeout: float) -> tuple[float, float]:
+        """The first and the longest wait, in seconds, for calls of ``timeout`` seconds."""
+        doublings = 2 ** self.retries - 1
+        first = self.backoff if self.backoff is not None else timeout / 2 / (1.2 * doublings)
+        first = max(first, 0.001)
+        return first, first * 2 ** (self.retries - 1)
+
+    def channel_options(self, timeout: float) -> tuple[tuple[str, object], ...]:
+        """The gRPC channel options that make a channel retry as this policy says."""
+        if not self.retries:
+            return (("grpc.enable_retries", 0),)
+        first, longest = self.waits(timeout)
+        config = {"methodConfig": [{"name": [{"service": name} for name in _RETRIED_SERVICES],
+                                    "retryPolicy": {
+            "maxAttempts": self.retries + 1,
+            "initialBackoff": f"{first:.3f}s",
+            "maxBackoff": f"{longest:.3f}s",
+            "backoffMultiplier": 2,
+            "retryableStatusCodes": [code.name for code in RETRY_CODES]}}]}
+        return (("grpc.enable_retries", 1), ("grpc.service_config", json.dumps(config)),
+                ("grpc.per_rpc_retry_buffer_size", _RETRY_BUFFER_BYTES),
+                ("grpc.retry_buffer_size", 4 * _RETRY_BUFFER_BYTES),
+                ("grpc.initial_reconnect_backoff_ms", max(1, round(first * 1000))),
+                ("grpc.max_reconnect_backoff_ms", max(1, round(longest * 1000))))
+
+
+# ---------------------------------------------------------------------------
 # the client
 
 
@@ -723,20 +939,27 @@ class DuetimeClient:
     ``authorization: Bearer <token>`` metadata). See
     :mod:`duetime.channels`; a file that cannot be read raises
     :class:`duetime.channels.ChannelError` (a ValueError).
+
+    ``retries``: how failed calls are retried, a :class:`RetryPolicy` or
+    its number of retries (default 4, with waits that fit the ``timeout``;
+    ``retries=0`` never retries and makes up no idempotency key). The policy
+    is set on the client's own channel; a ``channel`` given keeps its own
+    configuration (the client still makes up keys unless ``retries=0``).
     """
 
     def __init__(self, target: str = DEFAULT_TARGET, timeout: float = DEFAULT_TIMEOUT,
                  channel: grpc.Channel | None = None, *, namespace: str | None = None,
                  tls: bool = False, tls_ca: PathOrPem | None = None,
                  tls_cert: PathOrPem | None = None, tls_key: PathOrPem | None = None,
-                 token: str | None = None):
+                 token: str | None = None, retries: int | RetryPolicy = DEFAULT_RETRIES):
         self.timeout = timeout
         self.namespace = namespace or ""
+        self.retry_policy = retries if isinstance(retries, RetryPolicy) else RetryPolicy(retries)
         self._metadata = ((NAMESPACE_METADATA, namespace),) if namespace else ()
         self._owned = channel is None
         self._channel = channel or open_channel(target, ConnectionOptions(
             tls=tls, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key, token=token),
-            _CHANNEL_OPTIONS)
+            _CHANNEL_OPTIONS + self.retry_policy.channel_options(timeout))
         self._stub = pb_grpc.DueTimeServiceStub(self._channel)
         self._calendars = pb_grpc.CalendarServiceStub(self._channel)
 
@@ -749,6 +972,26 @@ class DuetimeClient:
 
     def __exit__(self, *exc_info) -> None:
         self.close()
+
+    def _key(self, given: str) -> str:
+        """``given``, or when it is empty and retries are on, a new key
+        (:data:`GENERATED_KEY_PREFIX` and a random UUID)."""
+        if given or not self.retry_policy.retries:
+            return given
+        return GENERATED_KEY_PREFIX + uuid.uuid4().hex
+
+    @staticmethod
+    def _keyed_items(base: str, given: Sequence[DueTimeRequestLike], sent, first: int = 0) -> None:
+        """Give each item of ``sent`` (the messages of ``given``, item
+        ``first`` on) made from a :class:`DueTimeRequest` without an
+        idempotency key the key ``base/N``, N its index in the call; none
+        when ``base`` is empty (retries off). A ComputeDueTimeRequest
+        message given is sent as it is."""
+        if not base:
+            return
+        for i, (item, message) in enumerate(zip(given, sent), first):
+            if not message.idempotency_key and isinstance(item, DueTimeRequest):
+                message.idempotency_key = f"{base}/{i}"
 
     def _call(self, rpc: str, request, stub=None):
         try:
@@ -768,7 +1011,8 @@ class DuetimeClient:
         answer's ``explanation`` lists the steps that lead to it.
         """
         request = _due_time_request(DueTimeRequest(start, duration, calendar, next_open_at_close,
-                                                   idempotency_key, at_close, explain), "", {})
+                                                   self._key(idempotency_key), at_close, explain),
+                                    "", {})
         return _due_time(self._call("ComputeDueTime", request))
 
     def compute_due_times(self, items: Iterable[DueTimeRequestLike]) -> list[DueTimeResult]:
@@ -784,8 +1028,10 @@ class DuetimeClient:
         client's ``timeout``.
         """
         calendars: _Calendars = {}
+        items = list(items)
         request = pb.BatchComputeDueTimesRequest(items=[
             _due_time_request(item, f"items[{i}].", calendars) for i, item in enumerate(items)])
+        self._keyed_items(self._key(""), items, request.items)
         return [_due_time_result(r) for r in self._call("BatchComputeDueTimes", request).results]
 
     def stream_due_times(self, items: Iterable[DueTimeRequestLike], *,
@@ -811,20 +1057,32 @@ class DuetimeClient:
                                   violations=[Violation("message_items", why)])
         stopped: list[BaseException] = []
 
+        base = self._key("")  # "" with retries off: no keys made up
+
+        def message(given: list[DueTimeRequestLike], chunk: list[pb.ComputeDueTimeRequest],
+                    first: int) -> pb.StreamComputeDueTimesRequest:
+            sent = pb.StreamComputeDueTimesRequest(items=chunk)
+            self._keyed_items(base, given, sent.items, first)
+            return sent
+
         def messages() -> Iterator[pb.StreamComputeDueTimesRequest]:
             calendars: _Calendars = {}
+            given: list[DueTimeRequestLike] = []
             chunk: list[pb.ComputeDueTimeRequest] = []
+            first = 0
             try:
                 for i, item in enumerate(items):
                     chunk.append(_due_time_request(item, f"items[{i}].", calendars))
+                    given.append(item)
                     if len(chunk) == message_items:
-                        yield pb.StreamComputeDueTimesRequest(items=chunk)
-                        chunk = []
+                        yield message(given, chunk, first)
+                        first += len(chunk)
+                        given, chunk = [], []
                         calendars.clear()
             except Exception as exc:  # noqa: BLE001 - raised to the caller after the answers
                 stopped.append(exc)
             if chunk:
-                yield pb.StreamComputeDueTimesRequest(items=chunk)
+                yield message(given, chunk, first)
 
         call = self._stub.StreamComputeDueTimes(messages(), timeout=timeout,
                                                 metadata=self._metadata)
@@ -846,7 +1104,8 @@ class DuetimeClient:
         intervals counted, in ``explanation``."""
         request = pb.ComputeBusinessTimeRequest(
             start_time=_timestamp(start, "start_time"), end_time=_timestamp(end, "end_time"),
-            calendar=_calendar(calendar), explain=explain, idempotency_key=idempotency_key)
+            calendar=_calendar(calendar), explain=explain,
+            idempotency_key=self._key(idempotency_key))
         response = self._call("ComputeBusinessTime", request)
         return BusinessTime(_timedelta(response, "business_time"), response.business_days,
                             _recorded(response), _explanation(response.explanation))
@@ -863,7 +1122,7 @@ class DuetimeClient:
             entered_time=_timestamp(entered, "entered_time"), calendar=_calendar(calendar),
             deadlines=[_deadline(d, i) for i, d in enumerate(deadlines)],
             at_close=_at_close(at_close, next_open_at_close), explain=explain,
-            idempotency_key=idempotency_key)
+            idempotency_key=self._key(idempotency_key))
         response = self._call("ComputeSchedule", request)
         return Schedule(
             deadlines=tuple(
@@ -878,7 +1137,7 @@ class DuetimeClient:
         """Whether the calendar is open at ``at``, and the next opening and closing."""
         request = pb.GetOpenStatusRequest(time=_timestamp(at, "time"),
                                           calendar=_calendar(calendar),
-                                          idempotency_key=idempotency_key)
+                                          idempotency_key=self._key(idempotency_key))
         response = self._call("GetOpenStatus", request)
         current = response.current_interval
         return OpenStatus(
@@ -900,7 +1159,7 @@ class DuetimeClient:
         calendar is pinned to its version in the state."""
         request = pb.StartClockRequest(target=target, start_time=_timestamp(at, "start_time"),
                                        calendar=_calendar(calendar),
-                                       idempotency_key=idempotency_key)
+                                       idempotency_key=self._key(idempotency_key))
         return _clock(self._call("StartClock", request))
 
     def apply_clock_event(self, state: bytes | pb.ClockState, event: str, at: datetime, *,
@@ -916,14 +1175,15 @@ class DuetimeClient:
                 type=_choice(_EVENTS, event, "event.type"), time=_timestamp(at, "event.time"),
                 target=target,
                 anchor=_choice(_ANCHORS, anchor, "event.anchor") if anchor else 0),
-            idempotency_key=idempotency_key)
+            idempotency_key=self._key(idempotency_key))
         return _clock(self._call("ApplyClockEvent", request))
 
     def evaluate_sla(self, policy: str, events: Iterable[SlaEvent | pb.BusinessEvent], *,
                      idempotency_key: str = "") -> SlaEvaluation:
         """Replay a ticket's ``events`` (the first ``start``) under ``policy``
         (``name`` or ``name@version``). A BusinessEvent message is sent as it is."""
-        request = pb.EvaluateSlaRequest(policy=policy, idempotency_key=idempotency_key, events=[
+        key = self._key(idempotency_key)
+        request = pb.EvaluateSlaRequest(policy=policy, idempotency_key=key, events=[
             e if isinstance(e, pb.BusinessEvent) else
             pb.BusinessEvent(type=e.type, time=_timestamp(e.time, f"events[{i}].time"),
                              attributes=dict(e.attributes))

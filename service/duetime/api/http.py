@@ -120,6 +120,7 @@ from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
 from duetime.api.convert import JsonValueError, canonical_json, message_json
 from duetime.api.observe import logged_namespace, record_id_of
 from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
+from duetime.api.tracing import call_tracer
 from duetime.app import DueTimeApp
 from duetime.auth import ANYONE, TokenSet, Unauthenticated, authenticate
 from duetime.config import DEFAULT_GRACE, DEFAULT_MAX_MESSAGE_BYTES, canonical_origin
@@ -936,6 +937,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
     """
     limits = limits if limits is not None else CallLimits()
     calls = unary_calls(app, limits)
+    tracer = call_tracer()  # None unless OTEL_* variables configure an exporter
     state: dict[str, anyio.CapacityLimiter] = {}
 
     def limiter() -> anyio.CapacityLimiter:
@@ -989,6 +991,10 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                 metrics.observe_call(rpc, code, seconds)
             if log_calls:
                 log_call(rpc, code, seconds, record_id_of(response), logged_namespace(metadata), peer)
+            if tracer is not None:
+                tracer.http_call(rpc, binding.verb, binding.template,
+                                 200 if error is None else http_status_of(error), code, seconds,
+                                 record_id_of(response), logged_namespace(metadata))
             if error is not None:
                 return _refusal_response(error, getattr(error, "http_status", None),
                                          headers={"WWW-Authenticate": "Bearer"}

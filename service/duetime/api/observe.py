@@ -25,6 +25,7 @@ import time
 
 import grpc
 
+from duetime.api.tracing import call_tracer
 from duetime.app import NAMESPACE_METADATA
 from duetime.logs import access_log, log_call
 from duetime.metrics import Metrics
@@ -76,6 +77,7 @@ class CallObserver(grpc.ServerInterceptor):
         self.metrics = metrics
         self.log_calls = log_calls
         self._observed: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
+        self.tracer = call_tracer()  # None unless OTEL_* variables configure an exporter
 
     def _finish(self, method: str, code: str, began: float, response,
                 context: grpc.ServicerContext) -> None:
@@ -86,6 +88,9 @@ class CallObserver(grpc.ServerInterceptor):
             log_call(method, code, seconds, record_id_of(response),
                      logged_namespace(context.invocation_metadata()),
                      "" if code == "OK" else context.peer())
+        if self.tracer is not None:
+            self.tracer.grpc_call(method, code, seconds, record_id_of(response),
+                                  logged_namespace(context.invocation_metadata()))
 
     def intercept_service(self, continuation, handler_call_details):
         handler = continuation(handler_call_details)
