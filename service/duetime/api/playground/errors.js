@@ -102,6 +102,23 @@ export class FieldErrors {
     if (!this.shown.includes(input)) this.shown.push(input);
   }
 
+  /** Scrolls to and focuses the first place an error is shown, in the
+   * page's order: an input in error (a group of inputs, such as the weekend
+   * days: its first input), or the general error area. Nothing when no
+   * error is shown. */
+  focusFirst() {
+    const places = [...this.shown];
+    if (!this.general.hidden) places.push(this.general);
+    if (!places.length) return;
+    places.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    const first = places[0];
+    const target = first.matches("input, select, textarea, button, [tabindex]")
+      ? first
+      : first.querySelector("input, select, textarea, button") ?? first;
+    target.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+    target.focus({ preventScroll: true });
+  }
+
   /** Adds a line to the general error area. */
   showGeneral(text) {
     const line = document.createElement("p");

@@ -189,9 +189,17 @@ async function loadBundle() {
   if (!bundles.has(name)) bundles.set(name, await getCalendar(name));
   const answer = bundles.get(name);
   if (fields.bundle.value !== name) return answer;
-  info.textContent = `${answer.info.description} — ${answer.info.timeZone}, holidays ${answer.info.firstYear}–${answer.info.lastYear}, version ${answer.version}`;
+  info.textContent = bundleInfo(answer);
   showEntryResolution();
   return answer;
+}
+
+/** The info line of a GetCalendar answer: its description, its time zone
+ * (once: not again when the description names it), its years and version. */
+function bundleInfo(answer) {
+  const { description = "", timeZone = "UTC", firstYear, lastYear } = answer.info;
+  const zone = description.includes(timeZone) ? "" : `; time zone ${timeZone}`;
+  return `${description}${zone}; holidays ${firstYear}–${lastYear}; version ${answer.version}`;
 }
 
 /** The calendar's time zone as far as the form knows it. */
@@ -313,12 +321,27 @@ function setStatus(text) {
   byTestId("results-status").textContent = text;
 }
 
+/** Says how many due times were computed and which deadline is due next
+ * after the clock's now (the entry until the clock is moved on): the first
+ * listed among those due earliest, as the service's next_due. */
+function showNextDue() {
+  const ahead = shown.deadlines.filter((d) => d.dueUs > shown.now.us);
+  const count = `${shown.deadlines.length} due time(s) in ${shown.zone}`;
+  if (!ahead.length) {
+    setStatus(`${count}; no deadline left after ${shown.now.local}.`);
+    return;
+  }
+  const next = ahead.reduce((first, d) => (d.dueUs < first.dueUs ? d : first));
+  setStatus(`${count}; next due: ${next.name} at ${next.dueLocal}.`);
+}
+
 async function compute() {
   const run = ++runs;
   const built = await scheduleRequest();
   if (!built) {
     clearResults();
     setStatus("Not computed: see the errors next to the fields.");
+    errors.focusFirst();
     return;
   }
   setStatus("Computing…");
@@ -330,6 +353,7 @@ async function compute() {
     errors.showError(exc);
     setStatus("The service refused the request: see the errors next to the fields.");
     clearResults();
+    errors.focusFirst();
     return;
   }
   if (run !== runs) return;
@@ -349,7 +373,6 @@ async function compute() {
     };
   });
   showDueTable(deadlines, answer);
-  setStatus(`${deadlines.length} due time(s) in ${zone}; next due: ${answer.nextDue}.`);
   const entry = { us: built.entryUs, local: knowsZone(zone) ? formatLocal(built.entryUs, zone) : formatUtc(built.entryUs) };
   shown = { zone, entry, deadlines, calendar: null, holidays: new Map(), mondays: [], leftOut: 0, now: null, fired: new Set() };
   resetClock();
@@ -380,20 +403,34 @@ function showDueTable(deadlines, answer) {
       [deadline.dueLocal, "due-local"],
       [deadline.dueUtc, "due-utc"],
     ];
-    for (const [text, testid] of cells) {
+    const labels = ["Deadline", "Counted", "Due (local)", "Due (UTC)"];
+    row.setAttribute("role", "row");
+    cells.forEach(([text, testid], i) => {
       const cell = row.insertCell();
-      cell.textContent = text;
       cell.dataset.testid = testid;
-    }
+      cell.dataset.label = labels[i];
+      cell.setAttribute("role", "cell");
+      // one span (one grid item in the narrow layout); a timestamp may
+      // break between its date and its time there
+      const span = document.createElement("span");
+      const at = testid.startsWith("due-l") || testid.startsWith("due-u") ? text.indexOf("T") : -1;
+      if (at > 0) span.append(text.slice(0, at), document.createElement("wbr"), text.slice(at));
+      else span.textContent = text;
+      cell.append(span);
+    });
     const explain = Object.assign(document.createElement("button"), { type: "button", textContent: "Explain", className: "small" });
     explain.dataset.testid = "explain";
     explain.setAttribute("aria-label", `explain ${deadline.name}`);
     explain.addEventListener("click", () => showExplanation(deadline, true));
-    row.insertCell().append(explain);
+    const why = row.insertCell();
+    why.setAttribute("role", "cell");
+    why.dataset.label = "Why";
+    why.append(explain);
   }
   table.hidden = false;
   byTestId("versions").textContent =
     `calendar ${answer.calendarVersion}, rules ${answer.rulesVersion}, tzdata ${answer.tzdataVersion}; record ${answer.recordId}`;
+  byTestId("versions").title = `record ${answer.recordId}`;
   byTestId("warnings").replaceChildren(
     ...(answer.warnings ?? []).map((w) => Object.assign(document.createElement("li"), { textContent: `warning: ${w}` })),
   );
@@ -463,6 +500,16 @@ function showExplanation(deadline, clicked) {
   for (const pin of document.querySelectorAll("[data-testid=pin]")) {
     pin.classList.toggle("selected", clicked && pin.dataset.deadline === deadline.name);
   }
+  if (clicked) showInView(byTestId("explanation"));
+}
+
+/** Scrolls the page the least that brings `element` into the viewport (its
+ * top when it is taller than the viewport); nothing when it is in view. */
+function showInView(element) {
+  const box = element.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  const block = box.height > window.innerHeight ? "start" : "nearest";
+  element.scrollIntoView({ block, inline: "nearest", behavior: "instant" });
 }
 
 // ---- the clock --------------------------------------------------------------------
@@ -478,6 +525,7 @@ function resetClock() {
   }
   shown.now = { us: shown.entry.us, local: shown.entry.local };
   shown.fired = new Set();
+  showNextDue();
   now.textContent = `${shown.entry.local} (entry)`;
   byTestId("skip").disabled = !shown.deadlines.some((d) => d.dueUs > shown.entry.us);
   byTestId("reset").disabled = false;
@@ -501,6 +549,7 @@ function skipToNextDeadline() {
   byTestId("clock-log").append(Object.assign(document.createElement("li"), { textContent: text }));
   byTestId("skip").disabled = !shown.deadlines.some((d) => d.dueUs > next);
   if (byTestId("skip").disabled) byTestId("clock-log").append(Object.assign(document.createElement("li"), { textContent: "no deadline left" }));
+  showNextDue();
   redraw();
 }
 

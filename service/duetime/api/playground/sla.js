@@ -8,6 +8,7 @@ import { evaluateSla } from "./api.js";
 import { FieldErrors, attachErrorSlot } from "./errors.js";
 import {
   InputError,
+  UnknownZoneError,
   addDays,
   daysBetween,
   formatDuration,
@@ -25,19 +26,56 @@ import {
 /** The support-contract scenario of the README: a reply, a tier change, a
  * wait on a third party and the customer's answer, then resolution. */
 export const SCENARIO = [
-  { type: "start", time: "2026-12-11T10:00:00+01:00", attributes: "" },
-  { type: "customer_reply", time: "2026-12-14T10:00:00+01:00", attributes: "" },
-  { type: "tier_change", time: "2026-12-17T10:00:00+01:00", attributes: "tier=priority" },
-  { type: "awaiting_third_party", time: "2026-12-18T10:00:00+01:00", attributes: "" },
-  { type: "customer_reply", time: "2026-12-20T10:00:00+01:00", attributes: "" },
-  { type: "resolved", time: "2026-12-29T11:00:00+01:00", attributes: "" },
+  { type: "start", time: "2026-12-11T10:00", attributes: "" },
+  { type: "customer_reply", time: "2026-12-14T10:00", attributes: "" },
+  { type: "tier_change", time: "2026-12-17T10:00", attributes: "tier=priority" },
+  { type: "awaiting_third_party", time: "2026-12-18T10:00", attributes: "" },
+  { type: "customer_reply", time: "2026-12-20T10:00", attributes: "" },
+  { type: "resolved", time: "2026-12-29T11:00", attributes: "" },
 ];
+
+/** The event that starts every history (docs/semantics.md, "SLA clocks"). */
+const START = "start";
+
+/** A type no policy event can have: asked for, it makes the service refuse
+ * the request naming the policy's events (nothing is recorded). */
+const NO_EVENT = "";
+
+/**
+ * The event types `policy` knows, as the service says them: ["start", ...its
+ * events, sorted]. The service has no call listing a policy's events; its
+ * EvaluateSla refusal of an unknown event type lists them ("… (known: a, b)"),
+ * so this asks for one. Throws the ServiceError of any other refusal (an
+ * unknown policy names "policy"), or an Error when the refusal lists none.
+ */
+export async function policyEvents(policy) {
+  const at = "2000-01-01T00:00:00Z";
+  try {
+    await evaluateSla({ policy, events: [{ type: START, time: at }, { type: NO_EVENT, time: at }] });
+  } catch (exc) {
+    const said = (exc.violations ?? []).find((v) => v.field === "events[1].type");
+    const known = /\(known: ([^)]*)\)\s*$/.exec(said?.description ?? "");
+    if (known) return [START, ...known[1].split(",").map((name) => name.trim()).filter(Boolean)];
+    if (!said) throw exc;
+  }
+  throw new Error(`the service did not say which events policy '${policy}' has`);
+}
 
 const MEASURES = {
   CLOCK_MEASURE_ELAPSED: "elapsed time",
   CLOCK_MEASURE_BUSINESS_DAY: "business-day time",
   CLOCK_MEASURE_BUSINESS_TIME: "business time",
 };
+
+/** Fills the event type `select` with `types` and selects `value`; a value
+ * that is not among them stays selectable, marked as such, so a row never
+ * changes its type silently (the service refuses it by name). */
+function setTypes(select, types, value) {
+  const options = types.map((type) => new Option(type, type));
+  if (value && !types.includes(value)) options.push(new Option(`${value} (not an event of this policy)`, value));
+  select.replaceChildren(...options);
+  select.value = value;
+}
 
 function input(testid, value, label, attributes = {}) {
   const node = document.createElement("input");
@@ -64,16 +102,27 @@ export function setUpSlaPanel(root) {
   const form = root.querySelector("form");
   const rows = root.querySelector("[data-testid=sla-events]");
   const policy = root.querySelector("[data-testid=sla-policy]");
+  const zone = root.querySelector("[data-testid=sla-time-zone]");
   const result = root.querySelector("[data-testid=sla-result]");
   const errors = new FieldErrors(root.querySelector("[data-testid=sla-error]"));
   attachErrorSlot(policy);
+  attachErrorSlot(zone);
+  /** The event types of the policy named in the form ("start" and the
+   * preset's until the service has said them). */
+  let types = [...new Set(SCENARIO.map((event) => event.type))];
 
   function addRow(event) {
     const number = rows.children.length + 1;
     const row = document.createElement("li");
     row.dataset.testid = "sla-event";
-    const type = input("sla-event-type", event.type, `event ${number}: type`, { size: 20 });
-    const time = input("sla-event-time", event.time, `event ${number}: time, RFC 3339 with an offset`, { size: 26 });
+    const type = document.createElement("select");
+    type.dataset.testid = "sla-event-type";
+    type.setAttribute("aria-label", `event ${number}: type`);
+    setTypes(type, types, event.type || types[rows.children.length ? 1 : 0] || "");
+    const time = input("sla-event-time", event.time, `event ${number}: time, local in the time zone above or with an offset`, {
+      size: 26,
+      placeholder: "e.g. 2026-12-11T10:00",
+    });
     const attributes = input("sla-event-attributes", event.attributes, `event ${number}: attributes, key=value`, {
       size: 14,
       placeholder: "tier=priority",
@@ -92,23 +141,58 @@ export function setUpSlaPanel(root) {
     addRow({ type: "", time: "", attributes: "" }),
   );
 
+  /** Asks the service for the events of the policy named now and offers
+   * them in every row's type; an unknown policy is said next to its input. */
+  let asking = 0;
+  async function loadTypes() {
+    const ask = ++asking;
+    const name = policy.value.trim();
+    errors.clear();
+    if (!name) return;
+    let found;
+    try {
+      found = await policyEvents(name);
+    } catch (exc) {
+      // An unknown policy is said at its input; any other failure (no
+      // answer, a token needed) leaves the types offered as they are.
+      const said = (exc.violations ?? []).filter((v) => v.field === "policy");
+      if (ask !== asking || !said.length) return;
+      errors.reset();
+      errors.register("policy", policy);
+      for (const v of said) errors.showField(v.field, v.description);
+      return;
+    }
+    if (ask !== asking) return;
+    types = found;
+    for (const select of rows.querySelectorAll("select[data-testid=sla-event-type]")) setTypes(select, types, select.value);
+    root.dataset.policyEvents = name;
+  }
+  policy.addEventListener("change", () => loadTypes());
+  loadTypes();
+
   form.addEventListener("submit", async (submitted) => {
     submitted.preventDefault();
     errors.reset();
     errors.register("policy", policy);
     const request = { policy: policy.value.trim(), events: [] };
     let bad = false;
+    errors.register("time_zone", zone);
+    const timeZone = zone.value.trim() || "UTC";
+    let zoneBad = false;
     [...rows.children].forEach((row, i) => {
-      const [type, time, attributes] = row.querySelectorAll("input");
+      const type = row.querySelector("select");
+      const [time, attributes] = row.querySelectorAll("input");
       errors.register(`events[${i}]`, type);
       errors.register(`events[${i}].type`, type);
       errors.register(`events[${i}].time`, time);
       errors.register(`events[${i}].attributes`, attributes);
       const event = { type: type.value.trim() };
       try {
-        event.time = formatUtc(parseDateTime(time.value, "UTC", { offsetRequired: true }).us);
+        event.time = formatUtc(parseDateTime(time.value, timeZone, { where: "the time zone above" }).us);
       } catch (exc) {
-        errors.showField(`events[${i}].time`, exc.message);
+        if (!(exc instanceof UnknownZoneError)) errors.showOn(time, exc.message);
+        else if (!zoneBad) errors.showOn(zone, exc.message);
+        zoneBad ||= exc instanceof UnknownZoneError;
         bad = true;
       }
       try {
@@ -120,13 +204,17 @@ export function setUpSlaPanel(root) {
       }
       request.events.push(event);
     });
-    if (bad) return;
+    if (bad) {
+      errors.focusFirst();
+      return;
+    }
     result.setAttribute("aria-busy", "true");
     try {
       showAnswer(result, await evaluateSla(request));
     } catch (exc) {
       result.replaceChildren();
       errors.showError(exc);
+      errors.focusFirst();
     } finally {
       result.removeAttribute("aria-busy");
     }
@@ -197,23 +285,41 @@ function showAnswer(result, answer) {
       cell(remaining, "sla-remaining"),
       cell(entry.reason, "sla-reason"),
     );
-    if (moved) row.classList.add("moved");
-    if (status === "PAUSED") row.classList.add("paused");
+    if (moved) {
+      row.classList.add("moved");
+      row.querySelector("[data-testid=sla-new-deadline]").title = `deadline moved: was ${local(entry.oldDeadlineTime)}`;
+    }
+    if (status === "PAUSED") {
+      row.classList.add("paused");
+      row.querySelector("[data-testid=sla-remaining]").title = "clock paused: the time left waits for a resume";
+    }
   });
 
   const state = answer.state ?? {};
   const verdict = document.createElement("p");
   verdict.dataset.testid = "sla-verdict";
   const status = (state.status ?? "").replace("CLOCK_STATUS_", "");
-  verdict.textContent =
+  const record = Object.assign(document.createElement("span"), { className: "record-id", textContent: answer.recordId });
+  record.dataset.testid = "sla-record-id";
+  record.title = `record ${answer.recordId}`;
+  verdict.append(
     status === "STOPPED"
-      ? `Clock STOPPED, ${state.met ? "SLA met" : "SLA breached"}${state.breachTime ? `; breach at ${local(state.breachTime)}` : ""}. Tier ${answer.tier}, record ${answer.recordId}.`
-      : `Clock ${status}${state.deadlineTime ? `, due ${local(state.deadlineTime)}` : ""}${state.remaining ? `, ${formatDuration(parseDuration(state.remaining))} left` : ""}. Tier ${answer.tier}, record ${answer.recordId}.`;
+      ? `Clock STOPPED, ${state.met ? "SLA met" : "SLA breached"}${state.breachTime ? `; breach at ${local(state.breachTime)}` : ""}. Tier ${answer.tier}, record `
+      : `Clock ${status}${state.deadlineTime ? `, due ${local(state.deadlineTime)}` : ""}${state.remaining ? `, ${formatDuration(parseDuration(state.remaining))} left` : ""}. Tier ${answer.tier}, record `,
+    record,
+    ".",
+  );
 
   const wrap = document.createElement("div");
   wrap.className = "sla-result-table";
   wrap.append(table);
-  result.replaceChildren(verdict, slaTrack(timeline, zone), wrap);
+  const legend = document.createElement("p");
+  legend.className = "sla-table-legend";
+  legend.dataset.testid = "sla-table-legend";
+  legend.innerHTML =
+    '<span class="moved">Red bold</span>: the event moved the deadline (its title says where it was). ' +
+    '<span class="paused">Purple bold</span>: the clock is paused; the time left waits for a resume.';
+  result.replaceChildren(verdict, slaTrack(timeline, zone), wrap, legend);
   for (const warning of answer.warnings ?? []) {
     const p = document.createElement("p");
     p.className = "warning";

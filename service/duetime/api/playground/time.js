@@ -149,13 +149,14 @@ function checkDate(y, mo, d, text) {
 /** Reads a date-time typed by the person: RFC 3339 with an offset
  * ("2026-11-27T16:00:00+01:00", "…Z"; seconds may be left out), or a local
  * date-time without one ("2026-11-27T16:00"), which is wall time in `zone`
- * (refused when `offsetRequired`). Returns { us, how } (how: "offset", or
+ * (refused when `offsetRequired`). `where` names `zone` in the messages
+ * ("the calendar's zone"). Returns { us, how } (how: "offset", or
  * resolveWall's "exact", "gap", "fold"); throws InputError saying how to
  * write it. */
-export function parseDateTime(text, zone, { offsetRequired = false } = {}) {
+export function parseDateTime(text, zone, { offsetRequired = false, where = "the calendar's zone" } = {}) {
   const how = offsetRequired
     ? "write an instant with its offset, e.g. 2026-12-11T10:00:00+01:00"
-    : "write 2026-11-27T16:00 (local time in the calendar's zone) or 2026-11-27T16:00:00+01:00";
+    : `write 2026-11-27T16:00 (local time in ${where}) or 2026-11-27T16:00:00+01:00`;
   if (!text.trim()) throw new InputError(`is required: ${how}`);
   const m = RFC3339.exec(text.trim());
   if (!m) throw new InputError(`'${text.trim()}' is not a date-time: ${how}`);
@@ -176,7 +177,7 @@ export function parseDateTime(text, zone, { offsetRequired = false } = {}) {
   if (!knowsZone(zone)) {
     throw new UnknownZoneError(
       `this browser does not know the time zone '${zone}': use an IANA name (e.g. Europe/Zagreb), ` +
-        "or give the entry time with an offset",
+        "or give the time with an offset",
     );
   }
   return resolveWall(zone, `${pad(y, 4)}-${pad(mo)}-${pad(d)}`, h * 3600 + mi * 60 + s, fractionUs);

@@ -144,7 +144,20 @@ export function drawTimeline(container, model, onPin) {
     table.append(body);
     previousMonday = monday;
   }
+  keepTableRoles(table);
   container.append(table);
+}
+
+/** Names each part of `table` by its table role: a narrow timeline lays its
+ * rows out as grids (playground.css), which would otherwise hide from
+ * assistive technology that it is a table. */
+function keepTableRoles(table) {
+  table.setAttribute("role", "table");
+  const roles = { THEAD: "rowgroup", TBODY: "rowgroup", TR: "row", TD: "cell" };
+  for (const part of table.querySelectorAll("thead, tbody, tr, th, td")) {
+    const role = part.tagName === "TH" ? (part.scope === "col" ? "columnheader" : "rowheader") : roles[part.tagName];
+    part.setAttribute("role", role);
+  }
 }
 
 function dayRow(model, date, entryWall, nowWall, onPin) {
