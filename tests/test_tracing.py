@@ -93,7 +93,7 @@ def test_an_http_call_has_one_span(exported):
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                      base_url="http://duetime.test") as client:
             return await client.post("/v1/dueTimes:compute", content=json.dumps(body),
-                                     headers=headers)
+                                     headers={"Content-Type": "application/json", **headers})
 
     answered = anyio.run(post, {"start": "2026-11-27T16:00Z", "duration": "2bd"},
                          {"x-duetime-namespace": "team-b"})
