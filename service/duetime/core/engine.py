@@ -23,6 +23,7 @@ from .calendar import Calendar
 from .compiled import CompiledCalendar, Segment, search_dates
 from .durations import DAY, Duration, DurationKind, parse_duration
 from .errors import InvalidArgument, OutOfRange
+from .landing import Landing, land, landing_target
 from .zones import (
     EPOCH_ORDINAL,
     MAX_ORDINAL,
@@ -109,6 +110,8 @@ def add_us(
     kind = d.kind
     if kind is _BUSINESS_DAY and not d.is_relative:
         result = add_business_days_us(start, d.days, cc, field)
+    elif d.roll is not None:
+        result = add_landed_us(start, d, cc, field).due
     elif kind is _ELAPSED:
         result = start + d.micros
     elif d.is_relative:
@@ -226,16 +229,26 @@ def add_relative_us(start: int, d: Duration, cc: CompiledCalendar, field: str = 
 
 
 def _relative_target(cc: CompiledCalendar, o: int, d: Duration, field: str) -> int:
-    if d.at_time is not None:
-        return cc.resolve(o, d.at_time)
-    # the date's own intervals, even where an earlier date's (moved by a DST
-    # gap, or running overnight) already covers them
-    segs = cc.raw_segments(o)
-    if not segs:
-        raise InvalidArgument.at(
-            field, f"{d.text!r}: {date.fromordinal(o).isoformat()} is a business day with no working hours to {d.at_edge} at"
-        )
-    return segs[0][0] if d.at_edge == "open" else segs[-1][1]
+    return landing_target(cc, o, d, field)
+
+
+def add_landed_us(start: int, d: Duration, cc: CompiledCalendar, field: str = "duration") -> Landing:
+    """An elapsed or nominal duration with a landing rule (``d.roll`` set,
+    docs/semantics.md §15): the unrolled due time (``start`` itself for a
+    zero amount, §2's zero rule), range-checked, then rolled off a date that
+    is not a business day and placed at the landing time, if any, by
+    :func:`duetime.core.landing.land` (one look-up of the next or previous
+    business day, whatever the amount)."""
+    if d.is_zero_amount:
+        unrolled = start
+    elif d.kind is _ELAPSED:
+        unrolled = start + d.micros
+    else:
+        unrolled = add_nominal_us(start, d, cc, field)
+    r = cc.known_instant_range or cc.instant_range()
+    if not r[0] <= unrolled < r[1]:
+        _check_result(unrolled, cc, field)
+    return land(unrolled, d, cc, field)
 
 
 # ---------------------------------------------------------------------------
