@@ -85,6 +85,12 @@ def test_every_roll_and_landing_time(duration, expected):
     assert due("2026-01-30T10:00+01:00", duration) == expected
 
 
+def test_the_relative_deadline_table_row_for_end():
+    # docs/semantics.md §6: from Friday 2026-11-27 16:00 (UTC, 09–17)
+    assert due("2026-11-27T16:00Z", "1bd@end", Calendar.from_text()) == "2026-12-01T00:00:00+00:00"
+    assert due("2026-11-27T16:00Z", "0bd@end", Calendar.from_text()) == "2026-11-28T00:00:00+00:00"
+
+
 # ---- the settled details (docs/semantics.md §15)
 
 
