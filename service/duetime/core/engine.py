@@ -23,7 +23,7 @@ from .calendar import Calendar
 from .compiled import CompiledCalendar, Segment, search_dates
 from .durations import DAY, Duration, DurationKind, parse_duration
 from .errors import InvalidArgument, OutOfRange
-from .landing import Landing, land, landing_target
+from .landing import Landing, land, land_us, landing_target
 from .zones import (
     EPOCH_ORDINAL,
     MAX_ORDINAL,
@@ -111,7 +111,7 @@ def add_us(
     if kind is _BUSINESS_DAY and not d.is_relative:
         result = add_business_days_us(start, d.days, cc, field)
     elif d.roll is not None:
-        result = add_landed_us(start, d, cc, field).due
+        result = land_us(_unrolled_us(start, d, cc, field), d, cc, field)[2]
     elif kind is _ELAPSED:
         result = start + d.micros
     elif d.is_relative:
@@ -239,6 +239,11 @@ def add_landed_us(start: int, d: Duration, cc: CompiledCalendar, field: str = "d
     is not a business day and placed at the landing time, if any, by
     :func:`duetime.core.landing.land` (one look-up of the next or previous
     business day, whatever the amount)."""
+    unrolled = _unrolled_us(start, d, cc, field)
+    return land(unrolled, d, cc, field)
+
+
+def _unrolled_us(start: int, d: Duration, cc: CompiledCalendar, field: str) -> int:
     if d.is_zero_amount:
         unrolled = start
     elif d.kind is _ELAPSED:
@@ -248,7 +253,7 @@ def add_landed_us(start: int, d: Duration, cc: CompiledCalendar, field: str = "d
     r = cc.known_instant_range or cc.instant_range()
     if not r[0] <= unrolled < r[1]:
         _check_result(unrolled, cc, field)
-    return land(unrolled, d, cc, field)
+    return unrolled
 
 
 # ---------------------------------------------------------------------------

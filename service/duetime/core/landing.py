@@ -19,7 +19,7 @@ from .durations import Duration, Roll
 from .errors import InvalidArgument, OutOfRange
 from .zones import MAX_ORDINAL, MIN_ORDINAL
 
-__all__ = ["Landing", "land", "landing_target", "roll_date"]
+__all__ = ["Landing", "land", "land_us", "landing_target", "roll_date"]
 
 
 def _month(o: int) -> tuple[int, int]:
@@ -89,19 +89,27 @@ def land(unrolled: int, d: Duration, cc: CompiledCalendar, field: str = "duratio
     final date. OutOfRange when the final date leaves 1900..2199, or when
     the roll looked at dates the calendar's holiday list does not cover;
     InvalidArgument for ``open`` / ``close`` on a date without hours."""
+    o, final, due = land_us(unrolled, d, cc, field)
+    return Landing(unrolled, o, final, due)
+
+
+def land_us(unrolled: int, d: Duration, cc: CompiledCalendar, field: str = "duration") -> tuple[int, int, int]:
+    """:func:`land` as plain integers: (the unrolled local date, the final
+    date, the due instant in µs), for the answer's own path."""
     assert d.roll is not None
     o, wall = cc.local_of(unrolled)
-    final = roll_date(cc, o, d.roll)
-    if final > MAX_ORDINAL:
-        raise OutOfRange.at(field, "the rolled due date would fall after the supported range's end 2199-12-31")
-    if final < MIN_ORDINAL:
-        raise OutOfRange.at(field, "the rolled due date would fall before the supported range's start 1900-01-01")
-    _holidays_known(cc, min(o, final), max(o, final))
-    if d.at_time is None and d.at_edge is None:
-        due = unrolled if final == o else cc.resolve(final, wall)
+    if cc.is_business_day(o):
+        final = o
     else:
-        due = landing_target(cc, final, d, field)
-    return Landing(unrolled, o, final, due)
+        final = roll_date(cc, o, d.roll)
+        if final > MAX_ORDINAL:
+            raise OutOfRange.at(field, "the rolled due date would fall after the supported range's end 2199-12-31")
+        if final < MIN_ORDINAL:
+            raise OutOfRange.at(field, "the rolled due date would fall before the supported range's start 1900-01-01")
+        _holidays_known(cc, min(o, final), max(o, final))
+    if d.at_time is None and d.at_edge is None:
+        return o, final, unrolled if final == o else cc.resolve(final, wall)
+    return o, final, landing_target(cc, final, d, field)
 
 
 def _holidays_known(cc: CompiledCalendar, first: int, last: int) -> None:
