@@ -1,4 +1,5 @@
-"""Due-time arithmetic (docs/semantics.md §2–§4): elapsed, business days, business time, ISO.
+"""Due-time arithmetic (docs/semantics.md §2–§4): elapsed, business days, business time, ISO,
+and landing rules (§15, by core.landing).
 
 All functions here are pure: the caller supplies every instant, nothing reads
 a clock or does I/O. Instants are µs since the epoch (``int``) in the
