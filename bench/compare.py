@@ -96,6 +96,8 @@ STARTS: list[tuple[str, str]] = [
 
 BD_NS = (3, 250, 10000)
 BH_NS = (8, 48, 2000)
+#: A nominal duration without and with a landing rule (docs/semantics.md §15): what the roll adds.
+NOMINAL_TEXTS = ("P1M", "P1M@modified-following")
 
 
 def local(us: int) -> datetime:
@@ -336,6 +338,10 @@ def build_rows(inp: Inputs) -> list[Row]:
                  lambda s, got, nr=next_open_reason: nr(s, got, lib="businesstimedelta: ")),
         ]))
 
+    # ---- nominal durations, unrolled and with a landing rule (docs/semantics.md §15)
+    for text in NOMINAL_TEXTS:
+        rows.append(Row("add nominal", text, fmt_instant, duetime_impls(text)))
+
     # ---- business time between a and a + 7 days / a + 365 days (elapsed)
     for days, what in ((7, "7d (week)"), (365, "365d (year)")):
         span = timedelta(days=days)
@@ -530,6 +536,10 @@ def goals(rows: list[Row]) -> list[Goal]:
     x = b.median("core") / a.median("core")
     out.append(Goal("flat in N: core add 10000bd ≤ 1.3 × core add 3bd", f"{x:.2f}×", x <= 1.3,
                     [(a.label, "core"), (b.label, "core")]))
+    a, b = r(f"add nominal {NOMINAL_TEXTS[0]}"), r(f"add nominal {NOMINAL_TEXTS[1]}")
+    x = b.median("core") / a.median("core")
+    out.append(Goal(f"a landing rule is one look-up: core {NOMINAL_TEXTS[1]} ≤ 2 × core {NOMINAL_TEXTS[0]}",
+                    f"{x:.2f}×", x <= 2, [(a.label, "core"), (b.label, "core")]))
     a, b = r("add business hours 8bh"), r("add business hours 2000bh")
     x = b.median("core") / a.median("core")
     out.append(Goal("flat in N: core add 2000bh ≤ 1.3 × core add 8bh", f"{x:.2f}×", x <= 1.3,

@@ -1,4 +1,4 @@
-"""Independent reference implementation ("oracle") of duetime's rules, docs/semantics.md §1–§5.
+"""Independent reference implementation ("oracle") of duetime's rules, docs/semantics.md §1–§6, §15.
 
 Written from the text of the rules only, for obviousness rather than speed.
 It shares no code with ``duetime.core``: disagreements between the two reveal a
@@ -13,7 +13,10 @@ bug in one of them.  Everything here works day by day and instant by instant:
   of every business day, each endpoint resolved on its own by §1; an interval
   whose resolved end is not after its resolved start is dropped (§10);
 * ``add_bh`` walks the merged open segments; ``add_bd`` steps date by date;
-  ``bd_between`` loops N upward, literally as §3 defines it.
+  ``bd_between`` loops N upward, literally as §3 defines it;
+* a landing rule (§15) rolls date by date (the modified conventions look
+  for a business day within the month first), and ``Nbd@TIME`` (§6) takes
+  the N-th business day date by date.
 
 Instants are integers: microseconds since 1970-01-01T00:00Z.
 """
@@ -556,7 +559,115 @@ def add_iso(cal: OCal, start: int, p: IsoParts) -> int:
     return result
 
 
+# ---------------------------------------------------------------------------
+# Landing rules (docs/semantics.md §15) and relative deadlines (§6)
+# ---------------------------------------------------------------------------
+
+ROLLS = ("following", "preceding", "modified-following", "modified-preceding")
+
+
+def _walk_to_business_day(cal: OCal, d: date, step: int, within_month: bool = False) -> date | None:
+    """The first business day strictly after (step 1) or before (step -1) d,
+    date by date; with ``within_month``, None when d's month has none that way."""
+    x = d
+    while True:
+        x += timedelta(days=step)
+        if within_month and (x.year, x.month) != (d.year, d.month):
+            return None
+        _check_walk_date(x)
+        if cal.is_business_day(x):
+            return x
+
+
+def roll_date(cal: OCal, d: date, roll: str) -> date:
+    """§15's table, literally: d itself when it is a business day; else
+    following / preceding; the modified ones take the first direction's
+    business day when it is in d's month, else the other direction's."""
+    if cal.is_business_day(d):
+        return d
+    if roll == "following":
+        return _walk_to_business_day(cal, d, 1)
+    if roll == "preceding":
+        return _walk_to_business_day(cal, d, -1)
+    first = 1 if roll == "modified-following" else -1
+    same_month = _walk_to_business_day(cal, d, first, within_month=True)
+    return same_month if same_month is not None else _walk_to_business_day(cal, d, -first)
+
+
+def _own_intervals(cal: OCal, d: date) -> list[tuple[int, int]]:
+    """The instants of date d's own working intervals (a business day's)."""
+    return cal.open_intervals_of_date(d)
+
+
+def landing_instant(cal: OCal, d: date, when: str) -> int:
+    """The instant of date d that a landing time names: 'HH:MM', 'open',
+    'close' or 'end' (§6, §15)."""
+    if when == "end":
+        return resolve(cal.zone, datetime.combine(d + timedelta(days=1), time(0)))
+    if when in ("open", "close"):
+        own = _own_intervals(cal, d)
+        if not own:
+            raise OracleInvalid(f"{d} has no working hours to {when} at")
+        return min(a for a, _ in own) if when == "open" else max(b for _, b in own)
+    return resolve(cal.zone, datetime.combine(d, minutes_to_time(parse_hhmm(when, allow_24=False))))
+
+
+def add_with_rule(cal: OCal, start: int, text: str) -> int:
+    """A duration with '@': ``Nbd@TIME`` (§6) or ``DURATION@ROLL[@TIME]`` (§15)."""
+    left, *rule = text.strip().split("@")
+    if not rule or len(rule) > 2 or not all(rule):
+        raise OracleInvalid(f"bad rule in {text!r}")
+    check_range(cal, start, "start")
+    iso = left.lstrip("+-").startswith("P")
+    kind, amount = ("nominal", 0) if iso else parse_duration(left)
+    if kind == "bt":
+        raise OracleInvalid("business time takes no landing rule")
+    if kind == "bd":
+        if len(rule) != 1 or rule[0] in ROLLS:
+            raise OracleInvalid("business days take no roll")
+        return _relative_deadline(cal, start, amount, rule[0])
+    if rule[0] not in ROLLS:
+        raise OracleInvalid("a landing time after an elapsed or nominal duration needs a roll")
+    unrolled = to_us(compute_due(cal, from_us(start), left)) if iso else start + amount
+    check_range(cal, unrolled, "unrolled")
+    wall = local_wall(cal.zone, unrolled)
+    d = wall.date()
+    final = roll_date(cal, d, rule[0])
+    if final < MIN_DATE or final > MAX_DATE:
+        raise OracleOutOfRange(f"rolled date {final}")
+    if len(rule) == 2:
+        result = landing_instant(cal, final, rule[1])
+    elif final == d:
+        result = unrolled
+    else:
+        result = resolve(cal.zone, datetime.combine(final, wall.time()))
+    check_range(cal, result, "result")
+    return result
+
+
+def _relative_deadline(cal: OCal, start: int, n: int, when: str) -> int:
+    """§6: N != 0: the N-th business day after (before) the start's local date
+    at ``when``; N = 0: the first business day from the start's date on whose
+    ``when`` instant is strictly later than the start."""
+    if n != 0:
+        d, _ = bd_due_date(cal, start, n)
+        if d < MIN_DATE or d > MAX_DATE:
+            raise OracleOutOfRange(f"due date {d}")
+        result = landing_instant(cal, d, when)
+    else:
+        d = local_date(cal.zone, start)
+        if not cal.is_business_day(d):
+            d = _walk_to_business_day(cal, d, 1)
+        result = landing_instant(cal, d, when)
+        if result <= start:
+            result = landing_instant(cal, _walk_to_business_day(cal, d, 1), when)
+    check_range(cal, result, "result")
+    return result
+
+
 def compute_due(cal: OCal, start: datetime, duration: str) -> datetime:
+    if "@" in duration:
+        return from_us(add_with_rule(cal, to_us(start), duration))
     if duration.strip().lstrip("-").startswith("P"):
         return from_us(add_iso(cal, to_us(start), parse_iso(duration)))
     kind, amount = parse_duration(duration)

@@ -10,7 +10,8 @@ Commands::
                   [--workers N]
                   (each also a DUETIME_* variable: duetime.config)
     duetime health --server HOST:PORT [--service NAME] [--timeout S] [CONNECTION]
-    duetime due START DURATION [--at-close WHEN] [--explain] [CALENDAR] [CALL]
+    duetime due START DURATION [--at-close WHEN] [--roll ROLL] [--landing-time TIME] [--explain]
+                [CALENDAR] [CALL]
     duetime between START END [--explain] [CALENDAR] [CALL]
     duetime open TIME [CALENDAR] [CALL]
     duetime schedule ENTERED --deadline NAME=DURATION[@after:NAME] ...
@@ -141,6 +142,7 @@ from duetime.api.convert import (
     calendars_listing,
     holidays_query,
     holidays_to_proto,
+    landed_duration,
     message_dict,
     record_filter,
     record_of,
@@ -189,6 +191,8 @@ RPC_TIMEOUT = 30.0
 """Seconds a CLI call to the server may take."""
 NOT_RECORDED = "computed locally, not recorded"
 AT_CLOSE = {"end-of-window": pb.AT_CLOSE_END_OF_WINDOW, "next-open": pb.AT_CLOSE_NEXT_OPEN}
+ROLLS = {"following": pb.ROLL_FOLLOWING, "preceding": pb.ROLL_PRECEDING,
+         "modified-following": pb.ROLL_MODIFIED_FOLLOWING, "modified-preceding": pb.ROLL_MODIFIED_PRECEDING}
 AFTER = parsing.AFTER
 """Separator of a ``--deadline`` that is chained after another one."""
 _BAD_INPUT = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.OUT_OF_RANGE,
@@ -389,8 +393,10 @@ def _ask(duetime: DuetimeClient, request: Message) -> Message:
     through the typed call of its method with every field of ``request``."""
     key = request.idempotency_key
     if isinstance(request, pb.ComputeDueTimeRequest):
+        # a landing rule given as --roll / --landing-time travels in the text (docs/semantics.md §15)
         answer = duetime.compute_due_time(
-            _utc(request.start), request.duration, _given(request, "calendar"),
+            _utc(request.start), landed_duration(request.duration, request.roll, request.landing_time),
+            _given(request, "calendar"),
             at_close=_AT_CLOSE_NAMES.get(request.at_close, ""), explain=request.explain,
             idempotency_key=key)
     elif isinstance(request, pb.ComputeBusinessTimeRequest):
@@ -567,6 +573,7 @@ def cmd_due(args: argparse.Namespace) -> int:
     request = pb.ComputeDueTimeRequest(
         duration=args.duration, calendar=calendar_from_args(args),
         at_close=AT_CLOSE.get(args.at_close, pb.AT_CLOSE_UNSPECIFIED), explain=args.explain,
+        roll=ROLLS.get(args.roll, pb.ROLL_UNSPECIFIED), landing_time=args.landing_time or "",
     )
     _set_instant(request, "start", args.start)
     response = _run(DUE_TIME, request, args)
@@ -1567,10 +1574,17 @@ def parser() -> argparse.ArgumentParser:
 
     due = sub.add_parser("due", parents=flags, help="compute START + DURATION")
     due.add_argument("start", help="RFC 3339 instant with offset, e.g. 2026-11-27T16:00+01:00")
-    due.add_argument("duration", help="e.g. 3bd, 8bh, 90m, P1M, 1bd@16:00, always with a "
-                                      "unit (a bare 2 is refused); a negative one (-1bd, -2h) "
-                                      "counts backwards and may be written as is")
+    due.add_argument("duration", help="e.g. 3bd, 8bh, 90m, P1M, 1bd@16:00, P1M@following, "
+                                      "14d@modified-following@close, always with a unit (a "
+                                      "bare 2 is refused); a negative one (-1bd, -2h) counts "
+                                      "backwards and may be written as is")
     _answer_flags(due)
+    due.add_argument("--roll", choices=list(ROLLS),
+                     help="move a due date that is not a business day (elapsed and ISO 8601 "
+                          "durations): the same as DURATION@ROLL")
+    due.add_argument("--landing-time", metavar="TIME",
+                     help="HH:MM, open, close or end on the final date: the same as "
+                          "DURATION@ROLL@TIME (or Nbd@TIME)")
     due.set_defaults(run=cmd_due)
 
     between = sub.add_parser("between", parents=flags,

@@ -66,6 +66,7 @@ from duetime.core import (
     parse_duration,
 )
 from duetime.core.clock import measure_of
+from duetime.core.durations import Roll, with_landing
 from duetime.core.engine import start_us
 from duetime.core.sla import BusinessEvent
 from duetime.core.calendar import MAX_HOLIDAYS
@@ -261,6 +262,29 @@ def _at_close(value: int) -> AtClose:
     return _AT_CLOSE[value]
 
 
+_ROLLS = {pb.ROLL_UNSPECIFIED: None,
+          **{pb.Roll.Value(f"ROLL_{r.name}"): r for r in Roll}}
+
+
+def landed_duration(duration: str, roll: int, landing_time: str, field: str = "duration",
+                    roll_field: str = "roll", time_field: str = "landing_time") -> str:
+    """The duration text that ``duration`` with the request fields ``roll``
+    (a ``pb.Roll`` number) and ``landing_time`` beside it means
+    (docs/semantics.md §15): ``"P1M"`` with ROLL_FOLLOWING and ``"end"`` is
+    ``"P1M@following@end"``. Neither field set: ``duration`` unchanged.
+    InvalidArgument naming the fields when both the text and the fields give
+    a landing rule, for an unknown roll number and as
+    :func:`duetime.core.durations.with_landing` says."""
+    if not roll and not landing_time:
+        return duration
+    if roll not in _ROLLS:
+        names = ", ".join(pb.Roll.Name(n) for n in sorted(_ROLLS) if n)
+        raise InvalidArgument.at(roll_field, f"{roll} is not a Roll value ({names})")
+    d = parse_duration(duration, field)
+    return with_landing(d, _ROLLS[roll], landing_time, field=field, roll_field=roll_field,
+                        time_field=time_field).text
+
+
 def _micros(message_type, us: int | None):
     """A Timestamp (µs since the epoch) or Duration (signed µs) of ``us``;
     None stays None, leaving the field unset."""
@@ -328,6 +352,9 @@ def answer_due_time(request: pb.ComputeDueTimeRequest,
     duration = request.duration
     if len(duration) > answering.limits.max_duration_text:
         check_length(duration, "duration", answering.limits.max_duration_text)
+    if request.roll or request.landing_time:
+        check_length(request.landing_time, "landing_time", answering.limits.max_duration_text)
+        duration = landed_duration(duration, request.roll, request.landing_time)
     cal = answering.calendar(WireCalendar(request.calendar))
     at_close = _AT_CLOSE.get(request.at_close) or _at_close(request.at_close)
     answer = answers.due_time(start, duration, cal, at_close, request.explain)
@@ -395,7 +422,8 @@ def _check_deadlines(deadlines: Sequence[pb.DeadlineSpec], limits: Limits) -> No
     for i, d in enumerate(deadlines):
         problems += [name_problem(d.name, f"deadlines[{i}].name", limits.max_name),
                      name_problem(d.after, f"deadlines[{i}].after", limits.max_name),
-                     too_long(d.duration, f"deadlines[{i}].duration", limits.max_duration_text)]
+                     too_long(d.duration, f"deadlines[{i}].duration", limits.max_duration_text),
+                     too_long(d.landing_time, f"deadlines[{i}].landing_time", limits.max_duration_text)]
     if problems := [p for p in problems if p is not None]:
         raise InvalidArgument(problems)
 
@@ -407,7 +435,9 @@ def answer_schedule(request: pb.ComputeScheduleRequest,
     _check_deadlines(request.deadlines, answering.limits)
     cal = answering.calendar(WireCalendar(request.calendar))
     answer = answers.deadlines_from(
-        entered, [Deadline(d.name, d.duration, d.after) for d in request.deadlines], cal,
+        entered, [Deadline(d.name, landed_duration(d.duration, d.roll, d.landing_time, f"deadlines[{i}].duration",
+                                                   f"deadlines[{i}].roll", f"deadlines[{i}].landing_time"), d.after)
+                  for i, d in enumerate(request.deadlines)], cal,
         _at_close(request.at_close), request.explain)
     deadlines = [
         pb.ScheduledDeadline(

@@ -10,6 +10,13 @@ Grammar (whitespace around the text is ignored, never inside it)::
                | "bh" | "bm"                             (business time)
     iso       := "P" [nY] [nM] [nW] [nD] [ "T" [xH] [xM] [xS] ]   (upper case)
 
+A duration may end in a landing rule (docs/semantics.md §15)::
+
+    ruled     := duration "@" roll [ "@" time ]     (elapsed or nominal)
+               | bd-tokens "@" time                 (business days)
+    roll      := "following" | "preceding" | "modified-following" | "modified-preceding"
+    time      := HH:MM[:SS] | "open" | "close" | "end"
+
 A bare integer is milliseconds. Tokens of one kind may repeat in any order and
 are summed; mixing kinds is an error. Decimals are exact (no binary floating
 point) and must come to a whole number of microseconds.
@@ -22,7 +29,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import InvalidArgument, OutOfRange
+from .errors import FieldViolation, InvalidArgument, OutOfRange
 
 US = 1
 MS = 1_000
@@ -38,6 +45,21 @@ MAX_BUSINESS_DAYS = 100_000
 MAX_SPAN_US = 400 * 366 * DAY
 #: Longest digit run accepted in one number; longer text cannot be in range.
 _MAX_DIGITS = 30
+
+
+class Roll(Enum):
+    """Where a due time whose local date is not a business day moves
+    (docs/semantics.md §15; ISDA 2006 §4.12, numpy's ``roll``). The value is
+    the name in duration text."""
+
+    FOLLOWING = "following"
+    PRECEDING = "preceding"
+    MODIFIED_FOLLOWING = "modified-following"
+    MODIFIED_PRECEDING = "modified-preceding"
+
+
+#: Landing times that are not a wall time (docs/semantics.md §6, §15).
+LANDING_EDGES = ("open", "close", "end")
 
 
 class DurationKind(Enum):
@@ -74,25 +96,37 @@ class Duration:
     days: int = 0
     nominal: NominalParts | None = None
     text: str = ""
-    #: Relative deadline target (``Nbd@HH:MM``): µs after local midnight.
+    #: Relative deadline or landing time (``Nbd@HH:MM``, ``P1M@following@16:00``):
+    #: µs after local midnight.
     at_time: int | None = None
-    #: Relative deadline target ``"open"`` or ``"close"`` (``Nbd@open``).
+    #: Relative deadline or landing time ``"open"``, ``"close"`` or ``"end"``
+    #: (``Nbd@open``, ``P2W@following@end``).
     at_edge: str | None = None
+    #: The landing rule's roll of an elapsed or nominal duration
+    #: (``P1M@following``, docs/semantics.md §15); None: no roll.
+    roll: Roll | None = None
 
     # cached: the arithmetic asks on every call, and a Duration never changes
     @functools.cached_property
     def is_relative(self) -> bool:
-        """True for ``Nbd@HH:MM`` / ``Nbd@open`` / ``Nbd@close``."""
-        return self.at_time is not None or self.at_edge is not None
+        """True for ``Nbd@HH:MM`` / ``Nbd@open`` / ``Nbd@close`` / ``Nbd@end``
+        and for every duration with a landing rule (``P1M@following``): none
+        of them has a clock measure."""
+        return self.at_time is not None or self.at_edge is not None or self.roll is not None
 
     @functools.cached_property
-    def is_zero(self) -> bool:
-        if self.is_relative:
-            return False
+    def is_zero_amount(self) -> bool:
+        """True when the amount is zero, whatever rule follows it (``P0D@following``)."""
         if self.kind is DurationKind.NOMINAL:
             n = self.nominal
             return n is None or not (n.years or n.months or n.weeks or n.days or n.time_us)
         return self.micros == 0 and self.days == 0
+
+    @functools.cached_property
+    def is_zero(self) -> bool:
+        """True when the duration returns the start unchanged: a zero amount
+        without a relative deadline or landing rule (docs/semantics.md §2)."""
+        return not self.is_relative and self.is_zero_amount
 
 
 _UNITS: dict[str, tuple[int, DurationKind]] = {
@@ -166,10 +200,10 @@ def _parse_duration(text: str, field: str = "duration") -> Duration:
         sign, body, offset = (-1 if s[0] == "-" else 1), s[1:], 1
         if not body:
             raise InvalidArgument.at(field, f"{s!r} has a sign but no amount")
+    if "@" in body:
+        return _parse_ruled(s, body, sign, offset, field)
     if body[0] in "Pp":
         return _parse_iso(s, body, sign, offset, field)
-    if "@" in body:
-        return _parse_relative(s, body, sign, offset, field)
     if body.isascii() and body.isdigit():
         if len(body) > _MAX_DIGITS:
             raise OutOfRange.at(field, f"{s!r} is too long to be in range")
@@ -250,27 +284,114 @@ def _parse_tokens(s: str, body: str, sign: int, offset: int, field: str) -> Dura
 
 
 _AT_TIME = re.compile(r"([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?")
+_ROLLS = {r.value: r for r in Roll}
+_ROLL_NAMES = ", ".join(repr(r.value) for r in Roll)
 
 
-def _parse_relative(s: str, body: str, sign: int, offset: int, field: str) -> Duration:
-    """``Nbd@HH:MM``, ``Nbd@open``, ``Nbd@close``: the N-th business day at a
-    local time, or at that day's first opening / last closing."""
-    left, _, target = body.partition("@")
-    at = offset + len(left) + 1
-    if not left:
-        raise InvalidArgument.at(field, f"{s!r}: write the business days before '@', e.g. '1bd@16:00'")
-    base = _parse_tokens(s, left, sign, offset, field)
-    if base.kind is not DurationKind.BUSINESS_DAY:
-        raise InvalidArgument.at(field, f"{s!r}: '@' follows business days only, e.g. '1bd@16:00', '2bd@close'")
-    if target in ("open", "close"):
-        return Duration(base.kind, days=base.days, text=s, at_edge=target)
-    m = _AT_TIME.fullmatch(target)
+def parse_landing_time(text: str, field: str, where: str = "") -> tuple[int | None, str | None]:
+    """A landing time (docs/semantics.md §6, §15): ``HH:MM`` or ``HH:MM:SS``
+    (00:00..23:59:59) → ``(µs after local midnight, None)``; ``open``,
+    ``close`` or ``end`` → ``(None, name)``. ``where`` locates ``text`` in
+    the duration for messages (e.g. "at position 5 of 'P1M@following@x'").
+    InvalidArgument on ``field`` otherwise (``24:00``: write ``end``)."""
+    at = f" {where}" if where else ""
+    if text in LANDING_EDGES:
+        return None, text
+    m = _AT_TIME.fullmatch(text)
+    if m and (int(m[1]), int(m[2]), int(m[3] or 0)) == (24, 0, 0):
+        raise InvalidArgument.at(field, f"{text!r}{at}: the end of the day is written 'end' (24:00 is the next date's 00:00)")
     if not m or int(m[1]) > 23 or int(m[2]) > 59 or int(m[3] or 0) > 59:
         raise InvalidArgument.at(
-            field, f"{target!r} at position {at + 1} of {s!r} is not a local time HH:MM (00:00..23:59), 'open' or 'close'"
+            field, f"{text!r}{at} is not a local time HH:MM (00:00..23:59), 'open', 'close' or 'end'"
         )
-    us = ((int(m[1]) * 60 + int(m[2])) * 60 + int(m[3] or 0)) * SECOND
-    return Duration(base.kind, days=base.days, text=s, at_time=us)
+    return ((int(m[1]) * 60 + int(m[2])) * 60 + int(m[3] or 0)) * SECOND, None
+
+
+def parse_roll(text: str, field: str, where: str = "") -> Roll:
+    """A roll's name (``following``, ``preceding``, ``modified-following``,
+    ``modified-preceding``) → :class:`Roll`; InvalidArgument on ``field``
+    listing the names otherwise."""
+    roll = _ROLLS.get(text)
+    if roll is None:
+        at = f" {where}" if where else ""
+        raise InvalidArgument.at(field, f"{text!r}{at} is not a roll; write one of {_ROLL_NAMES}")
+    return roll
+
+
+def _parse_ruled(s: str, body: str, sign: int, offset: int, field: str) -> Duration:
+    """A duration with a landing rule (docs/semantics.md §6, §15):
+    ``Nbd@TIME`` (a relative deadline), ``DURATION@ROLL`` or
+    ``DURATION@ROLL@TIME`` for elapsed and nominal durations."""
+    left, *rule = body.split("@")
+    if not left:
+        raise InvalidArgument.at(field, f"{s!r}: write a duration before '@', e.g. '1bd@16:00' or 'P1M@following'")
+    if len(rule) > 2:
+        raise InvalidArgument.at(field, f"{s!r} has more than two '@'; write DURATION@ROLL@TIME, e.g. 'P2W@following@end'")
+    pos = [offset + len(left) + 1]
+    for piece in rule[:-1]:
+        pos.append(pos[-1] + len(piece) + 1)
+    for piece, p in zip(rule, pos):
+        if not piece:
+            raise InvalidArgument.at(field, f"{s!r}: nothing after the '@' at position {p} "
+                                            "(write a roll such as 'following', or a time such as '16:00' or 'end')")
+    base = _parse_duration(s[: offset + len(left)], field)
+    where = [f"at position {p + 1} of {s!r}" for p in pos]
+    if base.kind is DurationKind.BUSINESS_TIME:
+        raise InvalidArgument.at(field, f"{s!r}: business hours already count open time, so they take no landing rule "
+                                        "('@' follows business days, elapsed or ISO 8601 durations)")
+    if base.kind is DurationKind.BUSINESS_DAY:
+        if len(rule) == 2 or rule[0] in _ROLLS:
+            raise InvalidArgument.at(field, f"{s!r}: business days already land on a business day, so they take no roll; "
+                                            f"write only the time, e.g. '{s[: offset + len(left)]}@end'")
+        at_time, at_edge = parse_landing_time(rule[0], field, where[0])
+        return Duration(base.kind, days=base.days, text=s, at_time=at_time, at_edge=at_edge)
+    if rule[0] not in _ROLLS:
+        if rule[0] in LANDING_EDGES or _AT_TIME.fullmatch(rule[0]):
+            raise InvalidArgument.at(field, f"{s!r}: a landing time after an elapsed or ISO 8601 duration needs a roll "
+                                            f"before it, e.g. '{s[: offset + len(left)]}@following@{rule[0]}'")
+        parse_roll(rule[0], field, where[0])
+    roll = _ROLLS[rule[0]]
+    at_time, at_edge = parse_landing_time(rule[1], field, where[1]) if len(rule) == 2 else (None, None)
+    return Duration(base.kind, micros=base.micros, nominal=base.nominal, text=s, at_time=at_time, at_edge=at_edge,
+                    roll=roll)
+
+
+def with_landing(d: Duration, roll: Roll | None, landing_time: str, *, field: str = "duration",
+                 roll_field: str = "roll", time_field: str = "landing_time") -> Duration:
+    """``d`` with the landing rule that request fields give beside it
+    (docs/semantics.md §15): ``roll`` (None: none) and ``landing_time``
+    (``HH:MM``, ``open``, ``close``, ``end``; empty: none). The answer is
+    the duration the text ``DURATION@ROLL@TIME`` would give, its ``text``
+    that text. InvalidArgument when ``d``'s text already has a rule (naming
+    ``field`` and the field given beside it), for a roll after business days
+    or business time (on ``roll_field``), for a time without a roll after an
+    elapsed or ISO 8601 duration and for a bad time (on ``time_field``).
+    Neither given: ``d`` unchanged."""
+    if roll is None and not landing_time:
+        return d
+    given = [f for f, v in ((roll_field, roll), (time_field, landing_time)) if v]
+    if "@" in d.text:
+        what = " and ".join(given)
+        raise InvalidArgument([
+            FieldViolation(field, f"{d.text!r} has a landing rule and {what} gives one too; "
+                                  f"give it in one place: in the text or in {what}"),
+            *(FieldViolation(f, f"is given while {field} {d.text!r} has its own landing rule; leave it unset "
+                                "or remove the '@…' from the text") for f in given),
+        ])
+    if roll is not None and d.kind in (DurationKind.BUSINESS_DAY, DurationKind.BUSINESS_TIME):
+        why = "business days already land on a business day" if d.kind is DurationKind.BUSINESS_DAY else \
+            "business hours already count open time"
+        raise InvalidArgument.at(roll_field, f"{roll.value!r} cannot roll {field} {d.text!r}: {why}; leave {roll_field} unset")
+    if d.kind is DurationKind.BUSINESS_TIME:
+        raise InvalidArgument.at(time_field, f"{landing_time!r} cannot follow {field} {d.text!r}: business hours "
+                                             f"already count open time; leave {time_field} unset")
+    at_time, at_edge = parse_landing_time(landing_time, time_field) if landing_time else (None, None)
+    if roll is None and d.kind is not DurationKind.BUSINESS_DAY:
+        raise InvalidArgument.at(time_field, f"{landing_time!r} after the elapsed or ISO 8601 duration {d.text!r} "
+                                             f"needs a roll: set {roll_field} too (e.g. FOLLOWING)")
+    text = d.text + (f"@{roll.value}" if roll is not None else "") + (f"@{landing_time}" if landing_time else "")
+    return Duration(d.kind, micros=d.micros, days=d.days, nominal=d.nominal, text=text, at_time=at_time,
+                    at_edge=at_edge, roll=roll)
 
 
 def _parse_iso(s: str, body: str, sign: int, offset: int, field: str) -> Duration:

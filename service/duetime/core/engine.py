@@ -1,4 +1,5 @@
-"""Due-time arithmetic (docs/semantics.md §2–§4): elapsed, business days, business time, ISO.
+"""Due-time arithmetic (docs/semantics.md §2–§4): elapsed, business days, business time, ISO,
+and landing rules (§15, by core.landing).
 
 All functions here are pure: the caller supplies every instant, nothing reads
 a clock or does I/O. Instants are µs since the epoch (``int``) in the
@@ -23,6 +24,7 @@ from .calendar import Calendar
 from .compiled import CompiledCalendar, Segment, search_dates
 from .durations import DAY, Duration, DurationKind, parse_duration
 from .errors import InvalidArgument, OutOfRange
+from .landing import Landing, land, land_us, landing_target
 from .zones import (
     EPOCH_ORDINAL,
     MAX_ORDINAL,
@@ -109,6 +111,8 @@ def add_us(
     kind = d.kind
     if kind is _BUSINESS_DAY and not d.is_relative:
         result = add_business_days_us(start, d.days, cc, field)
+    elif d.roll is not None:
+        result = land_us(_unrolled_us(start, d, cc, field), d, cc, field)[2]
     elif kind is _ELAPSED:
         result = start + d.micros
     elif d.is_relative:
@@ -226,16 +230,31 @@ def add_relative_us(start: int, d: Duration, cc: CompiledCalendar, field: str = 
 
 
 def _relative_target(cc: CompiledCalendar, o: int, d: Duration, field: str) -> int:
-    if d.at_time is not None:
-        return cc.resolve(o, d.at_time)
-    # the date's own intervals, even where an earlier date's (moved by a DST
-    # gap, or running overnight) already covers them
-    segs = cc.raw_segments(o)
-    if not segs:
-        raise InvalidArgument.at(
-            field, f"{d.text!r}: {date.fromordinal(o).isoformat()} is a business day with no working hours to {d.at_edge} at"
-        )
-    return segs[0][0] if d.at_edge == "open" else segs[-1][1]
+    return landing_target(cc, o, d, field)
+
+
+def add_landed_us(start: int, d: Duration, cc: CompiledCalendar, field: str = "duration") -> Landing:
+    """An elapsed or nominal duration with a landing rule (``d.roll`` set,
+    docs/semantics.md §15): the unrolled due time (``start`` itself for a
+    zero amount, §2's zero rule), range-checked, then rolled off a date that
+    is not a business day and placed at the landing time, if any, by
+    :func:`duetime.core.landing.land` (one look-up of the next or previous
+    business day, whatever the amount)."""
+    unrolled = _unrolled_us(start, d, cc, field)
+    return land(unrolled, d, cc, field)
+
+
+def _unrolled_us(start: int, d: Duration, cc: CompiledCalendar, field: str) -> int:
+    if d.is_zero_amount:
+        unrolled = start
+    elif d.kind is _ELAPSED:
+        unrolled = start + d.micros
+    else:
+        unrolled = add_nominal_us(start, d, cc, field)
+    r = cc.known_instant_range or cc.instant_range()
+    if not r[0] <= unrolled < r[1]:
+        _check_result(unrolled, cc, field)
+    return unrolled
 
 
 # ---------------------------------------------------------------------------

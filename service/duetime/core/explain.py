@@ -13,8 +13,8 @@ from datetime import date, datetime, timedelta
 
 from .calendar import WEEKDAY_NAMES
 from .compiled import CompiledCalendar
-from .engine import between_us
-from .durations import HOUR, MINUTE, SECOND, Duration, DurationKind
+from .engine import add_landed_us, between_us
+from .durations import HOUR, MINUTE, SECOND, Duration, DurationKind, Roll
 from .zones import format_local, from_us, local_of, offset_us, resolve, transitions_between
 
 #: Dates described one by one before the explanation switches to a summary.
@@ -28,7 +28,9 @@ class Step:
     ``kind`` is one of ``start``, ``skip`` (a date that is not a business day,
     with the reason), ``count`` (a business day counted), ``open`` (an open
     interval consumed), ``summary``, ``dst`` (a transition crossed),
-    ``resolve`` (a DST gap or fold on the due date), ``note`` and ``due``.
+    ``resolve`` (a DST gap or fold on the due date), ``roll`` (a landing
+    rule moved the due date off a date that is not a business day, or kept
+    it, docs/semantics.md §15), ``note`` and ``due``.
     Instants are µs since the epoch; ``amount_us`` is a length of time.
     """
 
@@ -82,6 +84,8 @@ def explain_due(start: int, due: int, d: Duration, cc: CompiledCalendar, next_op
             steps.append(Step("note", "the work ended exactly at a closing; at_close = NEXT_OPEN moves it to the next opening"))
     else:
         steps.extend(_explain_nominal(start, d, cc))
+    if d.roll is not None:
+        steps.extend(_explain_landing(start, d, cc))
     steps.extend(_dst_steps(min(start, due), max(start, due), cc))
     od, _ = local_of(zone, due)
     steps.append(Step("due", f"Due {format_local(due, zone)} ({_day(od)}) = {from_us(due).isoformat().replace('+00:00', 'Z')}",
@@ -125,6 +129,8 @@ def _explain_days(start: int, due: int, d: Duration, cc: CompiledCalendar) -> li
     zone = cc.zone
     o0, t0 = local_of(zone, start)
     od, _ = local_of(zone, due)
+    if d.at_edge == "end":  # due at the next date's 00:00: the business day is the date before
+        od -= 1
     steps: list[Step] = []
     dates, step = _walk(o0, od)
     n = 0
@@ -141,7 +147,8 @@ def _explain_days(start: int, due: int, d: Duration, cc: CompiledCalendar) -> li
             steps.append(Step("skip", f"{_day(o)}: skipped, {cc.closed_reason(o)}", iso))
     if d.is_relative:
         what = f"at {d.at_time // HOUR:02d}:{d.at_time // MINUTE % 60:02d}" if d.at_time is not None else (
-            "at its first opening" if d.at_edge == "open" else "at its last closing")
+            "at its first opening" if d.at_edge == "open" else
+            "at its end (24:00, the next date's 00:00)" if d.at_edge == "end" else "at its last closing")
         steps.append(Step("note", f"{d.text!r}: the due time is that business day {what}"))
         if d.at_time is not None:
             steps.extend(_resolution(cc, od, d.at_time))
@@ -207,6 +214,62 @@ def _explain_nominal(start: int, d: Duration, cc: CompiledCalendar) -> list[Step
     if n.time_us:
         steps.append(Step("note", f"then add {fmt_amount(n.time_us)} of elapsed time (the time part is exact)",
                           amount_us=n.time_us))
+    return steps
+
+
+_ROLL_WORDS = {
+    Roll.FOLLOWING: "the first business day after it",
+    Roll.PRECEDING: "the last business day before it",
+}
+
+
+def _why_closed(cc: CompiledCalendar, o: int) -> str:
+    """``"a weekend day"``, ``"a holiday (Christmas Day)"``, ``"closed by override (Inventory)"``."""
+    reason = cc.closed_reason(o) or "not a business day"
+    if reason == "weekend":
+        return "a weekend day"
+    return f"a {reason}" if reason.startswith("holiday") else reason
+
+
+def _explain_landing(start: int, d: Duration, cc: CompiledCalendar) -> list[Step]:
+    """What the landing rule (docs/semantics.md §15) did: the unrolled due
+    time, whether and why its date rolled, and the time on the final date."""
+    landing = add_landed_us(start, d, cc)
+    zone = cc.zone
+    o, final = landing.unrolled_date, landing.final_date
+    iso_o, iso_final = date.fromordinal(o).isoformat(), date.fromordinal(final).isoformat()
+    assert d.roll is not None
+    steps = [Step("note", f"without the landing rule the due time is {format_local(landing.unrolled, zone)} "
+                          f"({_day(o)})", iso_o, start_us=landing.unrolled)]
+    rule = d.roll.value
+    if final == o:
+        steps.append(Step("roll", f"{_day(o)} is a business day: not rolled ({rule})", iso_o))
+    elif d.roll in _ROLL_WORDS:
+        steps.append(Step("roll", f"{_day(o)} is {_why_closed(cc, o)}: rolled to {_day(final)} "
+                                  f"({rule}: {_ROLL_WORDS[d.roll]})", iso_final))
+    else:
+        first = "following" if d.roll is Roll.MODIFIED_FOLLOWING else "preceding"
+        if (final > o) == (first == "following"):
+            steps.append(Step("roll", f"{_day(o)} is {_why_closed(cc, o)}: rolled to {_day(final)} "
+                                      f"({rule}: the {first} business day, in the same month)", iso_final))
+        else:
+            other = cc.nth_after(o, 1) if first == "following" else cc.nth_before(o, 1)
+            steps.append(Step("roll", f"{_day(o)} is {_why_closed(cc, o)}: the {first} business day, {_day(other)}, "
+                                      f"is in another month, so rolled to {_day(final)} ({rule})", iso_final))
+    if d.at_time is not None:
+        steps.append(Step("note", f"the landing time puts the due time at {d.at_time // HOUR:02d}:"
+                                  f"{d.at_time // MINUTE % 60:02d} on {iso_final}", iso_final))
+        steps.extend(_resolution(cc, final, d.at_time))
+    elif d.at_edge is not None:
+        what = {"open": "its first opening", "close": "its last closing",
+                "end": "its end (24:00, the next date's 00:00)"}[d.at_edge]
+        steps.append(Step("note", f"the landing time '{d.at_edge}' puts the due time at {what}: "
+                                  f"{format_local(landing.due, zone)}", iso_final, start_us=landing.due))
+    elif final != o:
+        _, wall = local_of(zone, landing.unrolled)
+        hh = from_us(landing.unrolled).astimezone(zone).strftime("%H:%M:%S")
+        steps.append(Step("note", f"the rolled due time keeps the wall time {hh}", iso_final))
+        steps.extend(_resolution(cc, final, wall))
     return steps
 
 

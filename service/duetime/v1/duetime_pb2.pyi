@@ -31,6 +31,14 @@ class AtClose(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AT_CLOSE_END_OF_WINDOW: _ClassVar[AtClose]
     AT_CLOSE_NEXT_OPEN: _ClassVar[AtClose]
 
+class Roll(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ROLL_UNSPECIFIED: _ClassVar[Roll]
+    ROLL_FOLLOWING: _ClassVar[Roll]
+    ROLL_PRECEDING: _ClassVar[Roll]
+    ROLL_MODIFIED_FOLLOWING: _ClassVar[Roll]
+    ROLL_MODIFIED_PRECEDING: _ClassVar[Roll]
+
 class ClockMeasure(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     CLOCK_MEASURE_UNSPECIFIED: _ClassVar[ClockMeasure]
@@ -70,6 +78,11 @@ WEEKDAY_SUNDAY: Weekday
 AT_CLOSE_UNSPECIFIED: AtClose
 AT_CLOSE_END_OF_WINDOW: AtClose
 AT_CLOSE_NEXT_OPEN: AtClose
+ROLL_UNSPECIFIED: Roll
+ROLL_FOLLOWING: Roll
+ROLL_PRECEDING: Roll
+ROLL_MODIFIED_FOLLOWING: Roll
+ROLL_MODIFIED_PRECEDING: Roll
 CLOCK_MEASURE_UNSPECIFIED: ClockMeasure
 CLOCK_MEASURE_ELAPSED: ClockMeasure
 CLOCK_MEASURE_BUSINESS_DAY: ClockMeasure
@@ -181,20 +194,24 @@ class TimeInterval(_message.Message):
     def __init__(self, start: _Optional[str] = ..., end: _Optional[str] = ...) -> None: ...
 
 class ComputeDueTimeRequest(_message.Message):
-    __slots__ = ("start", "duration", "calendar", "idempotency_key", "at_close", "explain")
+    __slots__ = ("start", "duration", "calendar", "idempotency_key", "at_close", "explain", "roll", "landing_time")
     START_FIELD_NUMBER: _ClassVar[int]
     DURATION_FIELD_NUMBER: _ClassVar[int]
     CALENDAR_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
     AT_CLOSE_FIELD_NUMBER: _ClassVar[int]
     EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    ROLL_FIELD_NUMBER: _ClassVar[int]
+    LANDING_TIME_FIELD_NUMBER: _ClassVar[int]
     start: _timestamp_pb2.Timestamp
     duration: str
     calendar: Calendar
     idempotency_key: str
     at_close: AtClose
     explain: bool
-    def __init__(self, start: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., duration: _Optional[str] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., at_close: _Optional[_Union[AtClose, str]] = ..., explain: _Optional[bool] = ...) -> None: ...
+    roll: Roll
+    landing_time: str
+    def __init__(self, start: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., duration: _Optional[str] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., at_close: _Optional[_Union[AtClose, str]] = ..., explain: _Optional[bool] = ..., roll: _Optional[_Union[Roll, str]] = ..., landing_time: _Optional[str] = ...) -> None: ...
 
 class ComputeDueTimeResponse(_message.Message):
     __slots__ = ("due", "due_local", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "explanation")
@@ -337,14 +354,18 @@ class GetOpenStatusResponse(_message.Message):
     def __init__(self, open: _Optional[bool] = ..., current_interval: _Optional[_Union[OpenInterval, _Mapping]] = ..., next_open_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., next_close_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., business_day: _Optional[bool] = ..., local_date: _Optional[str] = ..., closed_reason: _Optional[str] = ..., holiday_name: _Optional[str] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class DeadlineSpec(_message.Message):
-    __slots__ = ("name", "duration", "after")
+    __slots__ = ("name", "duration", "after", "roll", "landing_time")
     NAME_FIELD_NUMBER: _ClassVar[int]
     DURATION_FIELD_NUMBER: _ClassVar[int]
     AFTER_FIELD_NUMBER: _ClassVar[int]
+    ROLL_FIELD_NUMBER: _ClassVar[int]
+    LANDING_TIME_FIELD_NUMBER: _ClassVar[int]
     name: str
     duration: str
     after: str
-    def __init__(self, name: _Optional[str] = ..., duration: _Optional[str] = ..., after: _Optional[str] = ...) -> None: ...
+    roll: Roll
+    landing_time: str
+    def __init__(self, name: _Optional[str] = ..., duration: _Optional[str] = ..., after: _Optional[str] = ..., roll: _Optional[_Union[Roll, str]] = ..., landing_time: _Optional[str] = ...) -> None: ...
 
 class ComputeScheduleRequest(_message.Message):
     __slots__ = ("entered_time", "calendar", "deadlines", "at_close", "explain", "idempotency_key")
