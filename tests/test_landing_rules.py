@@ -425,3 +425,32 @@ def test_json_names_of_the_new_fields():
     request = pb.ComputeDueTimeRequest(duration="P1M", roll=pb.ROLL_FOLLOWING, landing_time="end")
     assert json.loads(convert.message_json(request))["roll"] == "ROLL_FOLLOWING"
     assert json.loads(convert.message_json(request))["landingTime"] == "end"
+
+
+def test_the_fields_and_the_text_are_one_request_under_one_key():
+    """A landing rule given in the fields is recorded as the text gives it,
+    so a retry in the other form is the same request (docs/semantics.md §12)."""
+    from datetime import datetime, timezone
+
+    app = build_app(MemoryLedger())
+    at = datetime(2026, 1, 30, 9, tzinfo=timezone.utc)
+    by_fields = pb.ComputeDueTimeRequest(start=_start("2026-01-30T10:00+01:00"), duration="P1M",
+                                         roll=pb.ROLL_FOLLOWING, landing_time="end",
+                                         calendar=ZAGREB_MSG, idempotency_key="k-1")
+    by_text = pb.ComputeDueTimeRequest(start=_start("2026-01-30T10:00+01:00"),
+                                       duration="P1M@following@end", calendar=ZAGREB_MSG,
+                                       idempotency_key="k-1")
+    first = app.call(convert.DUE_TIME, by_fields, at)
+    again = app.call(convert.DUE_TIME, by_text, at)
+    assert (first.due_local, again.record_id) == ("2026-03-03T00:00:00+01:00", first.record_id)
+    stored = pb.ComputeDueTimeRequest.FromString(app.get_record(first.record_id).request)
+    assert (stored.duration, stored.roll, stored.landing_time) == (
+        "P1M@following@end", pb.ROLL_UNSPECIFIED, "")
+    schedule_fields = pb.ComputeScheduleRequest(
+        entered_time=_start("2026-01-30T10:00+01:00"), calendar=ZAGREB_MSG, idempotency_key="k-2",
+        deadlines=[pb.DeadlineSpec(name="pay", duration="P1M", roll=pb.ROLL_FOLLOWING)])
+    schedule_text = pb.ComputeScheduleRequest(
+        entered_time=_start("2026-01-30T10:00+01:00"), calendar=ZAGREB_MSG, idempotency_key="k-2",
+        deadlines=[pb.DeadlineSpec(name="pay", duration="P1M@following")])
+    assert app.call(convert.SCHEDULE, schedule_fields, at).record_id == \
+        app.call(convert.SCHEDULE, schedule_text, at).record_id

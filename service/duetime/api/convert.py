@@ -59,6 +59,7 @@ from duetime.core import (
     FieldViolation,
     InvalidArgument,
     Measure,
+    Refusal,
     OutOfRange,
     Status,
     Step,
@@ -283,6 +284,23 @@ def landed_duration(duration: str, roll: int, landing_time: str, field: str = "d
     d = parse_duration(duration, field)
     return with_landing(d, _ROLLS[roll], landing_time, field=field, roll_field=roll_field,
                         time_field=time_field).text
+
+
+def _fold_landing(message: Message) -> None:
+    """Write ``message``'s ``roll`` and ``landing_time`` fields into its
+    ``duration`` text and clear them (``"P1M"`` + ROLL_FOLLOWING is
+    ``"P1M@following"``), so the two ways of giving a landing rule
+    (docs/semantics.md §15) are one request. Fields that do not fold (they
+    are refused when the request is answered) are left as they are."""
+    if not (message.roll or message.landing_time):
+        return
+    try:
+        text = landed_duration(message.duration, message.roll, message.landing_time)
+    except Refusal:
+        return
+    message.duration = text
+    message.ClearField("roll")
+    message.ClearField("landing_time")
 
 
 def _micros(message_type, us: int | None):
@@ -728,11 +746,21 @@ class WireMethod:
         with a ``calendar`` given but empty left out (it means the default
         calendar, exactly as no calendar does), so one call is one request
         whatever face sent it (``docs/semantics.md §12``)."""
-        if (self.rpc in _EMPTY_CALENDAR_IS_NONE and request.HasField("calendar")
-                and not request.calendar.ByteSize()):
+        empty_calendar = (self.rpc in _EMPTY_CALENDAR_IS_NONE and request.HasField("calendar")
+                          and not request.calendar.ByteSize())
+        landing = ((self.rpc == "ComputeDueTime" and (request.roll or request.landing_time))
+                   or (self.rpc == "ComputeSchedule"
+                       and any(d.roll or d.landing_time for d in request.deadlines)))
+        if empty_calendar or landing:
             canonical = self.request_type()
             canonical.CopyFrom(request)
-            canonical.ClearField("calendar")
+            if empty_calendar:
+                canonical.ClearField("calendar")
+            if self.rpc == "ComputeDueTime":
+                _fold_landing(canonical)
+            elif landing:
+                for deadline in canonical.deadlines:
+                    _fold_landing(deadline)
             request = canonical
         return request.SerializeToString(deterministic=True)
 
