@@ -71,7 +71,8 @@ LONG_INPUTS = {
                     "contains the control character U+0009 at position 2; names are plain text"),
     "overrides_cap": (with_calendar(date_overrides=[pb.DateOverride(date="2026-12-24", closed=True)]
                                     * 10_001), "calendar.date_overrides",
-                      "10001 dates given; at most 10000 are allowed"),
+                      "10001 dates given; at most 10000 are allowed (split the years into several "
+                      "calendars)"),
     "whitespace_key": (zagreb_request(" \t "), "idempotency_key",
                        "is only whitespace; give a key, or none"),
 }

@@ -24,6 +24,7 @@ change, or "calendar changed" when no listed difference falls in that range.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, timezone
 
 from google.protobuf.message import Message
@@ -57,16 +58,19 @@ _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 _CHANGE_WORDS = {"+": "added in", "-": "removed in", "~": "in"}
 
 
-def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp) -> pb.AnalyzeImpactResponse:
+def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
+            check: Callable[[], None] | None = None) -> pb.AnalyzeImpactResponse:
     """Replay the records ``request`` concerns (see the module docstring),
     reading ``app``'s ledger and answering, unrecorded, from its catalog as
     it is when the call starts. Raises
     InvalidArgument: neither ``calendar`` nor ``tzdata``, an unknown bundle
     or version on ``calendar``, a negative or too large ``limit``, a bad time
-    range or namespace.
+    range or namespace. ``check`` (None: none): the call's cooperative
+    deadline check, called before each record is examined and while a
+    replay builds a calendar; what it raises stops the analysis.
     """
     catalog = app.catalog
-    answering = app.answering(catalog=catalog)
+    answering = app.answering(catalog=catalog, check=check)
     if not request.calendar and not request.tzdata:
         raise InvalidArgument.at("calendar", "is required unless tzdata is true: the new bundle "
                                              "version, e.g. hr-zagreb@f45226394a32")
@@ -82,6 +86,8 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp) -> pb.AnalyzeImpa
                                       tzdata_version=tzdata)
     considered = 0
     for row in app.records(flt):
+        if check is not None:
+            check()
         answer.records_examined += 1
         old_version = next((v for v in _versions_of(row.calendar_version, new.name)
                             if v in older), None) if new else None

@@ -188,6 +188,13 @@ def unary_calls(app: DueTimeApp, limits: CallLimits) -> dict[str, UnaryCall]:
             return reply
         return call
 
+    def impact(request: Message, _metadata: Iterable, _received_at: datetime,
+               deadline: CallDeadline | None = None) -> Message:
+        reply = analyze_impact(request, app, deadline.check if deadline is not None else None)
+        if deadline is not None:
+            deadline.check()
+        return reply
+
     return {
         **{method.name: recorded(method) for method in convert.METHODS.values()},
         DUE_TIME_SERVICE + "BatchComputeDueTimes": batch,
@@ -196,8 +203,7 @@ def unary_calls(app: DueTimeApp, limits: CallLimits) -> dict[str, UnaryCall]:
         DUE_TIME_SERVICE + "ListRecords": unrecorded(lambda request: convert.records_page(
             app.list_records(convert.record_filter(request, app.limits), request.page_size,
                              request.page_token))),
-        DUE_TIME_SERVICE + "AnalyzeImpact": unrecorded(
-            lambda request: analyze_impact(request, app)),
+        DUE_TIME_SERVICE + "AnalyzeImpact": impact,
         CALENDAR_SERVICE + "ListCalendars": unrecorded(
             lambda _request: convert.calendars_listing(app.list_calendars())),
         CALENDAR_SERVICE + "GetCalendar": unrecorded(

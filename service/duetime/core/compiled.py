@@ -291,13 +291,16 @@ class CompiledCalendar:
         self.exception_dates = sorted(self._exception_status)
         self._exception_prefix_business_days = [0]
         self._exception_prefix_open_time = [0]
+        # nominal open time of each distinct tuple of spans, measured once (extra
+        # working days share their weekday's)
+        self._open_time_of_spans: dict[tuple[Segment, ...], int] = {}
         for o in self.exception_dates:
             w = (o - ANCHOR_MONDAY) % 7
             is_business, day_spans = self._exception_status[o]
             self._exception_prefix_business_days.append(
                 self._exception_prefix_business_days[-1] + is_business - business[w])
             self._exception_prefix_open_time.append(
-                self._exception_prefix_open_time[-1] + measure(merge(day_spans)) - open_time[w])
+                self._exception_prefix_open_time[-1] + self._open_time_of(day_spans) - open_time[w])
         #: True when every exception closes a template business day (holidays,
         #: closed overrides); :meth:`closures` then counts them.
         self.only_closures = all(
@@ -733,7 +736,14 @@ class CompiledCalendar:
     def _nominal_open_of(self, o: int) -> int:
         """Nominal open time (µs) of date ``o`` alone."""
         st = self._exception_status.get(o)
-        return self.open_time_by_weekday[(o - ANCHOR_MONDAY) % 7] if st is None else measure(merge(st[1]))
+        return self.open_time_by_weekday[(o - ANCHOR_MONDAY) % 7] if st is None else self._open_time_of(st[1])
+
+    def _open_time_of(self, spans: tuple[Segment, ...]) -> int:
+        """Wall-clock open time (µs) of one date's ``spans``, measured once per distinct tuple."""
+        found = self._open_time_of_spans.get(spans)
+        if found is None:
+            found = self._open_time_of_spans[spans] = measure(merge(spans))
+        return found
 
     # ---- corrections ----------------------------------------------------
     def _load_corrections(self, a: int, b: int) -> tuple[int, int, list[int], list[int]]:
