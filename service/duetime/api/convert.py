@@ -621,8 +621,8 @@ def answer_clock_event(request: pb.ApplyClockEventRequest,
                    state=clock_state_to_proto(clock.state, request.state.calendar, cal.version))
 
 
-def _business_events(request: pb.EvaluateSlaRequest, calendar: Calendar,
-                     limits: Limits) -> list[BusinessEvent]:
+def _business_events(request: pb.EvaluateSlaRequest, calendar: Calendar, limits: Limits,
+                     check: Callable[[], None] | None = None) -> list[BusinessEvent]:
     if len(request.events) > limits.max_sla_events:
         raise InvalidArgument.at("events", f"has {len(request.events)} events; at most "
                                            f"{limits.max_sla_events} are allowed")
@@ -630,11 +630,13 @@ def _business_events(request: pb.EvaluateSlaRequest, calendar: Calendar,
                for i, e in enumerate(request.events) if not e.HasField("time")]
     if missing:
         raise InvalidArgument(missing)
-    return [
-        BusinessEvent(e.type, start_us(timestamp_to_datetime(e.time, f"events[{i}].time"),
-                                       calendar, f"events[{i}].time"), dict(e.attributes))
-        for i, e in enumerate(request.events)
-    ]
+    events = []
+    for i, e in enumerate(request.events):
+        if check is not None and not i % 256:
+            check()
+        events.append(BusinessEvent(e.type, start_us(timestamp_to_datetime(e.time, f"events[{i}].time"),
+                                                     calendar, f"events[{i}].time"), dict(e.attributes)))
+    return events
 
 
 def answer_sla_evaluation(request: pb.EvaluateSlaRequest,
@@ -644,7 +646,7 @@ def answer_sla_evaluation(request: pb.EvaluateSlaRequest,
     missing time), FailedPrecondition (a transition the clock refuses) or
     OutOfRange (a date outside a tier calendar's years: on ``events[i].time``)."""
     sla = answers.sla_policy(request.policy, answering.catalog, answering.limits)
-    events = _business_events(request, sla.initial_calendar.calendar, answering.limits)
+    events = _business_events(request, sla.initial_calendar.calendar, answering.limits, answering.check)
     answer = answers.evaluate_events(sla, events, answering.check)
     result, final = answer.result, answer.final
     timeline = [
