@@ -280,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="runs per request; the least CPU time counts")
     parser.add_argument("--bound-ms", type=float, default=BOUND_MS, help="the most CPU time a request may take")
-    parser.add_argument("--only", default="", help="only the RPCs whose name contains this")
+    parser.add_argument("--only", default="", help="only the RPCs whose name starts with this")
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="duetime-cost-") as tmp:
@@ -319,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         rows: list[tuple[str, str, float, str]] = []
         run_counter = iter(range(1, 1_000_000))
         for rpc, (method, make) in cases(catalog, records_for_impact).items():
-            if args.only and args.only not in rpc:
+            if args.only and not rpc.startswith(args.only):
                 continue
             worst = (0.0, "", "")
             for cal_name, cal_of in CALENDARS.items():

@@ -58,7 +58,7 @@ def test_the_limits_are_stated_once_and_generous_for_real_calendars():
     limits = L.Limits()
     assert (limits.max_intervals_per_day, limits.max_intervals, limits.max_dates,
             limits.max_holidays, limits.max_date_overrides, limits.max_extra_working_days) == (
-        96, 10_000, 10_000, 10_000, 10_000, 10_000)
+        96, 10_000, 5_000, 10_000, 10_000, 10_000)
     assert limits.calendar == CalendarLimits()
 
 
@@ -96,14 +96,15 @@ def test_more_intervals_in_one_calendar_than_allowed_is_refused():
 
 
 def test_more_dates_in_all_than_allowed_is_refused_on_the_largest_part():
-    days = [date.fromordinal(date(1950, 1, 1).toordinal() + i).isoformat() for i in range(10_001)]
+    days = [date.fromordinal(date(1950, 1, 1).toordinal() + i).isoformat() for i in range(5_001)]
+    Calendar.from_text(holidays=[(d, "") for d in days[:3000]], extra_working_days=[(d, "") for d in days[3000:-1]])
     with pytest.raises(InvalidArgument) as caught:
-        Calendar.from_text(holidays=[(d, "") for d in days[:6000]],
-                           extra_working_days=[(d, "") for d in days[6000:]])
+        Calendar.from_text(holidays=[(d, "") for d in days[:3000]],
+                           extra_working_days=[(d, "") for d in days[3000:]])
     assert violations(caught.value) == [(
         "calendar.holidays",
-        "6000 holidays, 0 date overrides and 4001 extra working days are 10001 dates in all; at most "
-        "10000 are allowed in one calendar (split the years into several calendars)")]
+        "3000 holidays, 0 date overrides and 2001 extra working days are 5001 dates in all; at most "
+        "5000 are allowed in one calendar (split the years into several calendars)")]
 
 
 def test_an_app_with_other_limits_applies_its_own():

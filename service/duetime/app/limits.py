@@ -53,7 +53,7 @@ MAX_NAME = 200
 #   MAX_HOLIDAYS            holidays one calendar may list (10,000)
 #   MAX_DATE_OVERRIDES      date overrides one calendar may give (10,000)
 #   MAX_EXTRA_WORKING_DAYS  extra working days one calendar may list (10,000)
-#   MAX_DATES               holidays, overrides and extra working days together (10,000)
+#   MAX_DATES               holidays, overrides and extra working days together (5,000)
 #   MAX_INTERVALS_PER_DAY   working intervals of one weekday or one override (96)
 #   MAX_INTERVALS           working intervals of one calendar, week and overrides (10,000)
 MAX_DEADLINES = 100

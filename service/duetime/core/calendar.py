@@ -32,9 +32,9 @@ MAX_DATE_OVERRIDES = 10_000
 #: Most extra working days a calendar may list.
 MAX_EXTRA_WORKING_DAYS = 10_000
 #: Most dates one calendar may list in all: holidays, date overrides and
-#: extra working days together (300 years of a country's holidays are fewer
-#: than 5,000).
-MAX_DATES = 10_000
+#: extra working days together (three centuries of a country's holidays are
+#: fewer than 5,000).
+MAX_DATES = 5_000
 #: Most working intervals of one day (a weekday's, or one override's): one
 #: every quarter of an hour; a real calendar has fewer than ten.
 MAX_INTERVALS_PER_DAY = 96

@@ -779,11 +779,16 @@ class CompiledCalendar:
         ref = local_us_of(o, 0)
         if self._zone_table is None:
             zone_shape: tuple = ()
+        elif (calm := self._calm_offsets[ref >> BLOCK_BITS]) is not None:  # no change within a week
+            zone_shape = (calm,)
         else:
             lo, hi = ref - _SHAPE_DAYS * DAY, ref + _SHAPE_DAYS * DAY
             zt = self._zone_table
             zone_shape = (zt.offset_at(lo), *((t - ref, zt.offset_at(t)) for t in zt.transitions(lo, hi)))
-        key = (self.day_spans(o), self.day_spans(o - 1), self.day_spans(o - 2), zone_shape)
+        # the spans by identity: each tuple lives as long as this calendar (in
+        # its weekly template or its exceptions), and hashing one by value
+        # would cost its length
+        key = (id(self.day_spans(o)), id(self.day_spans(o - 1)), id(self.day_spans(o - 2)), zone_shape)
         found = self._corrections_by_shape.get(key)
         if found is None:
             found = measure(self.segments(o)) - self._nominal_open_of(o)
