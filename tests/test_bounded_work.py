@@ -260,3 +260,16 @@ def test_a_costly_call_past_a_small_budget_stops_within_50_ms_and_records_nothin
     used = time.thread_time() - began
     assert used <= 0.05 + 0.05, used  # stopped within 50 ms of the budget (CPU ≤ wall time)
     assert [r.idempotency_key for r in app.records(RecordFilter())] == ["costly"]
+
+
+def test_an_impact_analysis_stops_at_the_check_between_records():
+    from duetime.impact import analyze
+
+    app = build_app(MemoryLedger())
+    for i in range(5):
+        app.call(DUE_TIME, zagreb_request(f"k{i}"), RECEIVED)
+    check, calls = stopping_after(2)
+    with pytest.raises(Stop):
+        analyze(pb.AnalyzeImpactRequest(tzdata=True), app, check)
+    assert len(calls) == 3  # once per record examined
+    assert analyze(pb.AnalyzeImpactRequest(tzdata=True), app).records_examined == 5
