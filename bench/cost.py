@@ -35,7 +35,7 @@ from google.protobuf.message import Message
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from duetime.api.calls import CALENDAR_SERVICE, DUE_TIME_SERVICE, CallLimits, unary_calls
-from duetime.api.convert import DUE_TIME
+from duetime.api.convert import DUE_TIME, calendar_from_proto
 from duetime.app import limits as L
 from duetime.bundles.compiler import version_of
 from duetime.catalog import Catalog
@@ -192,13 +192,14 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
         step = (int(datetime(2199, 1, 1, tzinfo=timezone.utc).timestamp()) - base) // n
         intervals = [pb.RunningInterval(start_time=Timestamp(
             seconds=base + i * step), end_time=Timestamp(
-            seconds=base + i * step + 30 * 24 * hour)) for i in range(n)]
+            seconds=base + i * step + step // 2)) for i in range(n)]
         last = base + n * step
         state = pb.ClockState(target="1000000bh", measure=pb.CLOCK_MEASURE_BUSINESS_TIME,
                               status=pb.CLOCK_STATUS_PAUSED, remaining=Duration(
                                   seconds=3600), start_time=_at("1901-01-03T00:00:00Z"),
                               last_event_time=Timestamp(seconds=last),
-                              running_intervals=intervals, calendar=cal)
+                              running_intervals=intervals, calendar=cal,
+                              calendar_version=calendar_from_proto(cal).version)
         event = pb.ClockEvent(type=pb.CLOCK_EVENT_TYPE_RETARGET, target="2000000bh", anchor=pb.RETARGET_ANCHOR_START,
                               time=Timestamp(seconds=last + 3600))
         return [pb.ApplyClockEventRequest(state=state, event=event)]
@@ -218,6 +219,7 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
         return [pb.AnalyzeImpactRequest(calendar=new.ref, limit=10_000)]
 
     def list_records(run, cal):
+        records_for_impact()
         return [pb.ListRecordsRequest(page_size=1000)]
 
     def get_record(run, cal):
@@ -297,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         filled = []
 
         def records_for_impact() -> None:
-            """10,000 ComputeDueTime records in hr-zagreb's older version (once)."""
+            """10,000 explained ComputeDueTime records in hr-zagreb's older version (once)."""
             if filled:
                 return
             old = catalog.bundles.versions("hr-zagreb")[0].ref
