@@ -124,15 +124,15 @@ def calendar_text_problems(cal: pb.Calendar, limits: Limits = DEFAULT_LIMITS,
     control character: checked before the calendar is parsed."""
     problems = [too_long(cal.time_zone, f"{field}.time_zone", limits.max_time_zone),
                 too_long(cal.bundle, f"{field}.bundle", limits.max_bundle_ref)]
-    problems += size_problems(limits.calendar, field,
-                              week=[len(d.intervals) for d in cal.working_hours.days],
-                              overrides=[len(o.intervals) for o in cal.date_overrides],
-                              holidays=len(cal.holidays), extra_working_days=len(cal.extra_working_days))
     for name, items in (("holidays", cal.holidays), ("date_overrides", cal.date_overrides),
                         ("extra_working_days", cal.extra_working_days)):
         if len(items) <= MAX_HOLIDAYS:
             problems += [name_problem(item.name, f"{field}.{name}[{i}].name", limits.max_name)
                          for i, item in enumerate(items)]
+    problems += size_problems(limits.calendar, field,
+                              week=[len(d.intervals) for d in cal.working_hours.days],
+                              overrides=[len(o.intervals) for o in cal.date_overrides],
+                              holidays=len(cal.holidays), extra_working_days=len(cal.extra_working_days))
     return [p for p in problems if p is not None]
 
 
