@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The duetime benchmark, one command:  bench/run.sh  [compare.py options, e.g. --quick, --grpc]
+#                  the cost table:       bench/run.sh --cost  [cost.py options, e.g. --runs 5]
 #
 # Builds bench/.venv (duetime from this repository, editable, plus the
 # comparison libraries in bench/requirements.txt — benchmark only), runs
@@ -34,6 +35,14 @@ for v in OPENBLAS_CORETYPE OPENBLAS_L2_SIZE; do
 done
 
 mkdir -p "$here/results"
+if [ "${1:-}" = --cost ]; then  # the costliest request of each RPC: bench/cost.py
+    shift
+    out="$here/results/$(date +%Y-%m-%d)-$(uname -n)-cost.txt"
+    status=0
+    "$venv/bin/python" "$here/cost.py" "$@" | tee "$out" || status=$?
+    echo "saved: ${out#"$repo"/}" >&2
+    exit "$status"
+fi
 suffix=""
 for a in "$@"; do if [ "$a" = --grpc ]; then suffix="-grpc"; fi; done  # nor replaces a library-only run
 for a in "$@"; do if [ "$a" = --quick ]; then suffix="-quick"; fi; done  # a smoke run never replaces a real one

@@ -71,7 +71,8 @@ LONG_INPUTS = {
                     "contains the control character U+0009 at position 2; names are plain text"),
     "overrides_cap": (with_calendar(date_overrides=[pb.DateOverride(date="2026-12-24", closed=True)]
                                     * 10_001), "calendar.date_overrides",
-                      "10001 dates given; at most 10000 are allowed"),
+                      "10001 dates given; at most 10000 are allowed (split the years into several "
+                      "calendars)"),
     "whitespace_key": (zagreb_request(" \t "), "idempotency_key",
                        "is only whitespace; give a key, or none"),
 }
@@ -273,18 +274,23 @@ def test_rfc3339_instants_are_accepted(capsys, text, utc):
 # ---- 7. SIGTERM with CPU-bound calls in flight -----------------------------------------
 
 
-def heavy_request() -> pb.ComputeDueTimeRequest:
-    """About 3 s of computation (1e4 holidays, 1e4 overrides of 20 intervals, explained)."""
+def heavy_request() -> pb.BatchComputeDueTimesRequest:
+    """Seconds of computation within the request limits: a batch of 40 items,
+    each with its own calendar of 5,000 holidays and 96 intervals a weekday,
+    each asking for business time across two centuries, explained."""
     def day(i: int, first: int) -> str:
         return f"{first + i // 300:04d}-{1 + (i % 300) // 28:02d}-{1 + i % 28:02d}"
-    calendar = pb.Calendar(
-        holidays=[pb.Holiday(date=day(i, 2000)) for i in range(10_000)],
-        date_overrides=[pb.DateOverride(date=day(i, 1950), intervals=[
-            pb.TimeInterval(start=f"{h:02d}:00", end=f"{h:02d}:30") for h in range(20)])
-            for i in range(10_000)])
-    request = pb.ComputeDueTimeRequest(duration="99999bh", calendar=calendar, explain=True)
-    request.start.FromJsonString("1950-01-01T00:00:00Z")
-    return request
+    week = pb.WorkingHours(days=[pb.DayHours(weekday=wd, intervals=[
+        pb.TimeInterval(start=f"{q // 4:02d}:{q % 4 * 15:02d}", end=f"{q // 4:02d}:{q % 4 * 15 + 10:02d}")
+        for q in range(96)]) for wd in range(1, 6)])
+    items = []
+    for k in range(40):
+        calendar = pb.Calendar(time_zone="America/New_York", working_hours=week,
+                               holidays=[pb.Holiday(date=day(i, 1950), name=f"{k}") for i in range(5_000)])
+        item = pb.ComputeDueTimeRequest(duration="500000bh", calendar=calendar, explain=True)
+        item.start.FromJsonString("1950-01-02T00:00:00Z")
+        items.append(item)
+    return pb.BatchComputeDueTimesRequest(items=items)
 
 
 def test_sigterm_with_busy_calls_drops_them_cleanly_and_exits_promptly(start_server):
@@ -293,7 +299,7 @@ def test_sigterm_with_busy_calls_drops_them_cleanly_and_exits_promptly(start_ser
 
     def call():
         try:
-            running.stub.ComputeDueTime(request, timeout=60)
+            running.stub.BatchComputeDueTimes(request, timeout=60)
             codes.append(grpc.StatusCode.OK)
         except grpc.RpcError as exc:
             codes.append(exc.code())

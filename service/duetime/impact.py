@@ -60,19 +60,22 @@ _CHANGE_WORDS = {"+": "added in", "-": "removed in", "~": "in"}
 
 def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
             select: Callable[[pb.AnalyzeImpactRequest], RecordFilter] | None = None,
-            ) -> pb.AnalyzeImpactResponse:
+            check: Callable[[], None] | None = None) -> pb.AnalyzeImpactResponse:
     """Replay the records ``request`` concerns (see the module docstring),
     reading ``app``'s ledger and answering, unrecorded, from its catalog as
     it is when the call starts. ``select``: the filter of the records to
     read, made from the request (None: its time range and namespace, by
     :func:`duetime.api.convert.record_filter`); a face narrows it to the
-    caller's namespaces. Raises InvalidArgument: neither ``calendar`` nor
-    ``tzdata``, an unknown bundle or version on ``calendar``, a negative or
-    too large ``limit``, a bad time range or namespace; what ``select``
-    raises (a namespace the caller may not read).
+    caller's namespaces. ``check`` (None: none): the call's cooperative
+    deadline check, called before each record is examined and while a
+    replay builds a calendar; what it raises stops the analysis. Raises
+    InvalidArgument: neither ``calendar`` nor ``tzdata``, an unknown bundle
+    or version on ``calendar``, a negative or too large ``limit``, a bad time
+    range or namespace; what ``select`` raises (a namespace the caller may
+    not read).
     """
     catalog = app.catalog
-    answering = app.answering(catalog=catalog)
+    answering = app.answering(catalog=catalog, check=check)
     if not request.calendar and not request.tzdata:
         raise InvalidArgument.at("calendar", "is required unless tzdata is true: the new bundle "
                                              "version, e.g. hr-zagreb@f45226394a32")
@@ -88,6 +91,8 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
                                       tzdata_version=tzdata)
     considered = 0
     for row in app.records(flt):
+        if check is not None:
+            check()
         answer.records_examined += 1
         old_version = next((v for v in _versions_of(row.calendar_version, new.name)
                             if v in older), None) if new else None

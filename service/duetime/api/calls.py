@@ -223,15 +223,20 @@ def unary_calls(app: DueTimeApp, limits: CallLimits) -> dict[str, UnaryCall]:
         return convert.records_page(app.list_records(
             listing(request, caller, metadata), request.page_size, request.page_token))
 
-    def analyze(request: Message, caller: Caller, metadata: Iterable) -> Message:
-        return analyze_impact(request, app, lambda impact: listing(impact, caller, metadata))
+    def impact(request: Message, metadata: Iterable, _received_at: datetime,
+               deadline: CallDeadline | None = None, caller: Caller = ANYONE) -> Message:
+        reply = analyze_impact(request, app, lambda impact: listing(impact, caller, metadata),
+                               deadline.check if deadline is not None else None)
+        if deadline is not None:
+            deadline.check()
+        return reply
 
     return {
         **{method.name: recorded(method) for method in convert.METHODS.values()},
         DUE_TIME_SERVICE + "BatchComputeDueTimes": batch,
         DUE_TIME_SERVICE + "GetRecord": unrecorded(get_record),
         DUE_TIME_SERVICE + "ListRecords": unrecorded(list_records),
-        DUE_TIME_SERVICE + "AnalyzeImpact": unrecorded(analyze),
+        DUE_TIME_SERVICE + "AnalyzeImpact": impact,
         CALENDAR_SERVICE + "ListCalendars": unrecorded(
             lambda _request, _c, _m: convert.calendars_listing(app.list_calendars())),
         CALENDAR_SERVICE + "GetCalendar": unrecorded(

@@ -70,7 +70,7 @@ from duetime.core.clock import measure_of
 from duetime.core.durations import Roll, with_landing
 from duetime.core.engine import start_us
 from duetime.core.sla import BusinessEvent
-from duetime.core.calendar import MAX_HOLIDAYS
+from duetime.core.calendar import DEFAULT_CALENDAR_LIMITS, MAX_HOLIDAYS, CalendarLimits, size_problems
 from duetime.core.zones import MAX_DATE, MIN_DATE
 from duetime.core.zones import format_local as format_local_us
 from duetime.ledger import LedgerRow, RecordFilter
@@ -106,8 +106,9 @@ class WireCalendar:
         control character: checked before the calendar is parsed."""
         return calendar_text_problems(self.message, limits)
 
-    def build(self, check: Callable[[], None] | None = None) -> Calendar:
-        return calendar_from_proto(self.message, check=check)
+    def build(self, check: Callable[[], None] | None = None,
+              limits: CalendarLimits = DEFAULT_CALENDAR_LIMITS) -> Calendar:
+        return calendar_from_proto(self.message, check=check, limits=limits)
 
     def set_beside_bundle(self) -> list[str]:
         return [fd.name for fd, _ in self.message.ListFields()
@@ -130,19 +131,20 @@ def calendar_text_problems(cal: pb.Calendar, limits: Limits = DEFAULT_LIMITS,
     control character: checked before the calendar is parsed."""
     problems = [too_long(cal.time_zone, f"{field}.time_zone", limits.max_time_zone),
                 too_long(cal.bundle, f"{field}.bundle", limits.max_bundle_ref)]
-    if len(cal.date_overrides) > limits.max_date_overrides:
-        problems.append(FieldViolation(f"{field}.date_overrides", f"{len(cal.date_overrides)} "
-                                       f"dates given; at most {limits.max_date_overrides} are "
-                                       "allowed"))
     for name, items in (("holidays", cal.holidays), ("date_overrides", cal.date_overrides),
                         ("extra_working_days", cal.extra_working_days)):
         if len(items) <= MAX_HOLIDAYS:
             problems += [name_problem(item.name, f"{field}.{name}[{i}].name", limits.max_name)
                          for i, item in enumerate(items)]
+    problems += size_problems(limits.calendar, field,
+                              week=[len(d.intervals) for d in cal.working_hours.days],
+                              overrides=[len(o.intervals) for o in cal.date_overrides],
+                              holidays=len(cal.holidays), extra_working_days=len(cal.extra_working_days))
     return [p for p in problems if p is not None]
 
 
-def calendar_from_proto(cal: pb.Calendar, check: Callable[[], None] | None = None) -> Calendar:
+def calendar_from_proto(cal: pb.Calendar, check: Callable[[], None] | None = None,
+                        limits: CalendarLimits = DEFAULT_CALENDAR_LIMITS) -> Calendar:
     """Build a core Calendar from its proto form.
 
     Unset ``weekend`` → default (Sat+Sun); set with no days → no weekend.
@@ -171,6 +173,7 @@ def calendar_from_proto(cal: pb.Calendar, check: Callable[[], None] | None = Non
         extra_working_days=[(x.date, x.name) for x in cal.extra_working_days],
         holidays_valid_until=cal.holidays_valid_until or None,
         check=check,
+        limits=limits,
     )
 
 
@@ -456,7 +459,7 @@ def answer_schedule(request: pb.ComputeScheduleRequest,
         entered, [Deadline(d.name, landed_duration(d.duration, d.roll, d.landing_time, f"deadlines[{i}].duration",
                                                    f"deadlines[{i}].roll", f"deadlines[{i}].landing_time"), d.after)
                   for i, d in enumerate(request.deadlines)], cal,
-        _at_close(request.at_close), request.explain)
+        _at_close(request.at_close), request.explain, answering.check)
     deadlines = [
         pb.ScheduledDeadline(
             name=d.name,
@@ -666,13 +669,13 @@ def answer_clock_event(request: pb.ApplyClockEventRequest,
         raise InvalidArgument([FieldViolation(f, "is required") for f in missing])
     state, cal = clock_state_from_proto(request.state, answering)
     event = _clock_event(request.event, cal.calendar, answering.limits)
-    clock = answers.clock_after(state, event, cal)
+    clock = answers.clock_after(state, event, cal, answering.check)
     return _answer(pb.ApplyClockEventResponse, cal, clock.warnings,
                    state=clock_state_to_proto(clock.state, request.state.calendar, cal.version))
 
 
-def _business_events(request: pb.EvaluateSlaRequest, calendar: Calendar,
-                     limits: Limits) -> list[BusinessEvent]:
+def _business_events(request: pb.EvaluateSlaRequest, calendar: Calendar, limits: Limits,
+                     check: Callable[[], None] | None = None) -> list[BusinessEvent]:
     if len(request.events) > limits.max_sla_events:
         raise InvalidArgument.at("events", f"has {len(request.events)} events; at most "
                                            f"{limits.max_sla_events} are allowed")
@@ -680,11 +683,13 @@ def _business_events(request: pb.EvaluateSlaRequest, calendar: Calendar,
                for i, e in enumerate(request.events) if not e.HasField("time")]
     if missing:
         raise InvalidArgument(missing)
-    return [
-        BusinessEvent(e.type, start_us(timestamp_to_datetime(e.time, f"events[{i}].time"),
-                                       calendar, f"events[{i}].time"), dict(e.attributes))
-        for i, e in enumerate(request.events)
-    ]
+    events = []
+    for i, e in enumerate(request.events):
+        if check is not None and not i % 256:
+            check()
+        events.append(BusinessEvent(e.type, start_us(timestamp_to_datetime(e.time, f"events[{i}].time"),
+                                                     calendar, f"events[{i}].time"), dict(e.attributes)))
+    return events
 
 
 def answer_sla_evaluation(request: pb.EvaluateSlaRequest,
@@ -694,8 +699,8 @@ def answer_sla_evaluation(request: pb.EvaluateSlaRequest,
     missing time), FailedPrecondition (a transition the clock refuses) or
     OutOfRange (a date outside a tier calendar's years: on ``events[i].time``)."""
     sla = answers.sla_policy(request.policy, answering.catalog, answering.limits)
-    events = _business_events(request, sla.initial_calendar.calendar, answering.limits)
-    answer = answers.evaluate_events(sla, events)
+    events = _business_events(request, sla.initial_calendar.calendar, answering.limits, answering.check)
+    answer = answers.evaluate_events(sla, events, answering.check)
     result, final = answer.result, answer.final
     timeline = [
         pb.TimelineEntry(

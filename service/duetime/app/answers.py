@@ -11,7 +11,7 @@ anything; the recorded path (:mod:`duetime.app.recorded`) wraps them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -63,11 +63,12 @@ def open_status_at(at: datetime, cal: ResolvedCalendar):
 
 
 def deadlines_from(entered: datetime, deadlines: Sequence[Deadline], cal: ResolvedCalendar,
-                   at_close: AtClose, explain: bool):
-    """Every deadline's due time from ``entered``: the core's ScheduleAnswer."""
+                   at_close: AtClose, explain: bool, check: Callable[[], None] | None = None):
+    """Every deadline's due time from ``entered``: the core's ScheduleAnswer.
+    ``check``: the call's cooperative deadline check (None: none)."""
     with cal.answering():
         return schedule(entered, list(deadlines), cal.calendar, at_close=at_close,
-                        explain=explain)
+                        explain=explain, check=check)
 
 
 def clock_horizon(cal: ResolvedCalendar, *instants: int | None) -> tuple[str, ...]:
@@ -97,11 +98,13 @@ def new_clock(target: str, start: datetime, cal: ResolvedCalendar) -> ClockAnswe
         return ClockAnswer(state, clock_horizon(cal, at, state.deadline_us))
 
 
-def clock_after(state: ClockState, event: ClockEvent, cal: ResolvedCalendar) -> ClockAnswer:
+def clock_after(state: ClockState, event: ClockEvent, cal: ResolvedCalendar,
+                check: Callable[[], None] | None = None) -> ClockAnswer:
     """``state`` after ``event``. Raises FailedPrecondition (an event the state
-    does not allow), InvalidArgument or OutOfRange (naming ``state.*``)."""
+    does not allow), InvalidArgument or OutOfRange (naming ``state.*``).
+    ``check``: the call's cooperative deadline check (None: none)."""
     with cal.answering():
-        after = apply_event(state, event, cal.calendar)
+        after = apply_event(state, event, cal.calendar, check)
     with renamed(lambda field: f"state.{field}"), cal.answering():
         warnings = clock_horizon(cal, event.at_us, state.deadline_us, after.deadline_us)
     return ClockAnswer(after, warnings)
@@ -144,12 +147,14 @@ class SlaAnswer:
     versions: str
 
 
-def evaluate_events(sla: SlaPolicy, events: Sequence[BusinessEvent]) -> SlaAnswer:
+def evaluate_events(sla: SlaPolicy, events: Sequence[BusinessEvent],
+                    check: Callable[[], None] | None = None) -> SlaAnswer:
     """Replay ``events`` under ``sla`` (``docs/semantics.md``, "SLA
     clocks"). Raises InvalidArgument (an unknown event or tier),
     FailedPrecondition (a transition the clock refuses) or OutOfRange (a date
-    outside a tier calendar's years: on ``events[i].time``)."""
-    result = evaluate(sla.policy, list(events))
+    outside a tier calendar's years: on ``events[i].time``). ``check``: the
+    call's cooperative deadline check (None: none), called between events."""
+    result = evaluate(sla.policy, list(events), check)
     warnings: list[str] = []
     for i, entry in enumerate(result.timeline):
         cal = sla.tiers[entry.tier]

@@ -32,6 +32,7 @@ from duetime.core import (
     InvalidArgument,
     OutOfRange,
 )
+from duetime.core.calendar import DEFAULT_CALENDAR_LIMITS, CalendarLimits
 from duetime.app.limits import DEFAULT_CALENDAR_CACHE, DEFAULT_LIMITS, Limits
 
 
@@ -41,8 +42,9 @@ class CalendarRequest(Protocol):
     ``bundle``: the bundle reference (``""``: inline). ``key()``: bytes equal
     for equal calendars (the cache key). ``text_problems(limits)``: what is
     too long or too many, or a name holding a control character, checked
-    before parsing. ``build(check)``: the inline calendar (errors of
-    :meth:`Calendar.from_text`, which calls ``check`` as it goes). ``set_beside_bundle()``: the parts set beside
+    before parsing. ``build(check, limits)``: the inline calendar (errors of
+    :meth:`Calendar.from_text`, which calls ``check`` as it goes and refuses
+    a calendar larger than ``limits``). ``set_beside_bundle()``: the parts set beside
     ``bundle`` (all but ``bundle`` and ``holidays``). ``extra_holidays()``:
     the inline holidays given with a bundle, as a Calendar, or None.
     ``same_as(other)``: cheaply, whether ``other`` is the same calendar.
@@ -52,7 +54,8 @@ class CalendarRequest(Protocol):
     def bundle(self) -> str: ...
     def key(self) -> bytes: ...
     def text_problems(self, limits: Limits) -> list[FieldViolation]: ...
-    def build(self, check: Callable[[], None] | None = None) -> Calendar: ...
+    def build(self, check: Callable[[], None] | None = None,
+              limits: CalendarLimits = DEFAULT_CALENDAR_LIMITS) -> Calendar: ...
     def set_beside_bundle(self) -> list[str]: ...
     def extra_holidays(self) -> Calendar | None: ...
     def same_as(self, other: CalendarRequest) -> bool: ...
@@ -298,7 +301,7 @@ class CalendarResolver:
             if inline is None:
                 if problems := cal.text_problems(self.limits):
                     raise InvalidArgument(problems)
-                inline = self.cache.put(key, cal.build(check), check)
+                inline = self.cache.put(key, cal.build(check, self.limits.calendar), check)
             return ResolvedCalendar(inline, inline.version,
                                     settle=functools.partial(self.cache.measure, key, inline))
         if problems := cal.text_problems(self.limits):

@@ -12,7 +12,15 @@ import re
 from dataclasses import dataclass
 
 from duetime.core import FieldViolation, InvalidArgument
-from duetime.core.calendar import MAX_HOLIDAYS
+from duetime.core.calendar import (
+    MAX_DATE_OVERRIDES,
+    MAX_DATES,
+    MAX_EXTRA_WORKING_DAYS,
+    MAX_HOLIDAYS,
+    MAX_INTERVALS,
+    MAX_INTERVALS_PER_DAY,
+    CalendarLimits,
+)
 
 NAMESPACE_METADATA = "x-duetime-namespace"
 """gRPC request metadata naming the caller's idempotency namespace."""
@@ -39,8 +47,15 @@ MAX_DURATION_TEXT = 256
 """Longest accepted duration or clock target text."""
 MAX_NAME = 200
 """Longest accepted name of a holiday, override, extra working day or deadline."""
-MAX_DATE_OVERRIDES = MAX_HOLIDAYS
-"""Most date overrides one calendar may give inline (as many as holidays)."""
+# The calendar's own bounds are defined beside the calendar parser
+# (duetime.core.calendar), which applies them to bundles too; listed here with
+# every other limit:
+#   MAX_HOLIDAYS            holidays one calendar may list (10,000)
+#   MAX_DATE_OVERRIDES      date overrides one calendar may give (10,000)
+#   MAX_EXTRA_WORKING_DAYS  extra working days one calendar may list (10,000)
+#   MAX_DATES               holidays, overrides and extra working days together (5,000)
+#   MAX_INTERVALS_PER_DAY   working intervals of one weekday or one override (96)
+#   MAX_INTERVALS           working intervals of one calendar, week and overrides (10,000)
 MAX_DEADLINES = 100
 """Most deadlines one ComputeSchedule request may ask for."""
 MAX_SLA_EVENTS = 10_000
@@ -69,9 +84,20 @@ class Limits:
     max_duration_text: int = MAX_DURATION_TEXT
     max_name: int = MAX_NAME
     max_date_overrides: int = MAX_DATE_OVERRIDES
+    max_holidays: int = MAX_HOLIDAYS
+    max_extra_working_days: int = MAX_EXTRA_WORKING_DAYS
+    max_dates: int = MAX_DATES
+    max_intervals_per_day: int = MAX_INTERVALS_PER_DAY
+    max_intervals: int = MAX_INTERVALS
     max_deadlines: int = MAX_DEADLINES
     max_sla_events: int = MAX_SLA_EVENTS
     max_list_bytes: int = MAX_LIST_BYTES
+
+    @property
+    def calendar(self) -> CalendarLimits:
+        """The calendar's bounds among these, as the calendar parser takes them."""
+        return CalendarLimits(self.max_holidays, self.max_date_overrides, self.max_extra_working_days,
+                              self.max_dates, self.max_intervals_per_day, self.max_intervals)
 
 
 DEFAULT_LIMITS = Limits()

@@ -25,8 +25,91 @@ from .zones import MAX_ORDINAL, MIN_ORDINAL, get_zone
 WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 #: Default weekend: Saturday and Sunday (ISO 6, 7).
 DEFAULT_WEEKEND = frozenset({6, 7})
-#: Most holidays an inline calendar may list.
+#: Most holidays a calendar may list.
 MAX_HOLIDAYS = 10_000
+#: Most date overrides a calendar may give.
+MAX_DATE_OVERRIDES = 10_000
+#: Most extra working days a calendar may list.
+MAX_EXTRA_WORKING_DAYS = 10_000
+#: Most dates one calendar may list in all: holidays, date overrides and
+#: extra working days together (three centuries of a country's holidays are
+#: fewer than 5,000).
+MAX_DATES = 5_000
+#: Most working intervals of one day (a weekday's, or one override's): one
+#: every quarter of an hour; a real calendar has fewer than ten.
+MAX_INTERVALS_PER_DAY = 96
+#: Most working intervals of one calendar: its week's and every override's together.
+MAX_INTERVALS = 10_000
+
+
+@dataclass(frozen=True)
+class CalendarLimits:
+    """How large a calendar may be (counts); what :meth:`Calendar.from_text`
+    refuses beyond. The defaults are the module constants of the same names;
+    ``duetime.app.limits`` lists them with every other limit of a request.
+    Each bound keeps the cost of building a calendar and of every answer in
+    it small (docs/operations.md, "Limits")."""
+
+    max_holidays: int = MAX_HOLIDAYS
+    max_date_overrides: int = MAX_DATE_OVERRIDES
+    max_extra_working_days: int = MAX_EXTRA_WORKING_DAYS
+    max_dates: int = MAX_DATES
+    max_intervals_per_day: int = MAX_INTERVALS_PER_DAY
+    max_intervals: int = MAX_INTERVALS
+
+
+DEFAULT_CALENDAR_LIMITS = CalendarLimits()
+
+
+def size_problems(
+    limits: CalendarLimits,
+    field: str = "calendar",
+    *,
+    week: Sequence[int] = (),
+    overrides: Sequence[int] = (),
+    holidays: int = 0,
+    extra_working_days: int = 0,
+) -> list[FieldViolation]:
+    """What makes a calendar larger than ``limits``, from counts alone (so a
+    face can check a request before it parses it). ``week[i]``: how many
+    intervals the i-th entry of ``working_hours`` gives; ``overrides[i]``:
+    how many the i-th date override gives. One violation per bound passed,
+    on the field that passes it (``{field}.working_hours.days[i].intervals``,
+    ``{field}.date_overrides[i].intervals``, ``{field}.holidays``, …), saying
+    the bound and how to stay within it."""
+    bad: list[FieldViolation] = []
+    per_day = limits.max_intervals_per_day
+    for i, n in enumerate(week):
+        if n > per_day:
+            bad.append(FieldViolation(f"{field}.working_hours.days[{i}].intervals",
+                                      f"{n} intervals given for one day; at most {per_day} are allowed "
+                                      "(merge intervals that touch, or describe the day more coarsely)"))
+    for i, n in enumerate(overrides):
+        if n > per_day:
+            bad.append(FieldViolation(f"{field}.date_overrides[{i}].intervals",
+                                      f"{n} intervals given for one date; at most {per_day} are allowed "
+                                      "(merge intervals that touch, or describe the day more coarsely)"))
+    total = sum(week) + sum(overrides)
+    if total > limits.max_intervals:
+        bad.append(FieldViolation(f"{field}.date_overrides" if sum(overrides) else f"{field}.working_hours",
+                                  f"{total} working intervals given in all (the week's and every date "
+                                  f"override's); at most {limits.max_intervals} are allowed in one calendar "
+                                  "(give fewer date overrides, or split the years into several calendars)"))
+    parts = (("holidays", holidays, limits.max_holidays),
+             ("date_overrides", len(overrides), limits.max_date_overrides),
+             ("extra_working_days", extra_working_days, limits.max_extra_working_days))
+    for name, n, most in parts:
+        if n > most:
+            bad.append(FieldViolation(f"{field}.{name}", f"{n} dates given; at most {most} are allowed "
+                                                          "(split the years into several calendars)"))
+    dates = holidays + len(overrides) + extra_working_days
+    if dates > limits.max_dates and not any(n > most for _, n, most in parts):
+        largest = max(parts, key=lambda p: p[1])[0]
+        bad.append(FieldViolation(f"{field}.{largest}",
+                                  f"{holidays} holidays, {len(overrides)} date overrides and {extra_working_days} "
+                                  f"extra working days are {dates} dates in all; at most {limits.max_dates} are "
+                                  "allowed in one calendar (split the years into several calendars)"))
+    return bad
 _TIME = re.compile(r"([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
@@ -125,6 +208,7 @@ class Calendar:
         holidays_valid_until: str | None = None,
         holidays_valid_from: str | None = None,
         check: Callable[[], None] | None = None,
+        limits: CalendarLimits = DEFAULT_CALENDAR_LIMITS,
     ) -> "Calendar":
         """Validate a calendar given as text and numbers (as on the wire).
 
@@ -142,7 +226,17 @@ class Calendar:
         problems are holidays outside 1900..2199. ``check`` (None: none): a
         cooperative check called every :data:`CHECK_EVERY` dates given
         (e.g. a call's deadline); what it raises stops the build.
+        ``limits``: how large the calendar may be (:class:`CalendarLimits`);
+        a calendar larger is InvalidArgument (:func:`size_problems`) before
+        anything is parsed.
         """
+        if too_large := size_problems(
+            limits, field,
+            week=[len(ivs) for _, ivs in working_hours or ()],
+            overrides=[len(o[1]) for o in date_overrides],
+            holidays=len(holidays), extra_working_days=len(extra_working_days),
+        ):
+            raise InvalidArgument(too_large)
         bad: list[FieldViolation] = []
         far: list[FieldViolation] = []
         zone_name = time_zone or "UTC"

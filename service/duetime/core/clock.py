@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
+from typing import Callable
 
 from .calendar import Calendar, DateOverride, Interval
 from .compiled import CompiledCalendar
@@ -153,15 +154,22 @@ def start_clock(target: str, at_us: int, cal: Calendar, field: str = "target") -
     return ClockState(d.text, measure, Status.RUNNING, at_us, at_us, deadline_us=deadline, running_since_us=at_us)
 
 
+#: Running intervals measured between two calls of a cooperative check.
+_CHECK_SPANS = 64
+
+
 def _refuse(why: str, field: str = "event") -> FailedPrecondition:
     return FailedPrecondition([FieldViolation(field, why)])
 
 
-def apply_event(state: ClockState, event: ClockEvent, cal: Calendar) -> ClockState:
+def apply_event(state: ClockState, event: ClockEvent, cal: Calendar,
+                check: Callable[[], None] | None = None) -> ClockState:
     """The state after ``event`` (docs/semantics.md §11). FailedPrecondition for events the
     state does not allow: any event on a stopped clock, PAUSE of a paused one,
     RESUME of a running one (subject ``event``), an event earlier than the
-    last one (subject ``event.time``)."""
+    last one (subject ``event.time``). ``check`` (None: none): a cooperative
+    check (e.g. a call's deadline) called while a RETARGET anchored at the
+    clock's start measures the running intervals; what it raises stops it."""
     t = event.at_us
     if state.status is Status.STOPPED:
         raise _refuse("the clock is stopped; no later event is accepted")
@@ -203,7 +211,7 @@ def apply_event(state: ClockState, event: ClockEvent, cal: Calendar) -> ClockSta
             remaining_us=None, running_since_us=t, intervals=(),
         )
     if kind is EventType.RETARGET:
-        return _retarget(state, base, event, cal)
+        return _retarget(state, base, event, cal, check)
     # STOP
     missed = (running and state.deadline_us is not None and t > state.deadline_us) or (
         not running and state.remaining_us is not None and state.remaining_us < 0
@@ -215,7 +223,8 @@ def apply_event(state: ClockState, event: ClockEvent, cal: Calendar) -> ClockSta
     )
 
 
-def _retarget(state: ClockState, base: ClockState, event: ClockEvent, cal: Calendar) -> ClockState:
+def _retarget(state: ClockState, base: ClockState, event: ClockEvent, cal: Calendar,
+              check: Callable[[], None] | None = None) -> ClockState:
     t = event.at_us
     d = parse_duration(event.target, "event.target")
     measure = measure_of(d, "event.target")
@@ -227,7 +236,11 @@ def _retarget(state: ClockState, base: ClockState, event: ClockEvent, cal: Calen
         return replace(base, remaining_us=_target_amount(d, measure, t, cal, "event.target"), **common)
     # anchored at the clock's start: what the running intervals consumed is spent
     spans = state.intervals + (((state.running_since_us, t),) if running else ())
-    consumed = sum(_between(measure, a, b, cal) for a, b in spans)
+    consumed = 0
+    for i, (a, b) in enumerate(spans):
+        if check is not None and not i % _CHECK_SPANS:
+            check()
+        consumed += _between(measure, a, b, cal)
     remaining = _target_amount(d, measure, state.started_us, cal, "event.target") - consumed
     if running:
         return replace(base, target=d.text, measure=measure,

@@ -128,6 +128,11 @@ Segment = tuple[int, int]
 
 #: Most dates whose segments are kept at once.
 _SEGMENT_CACHE_SIZE = 2048
+#: Days either side of a date whose UTC offsets decide its DST correction
+#: (its intervals reach two days on; resolving a wall time looks two more).
+_SHAPE_DAYS = 6
+#: Most DST-correction shapes kept at once (:meth:`CompiledCalendar._correction`).
+_SHAPE_CACHE_SIZE = 4096
 
 SEGMENT_CACHE_BYTES = 8 << 20
 """Default bound of one compiled calendar's per-date segment cache, in
@@ -156,17 +161,23 @@ def merge(segments: Iterable[Segment]) -> list[Segment]:
 
 
 def subtract(segments: list[Segment], cut: list[Segment]) -> list[Segment]:
-    """``segments`` minus ``cut`` (both sorted and disjoint)."""
+    """``segments`` minus ``cut`` (both sorted and disjoint), in one pass over
+    each: O(len(segments) + len(cut))."""
     out = []
+    j, n = 0, len(cut)
     for a, b in segments:
-        for c, d in cut:
-            if d <= a or c >= b:
-                continue
+        while j < n and cut[j][1] <= a:  # cuts ending before this segment end before every later one too
+            j += 1
+        k = j
+        while k < n and cut[k][0] < b:
+            c, d = cut[k]
             if c > a:
                 out.append((a, c))
-            a = max(a, d)
+            if d > a:
+                a = d
             if a >= b:
                 break
+            k += 1
         if a < b:
             out.append((a, b))
     return out
@@ -295,13 +306,16 @@ class CompiledCalendar:
         self.exception_dates = sorted(self._exception_status)
         self._exception_prefix_business_days = [0]
         self._exception_prefix_open_time = [0]
+        # nominal open time of each distinct tuple of spans, measured once (extra
+        # working days share their weekday's)
+        self._open_time_of_spans: dict[tuple[Segment, ...], int] = {}
         for o in self.exception_dates:
             w = (o - ANCHOR_MONDAY) % 7
             is_business, day_spans = self._exception_status[o]
             self._exception_prefix_business_days.append(
                 self._exception_prefix_business_days[-1] + is_business - business[w])
             self._exception_prefix_open_time.append(
-                self._exception_prefix_open_time[-1] + measure(merge(day_spans)) - open_time[w])
+                self._exception_prefix_open_time[-1] + self._open_time_of(day_spans) - open_time[w])
         #: True when every exception closes a template business day (holidays,
         #: closed overrides); :meth:`closures` then counts them.
         self.only_closures = all(
@@ -319,6 +333,7 @@ class CompiledCalendar:
         self._open_time_through_exception = [q * per_week_n + prefix_n[r] + e for (q, r), e in zip(past, exc_n[1:])]
 
         self._corrections_by_year: dict[int, tuple[list[int], list[int]]] = {}
+        self._corrections_by_shape: dict[tuple, int] = {}
         self._loaded_corrections: tuple[int, int, list[int], list[int]] = (1, 0, [], [0])
         self._segments_by_date: dict[int, list[Segment]] = {}
         #: :meth:`instant_range` once computed, else None. A plain attribute on
@@ -777,7 +792,14 @@ class CompiledCalendar:
     def _nominal_open_of(self, o: int) -> int:
         """Nominal open time (µs) of date ``o`` alone."""
         st = self._exception_status.get(o)
-        return self.open_time_by_weekday[(o - ANCHOR_MONDAY) % 7] if st is None else measure(merge(st[1]))
+        return self.open_time_by_weekday[(o - ANCHOR_MONDAY) % 7] if st is None else self._open_time_of(st[1])
+
+    def _open_time_of(self, spans: tuple[Segment, ...]) -> int:
+        """Wall-clock open time (µs) of one date's ``spans``, measured once per distinct tuple."""
+        found = self._open_time_of_spans.get(spans)
+        if found is None:
+            found = self._open_time_of_spans[spans] = measure(merge(spans))
+        return found
 
     # ---- corrections ----------------------------------------------------
     def _load_corrections(self, a: int, b: int) -> tuple[int, int, list[int], list[int]]:
@@ -799,6 +821,38 @@ class CompiledCalendar:
         loaded = self._loaded_corrections = (first_date, end_date, corrected_dates, running)
         return loaded
 
+    def _correction(self, o: int) -> int:
+        """Real minus nominal open time (µs) of date ``o``.
+
+        The answer depends only on the intervals of ``o`` and the two dates
+        before it and on the zone's offsets within :data:`_SHAPE_DAYS` days of
+        ``o`` (transitions counted from ``o``'s local midnight), so it is kept
+        per such *shape*: a rule that repeats every year (a Sunday 02:00
+        change) is measured once, not once a year, and the cost of a span of
+        years does not grow with the intervals of a day."""
+        if not MIN_ORDINAL + _SHAPE_DAYS <= o <= MAX_ORDINAL - _SHAPE_DAYS:  # the zone tables' edges: measure
+            return measure(self.segments(o)) - self._nominal_open_of(o)
+        ref = local_us_of(o, 0)
+        if self._zone_table is None:
+            zone_shape: tuple = ()
+        elif (calm := self._calm_offsets[ref >> BLOCK_BITS]) is not None:  # no change within a week
+            zone_shape = (calm,)
+        else:
+            lo, hi = ref - _SHAPE_DAYS * DAY, ref + _SHAPE_DAYS * DAY
+            zt = self._zone_table
+            zone_shape = (zt.offset_at(lo), *((t - ref, zt.offset_at(t)) for t in zt.transitions(lo, hi)))
+        # the spans by identity: each tuple lives as long as this calendar (in
+        # its weekly template or its exceptions), and hashing one by value
+        # would cost its length
+        key = (id(self.day_spans(o)), id(self.day_spans(o - 1)), id(self.day_spans(o - 2)), zone_shape)
+        found = self._corrections_by_shape.get(key)
+        if found is None:
+            found = measure(self.segments(o)) - self._nominal_open_of(o)
+            if len(self._corrections_by_shape) >= _SHAPE_CACHE_SIZE:
+                self._corrections_by_shape.clear()
+            self._corrections_by_shape[key] = found
+        return found
+
     def _year_corrections(self, year: int) -> tuple[list[int], list[int]]:
         """Dates of local ``year`` whose real open time differs from nominal,
         and the running sum of their corrections (one longer, from 0)."""
@@ -819,7 +873,7 @@ class CompiledCalendar:
         corrected_dates, running = [], [0]
         for o in sorted(affected):
             if first <= o < last:
-                c = measure(self.segments(o)) - self._nominal_open_of(o)
+                c = self._correction(o)
                 if c:
                     corrected_dates.append(o)
                     running.append(running[-1] + c)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field as dc_field
 from datetime import date, datetime
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .calendar import Calendar
 from .compiled import CompiledCalendar, Segment
@@ -212,12 +212,15 @@ def schedule(
     *,
     at_close: AtClose = AtClose.END_OF_WINDOW,
     explain: bool = False,
+    check: Callable[[], None] | None = None,
 ) -> Schedule:
     """Every deadline's due time, in the order given; ``next_due`` names the
     earliest (the first listed among equals). A chain is measured from the
     logical due time of the deadline it follows, never from the moment of the
     call. Unknown, duplicate or cyclic names are InvalidArgument naming
-    ``deadlines[i].name`` / ``deadlines[i].after``."""
+    ``deadlines[i].name`` / ``deadlines[i].after``. ``check`` (None: none): a
+    cooperative check (e.g. a call's deadline) called before each deadline
+    is computed; what it raises stops the work."""
     bad: list[FieldViolation] = []
     index: dict[str, int] = {}
     for i, dl in enumerate(deadlines):
@@ -266,6 +269,8 @@ def schedule(
         return results[dl.name]
 
     for i in range(len(deadlines)):
+        if check is not None:
+            check()
         solve(i)
     out = tuple(
         ScheduledDeadline(dl.name, results[dl.name].due_us, origin[dl.name], dl.after, results[dl.name].steps)

@@ -10,7 +10,7 @@ in words.
 from __future__ import annotations
 
 from dataclasses import dataclass, field as dc_field
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from .calendar import Calendar
 from .clock import Anchor, ClockEvent, ClockState, EventType, FailedPrecondition, Status, apply_event, start_clock
@@ -83,13 +83,16 @@ def _when(us: int | None, cal: Calendar) -> str:
     return format_local(us, cal.zone) if us is not None else "none"
 
 
-def evaluate(policy: Policy, events: Sequence[BusinessEvent]) -> Evaluation:
+def evaluate(policy: Policy, events: Sequence[BusinessEvent],
+             check: Callable[[], None] | None = None) -> Evaluation:
     """Replay ``events`` (the first must be ``start``; an optional ``tier``
     attribute picks the tier, else the policy's initial tier). Unknown event
     types or tiers are InvalidArgument naming ``events[i]``; transitions the
     clock refuses are FailedPrecondition (docs/semantics.md §11), and so is an event
     earlier than the one before it, whatever the policy does with it
-    (``events[i].time``)."""
+    (``events[i].time``). ``check`` (None: none): a cooperative check (e.g. a
+    call's deadline) called before each event is applied; what it raises
+    stops the replay."""
     if not events or events[0].type != START_EVENT:
         raise InvalidArgument.at("events[0].type", f"a history begins with a {START_EVENT!r} event")
     bad = []
@@ -114,6 +117,8 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent]) -> Evaluation:
     timeline = [TimelineEntry(START_EVENT, first.at_us, "START", tier.name, state.status, None, state.deadline_us, None,
                               f"clock started: {tier.name} target {tier.target}, due {_when(state.deadline_us, tier.calendar)}")]
     for i, e in enumerate(events[1:], start=1):
+        if check is not None:
+            check()
         rule = policy.rules[e.type]
         action = rule.actions.get(state.status.value)
         old = state.deadline_us
@@ -133,7 +138,7 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent]) -> Evaluation:
             tier = policy.tiers[new_tier]
             target = tier.target
         try:
-            state = apply_event(state, ClockEvent(action, e.at_us, target, rule.anchor), tier.calendar)
+            state = apply_event(state, ClockEvent(action, e.at_us, target, rule.anchor), tier.calendar, check)
         except FailedPrecondition as err:
             raise FailedPrecondition([FieldViolation(f"events[{i}]{v.field.removeprefix('event')}",
                                                      f"{e.type} ({action.value}): {v.description}")

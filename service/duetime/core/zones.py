@@ -125,25 +125,27 @@ def transitions_in_year(zone: ZoneInfo, year: int) -> tuple[int, ...]:
     """
     if zone.key == "UTC":
         return ()
-    start = to_us(datetime(year, 1, 1, tzinfo=UTC))
-    end = to_us(datetime(year + 1, 1, 1, tzinfo=UTC))
+    # whole seconds through datetime.fromtimestamp: the same offsets as
+    # _offset_zoneinfo at about half the cost (a year is 365 probes)
+    start = to_us(datetime(year, 1, 1, tzinfo=UTC)) // SECOND
+    end = to_us(datetime(year + 1, 1, 1, tzinfo=UTC)) // SECOND
+    day = DAY // SECOND
+    at = datetime.fromtimestamp
     found: list[int] = []
-    prev_t, prev_off = start, _offset_zoneinfo(zone, start)
+    prev_t, prev_off = start, at(start, zone).utcoffset()
     t = start
     while t < end:
-        t = min(t + DAY, end)
-        off = _offset_zoneinfo(zone, t)
+        t = min(t + day, end)
+        off = at(t, zone).utcoffset()
         if off != prev_off:
             lo, hi = prev_t, t  # offset(lo) == prev_off, offset(hi) != prev_off
-            while hi - lo > SECOND:
-                mid = lo + (hi - lo) // 2 // SECOND * SECOND
-                if mid == lo:
-                    mid = lo + SECOND
-                if _offset_zoneinfo(zone, mid) == prev_off:
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if at(mid, zone).utcoffset() == prev_off:
                     lo = mid
                 else:
                     hi = mid
-            found.append(hi)
+            found.append(hi * SECOND)
         prev_t, prev_off = t, off
     return tuple(found)
 

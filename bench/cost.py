@@ -1,0 +1,357 @@
+"""What the costliest request of each RPC costs the server, within duetime's limits.
+
+    bench/run.sh --cost            (or: python bench/cost.py [--runs N] [--bound-ms MS])
+
+For every RPC of ``proto/duetime/v1/duetime.proto`` this builds the request
+that makes the server work hardest while staying inside the limits of
+``duetime.app.limits`` (the largest calendar, the longest span, the most
+items, events or running intervals), answers it in process through the same
+table the gRPC and HTTP faces answer from (``duetime.api.calls.unary_calls``,
+recording into a SQLite ledger, so the commit is counted), and prints the
+server's CPU time for it: the least of ``--runs`` runs, each with a calendar
+no cache holds yet. CPU time, not wall time, because the machine may be
+shared; the whole process's, so the ledger's commit thread counts too.
+
+Every row must stay within ``--bound-ms`` (250 ms): the table ends with PASS
+or FAIL (exit status 1). A time zone's offset tables are built once per
+process on its first use (about 0.1 s for 300 years); the table warms the
+zones it uses first and shows that one-time cost in its own row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from google.protobuf.duration_pb2 import Duration
+from google.protobuf.message import Message
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from duetime.api.calls import CALENDAR_SERVICE, DUE_TIME_SERVICE, CallLimits, unary_calls
+from duetime.api.convert import DUE_TIME, calendar_from_proto
+from duetime.app import limits as L
+from duetime.bundles.compiler import version_of
+from duetime.catalog import Catalog
+from duetime.compose import build_app
+from duetime.core.zones import get_zone, table
+from duetime.ledger.opening import open_ledger
+from duetime.v1 import duetime_pb2 as pb
+
+REPO = Path(__file__).resolve().parent.parent
+BOUND_MS = 250.0
+MAX_MESSAGE_BYTES = 64 << 20
+"""The largest request ``duetime serve`` reads (``--max-message-bytes``)."""
+ZONE = "America/New_York"
+"""Zone of the calendars: DST changes twice a year in every year up to 2199."""
+
+
+# ---------------------------------------------------------------------------
+# the largest calendars the limits allow
+
+def _hhmm(seconds: int) -> str:
+    return f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def _day(i: int, first: int = 1901) -> str:
+    return date.fromordinal(date(first, 1, 1).toordinal() + i).isoformat()
+
+
+def _full_day(n: int, overnight: bool = False) -> list[pb.TimeInterval]:
+    """``n`` intervals of 10 minutes every 15 (the last one past midnight when ``overnight``)."""
+    step = 86_400 // n
+    out = [pb.TimeInterval(start=_hhmm(i * step), end=_hhmm(i * step + step * 2 // 3)) for i in range(n)]
+    if overnight:
+        out[-1] = pb.TimeInterval(start=_hhmm((n - 1) * step), end="00:05")
+    return out
+
+
+def most_dates(run: int) -> pb.Calendar:
+    """10,000 dates in all (holidays, closed overrides, extra working days on
+    weekends), names of the longest length, the most intervals a weekday may have."""
+    name = f"{run:06d}" + "x" * (L.MAX_NAME - 6)
+    per_part = L.MAX_DATES // 3
+    week = [pb.DayHours(weekday=wd, intervals=_full_day(L.MAX_INTERVALS_PER_DAY, overnight=True))
+            for wd in range(1, 6)]
+    return pb.Calendar(
+        time_zone=ZONE, working_hours=pb.WorkingHours(days=week),
+        holidays=[pb.Holiday(date=_day(7 * i), name=name) for i in range(per_part + 1)],
+        date_overrides=[pb.DateOverride(date=_day(7 * i + 1), closed=True, name=name)
+                        for i in range(per_part)],
+        extra_working_days=[pb.ExtraWorkingDay(date=_day(7 * i + 5), name=name)
+                            for i in range(per_part)])
+
+
+def most_intervals(run: int) -> pb.Calendar:
+    """10,000 intervals in all: every weekday and as many overrides as fit, each
+    with the most intervals a day may have, the last running past midnight."""
+    per_day = L.MAX_INTERVALS_PER_DAY
+    week = [pb.DayHours(weekday=wd, intervals=_full_day(per_day, overnight=True)) for wd in range(1, 6)]
+    overrides = (L.MAX_INTERVALS - 5 * per_day) // per_day
+    return pb.Calendar(
+        time_zone=ZONE, working_hours=pb.WorkingHours(days=week),
+        holidays=[pb.Holiday(date=_day(1000 + run), name=f"run {run}")],
+        date_overrides=[pb.DateOverride(date=_day(3 * i + 1, 1950 + 2 * (i % 100)), name="x",
+                                        intervals=_full_day(per_day, overnight=True))
+                        for i in range(overrides)])
+
+
+CALENDARS = {"most dates": most_dates, "most intervals": most_intervals}
+WITHOUT_CALENDAR = {"ListRecords", "GetRecord", "ListCalendars", "GetCalendar", "AnalyzeImpact", "EvaluateSla"}
+
+
+def _at(text: str) -> Timestamp:
+    ts = Timestamp()
+    ts.FromJsonString(text)
+    return ts
+
+
+# ---------------------------------------------------------------------------
+# the costliest request of each RPC
+
+def due_requests(cal: pb.Calendar) -> list[pb.ComputeDueTimeRequest]:
+    """Business time across the whole supported range, both ways, explained;
+    the most business days."""
+    return [
+        pb.ComputeDueTimeRequest(calendar=cal, start=_at("1901-01-03T00:00:00Z"), duration="1000000bh",
+                                 explain=True),
+        pb.ComputeDueTimeRequest(calendar=cal, start=_at("2199-12-01T00:00:00Z"), duration="-1000000bh",
+                                 explain=True),
+        pb.ComputeDueTimeRequest(calendar=cal, start=_at("1901-01-03T00:00:00Z"), duration="70000bd",
+                                 explain=True),
+    ]
+
+
+def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str, tuple[str, Callable]]:
+    """RPC → (full method name, make(run, calendar) → the requests to try)."""
+    d, c = DUE_TIME_SERVICE, CALENDAR_SERVICE
+
+    def batch_items(run: int, cal: pb.Calendar, n: int, tag: str) -> list[pb.ComputeDueTimeRequest]:
+        return [pb.ComputeDueTimeRequest(calendar=cal, start=_at("2026-01-05T09:00:00Z"),
+                                         duration=f"{1 + i % 500}bh", explain=True,
+                                         idempotency_key=f"{tag}{run}-{i}") for i in range(n)]
+
+    def batch(run, cal):
+        """The most items, each with a calendar as large as fits 10,000 times
+        in one message; and as many distinct largest calendars as fit."""
+        small = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(run, 2026), name="x")],
+                            working_hours=pb.WorkingHours(days=[pb.DayHours(weekday=wd, intervals=_full_day(48))
+                                                                for wd in (1, 3)]))
+        fit = MAX_MESSAGE_BYTES // 2 // max(cal.ByteSize(), 1)
+        distinct = [pb.ComputeDueTimeRequest(calendar=cal, start=_at("2026-01-05T09:00:00Z"),
+                                             duration="1000bh", explain=True) for _ in range(min(fit, 1000))]
+        for i, item in enumerate(distinct):
+            item.calendar.holidays.add(date=_day(i, 2100), name=f"{run}")
+        return [pb.BatchComputeDueTimesRequest(items=batch_items(run, small, L.MAX_BATCH_ITEMS, "b")),
+                pb.BatchComputeDueTimesRequest(items=distinct)]
+
+    def stream_chunk(run, cal):
+        small = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(run, 2026), name="x")],
+                            working_hours=pb.WorkingHours(days=[pb.DayHours(weekday=wd, intervals=_full_day(48))
+                                                                for wd in (1, 3)]))
+        return [pb.BatchComputeDueTimesRequest(items=batch_items(run, small, L.STREAM_CHUNK, "s"))]
+
+    def business_time(run, cal):
+        return [pb.ComputeBusinessTimeRequest(calendar=cal, start_time=_at("1900-01-02T12:00:00Z"),
+                                              end_time=_at("2199-12-30T12:00:00Z"), explain=True)]
+
+    def open_status(run, cal):
+        always = pb.Calendar(time_zone=ZONE, weekend=pb.WeekendDays(), working_hours=pb.WorkingHours(days=[
+            pb.DayHours(weekday=wd, intervals=[pb.TimeInterval(start=_hhmm(i * 900), end=_hhmm(i * 900 + 900)
+                                                               if i < 95 else "24:00")
+                                               for i in range(L.MAX_INTERVALS_PER_DAY)])
+            for wd in range(1, 8)]), holidays=[pb.Holiday(date=_day(run, 2030), name="x")])
+        closed = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(i, 2030), name=f"{run}")
+                                                       for i in range(L.MAX_DATES)])
+        return [pb.GetOpenStatusRequest(calendar=cal, time=_at("1950-06-07T12:00:00Z")),
+                pb.GetOpenStatusRequest(calendar=always, time=_at("2030-06-07T12:00:00Z")),
+                pb.GetOpenStatusRequest(calendar=closed, time=_at("2030-01-01T12:00:00Z"))]
+
+    def schedule(run, cal):
+        deadlines = [pb.DeadlineSpec(name=f"d{i}", duration="10000bh" if i % 2 else "-9990bh",
+                                     after=f"d{i - 1}" if i else "") for i in range(L.MAX_DEADLINES)]
+        return [pb.ComputeScheduleRequest(calendar=cal, entered_time=_at("1950-01-03T09:00:00Z"),
+                                          deadlines=deadlines, explain=True)]
+
+    def holidays(run, cal):
+        return [pb.ListHolidaysRequest(calendar=cal, start_date="1901-01-01", end_date=_day(L.MAX_HOLIDAY_RANGE_DAYS))]
+
+    def start_clock(run, cal):
+        return [pb.StartClockRequest(calendar=cal, target="1000000bh", start_time=_at("1901-01-03T00:00:00Z"))]
+
+    def clock_event(run, cal):
+        n = L.MAX_RUNNING_INTERVALS
+        hour = 3600
+        base = int(datetime(1901, 1, 7, tzinfo=timezone.utc).timestamp())
+        step = (int(datetime(2199, 1, 1, tzinfo=timezone.utc).timestamp()) - base) // n
+        intervals = [pb.RunningInterval(start_time=Timestamp(
+            seconds=base + i * step), end_time=Timestamp(
+            seconds=base + i * step + step // 2)) for i in range(n)]
+        last = base + n * step
+        state = pb.ClockState(target="1000000bh", measure=pb.CLOCK_MEASURE_BUSINESS_TIME,
+                              status=pb.CLOCK_STATUS_PAUSED, remaining=Duration(
+                                  seconds=3600), start_time=_at("1901-01-03T00:00:00Z"),
+                              last_event_time=Timestamp(seconds=last),
+                              running_intervals=intervals, calendar=cal,
+                              calendar_version=calendar_from_proto(cal).version)
+        event = pb.ClockEvent(type=pb.CLOCK_EVENT_TYPE_RETARGET, target="2000000bh", anchor=pb.RETARGET_ANCHOR_START,
+                              time=Timestamp(seconds=last + 3600))
+        return [pb.ApplyClockEventRequest(state=state, event=event)]
+
+    def sla(run, cal):
+        events = [pb.BusinessEvent(type="start", time=_at("2024-01-02T09:00:00Z"), attributes={"tier": "priority"})]
+        t = int(datetime(2024, 1, 3, tzinfo=timezone.utc).timestamp()) + run
+        for i in range(1, L.MAX_SLA_EVENTS):
+            kind = "awaiting_third_party" if i % 2 else "customer_reply"
+            events.append(pb.BusinessEvent(type=kind, time=Timestamp(
+                seconds=t + i * 5 * 3600)))
+        return [pb.EvaluateSlaRequest(policy="support-contract", events=events)]
+
+    def impact(run, cal):
+        records_for_impact()
+        new = catalog.bundles.versions("hr-zagreb")[-1]
+        return [pb.AnalyzeImpactRequest(calendar=new.ref, limit=10_000)]
+
+    def list_records(run, cal):
+        records_for_impact()
+        return [pb.ListRecordsRequest(page_size=1000)]
+
+    def get_record(run, cal):
+        return [pb.GetRecordRequest(record_id="0" * 32)]
+
+    def get_calendar(run, cal):
+        return [pb.GetCalendarRequest(name=name) for name in ("hr-zagreb", "support-desk-example")]
+
+    def list_calendars(run, cal):
+        return [pb.ListCalendarsRequest()]
+
+    return {
+        "ComputeDueTime": (d + "ComputeDueTime", lambda run, cal: due_requests(cal)),
+        "BatchComputeDueTimes": (d + "BatchComputeDueTimes", batch),
+        "StreamComputeDueTimes (a chunk)": (d + "BatchComputeDueTimes", stream_chunk),
+        "ComputeBusinessTime": (d + "ComputeBusinessTime", business_time),
+        "GetOpenStatus": (d + "GetOpenStatus", open_status),
+        "ComputeSchedule": (d + "ComputeSchedule", schedule),
+        "StartClock": (d + "StartClock", start_clock),
+        "ApplyClockEvent": (d + "ApplyClockEvent", clock_event),
+        "EvaluateSla": (d + "EvaluateSla", sla),
+        "AnalyzeImpact": (d + "AnalyzeImpact", impact),
+        "ListRecords": (d + "ListRecords", list_records),
+        "GetRecord": (d + "GetRecord", get_record),
+        "ListCalendars": (c + "ListCalendars", list_calendars),
+        "GetCalendar": (c + "GetCalendar", get_calendar),
+        "ListHolidays": (c + "ListHolidays", holidays),
+    }
+
+
+# ---------------------------------------------------------------------------
+# measuring
+
+def cpu_ms(call: Callable[[], object]) -> tuple[float, str]:
+    """Process CPU time (ms) of ``call()`` and its outcome (OK or the error's class)."""
+    began = time.process_time()
+    try:
+        call()
+        outcome = "OK"
+    except Exception as exc:  # noqa: BLE001 - a refusal is an outcome too
+        outcome = type(exc).__name__
+    return (time.process_time() - began) * 1000, outcome
+
+
+def catalog_with_new_version(root: Path) -> Path:
+    """A copy of ``calendars/`` where hr-zagreb has a second, newer version
+    (one holiday renamed), for AnalyzeImpact to replay records against."""
+    shutil.copytree(REPO / "calendars", root, dirs_exist_ok=True)
+    folder = root / "compiled" / "hr-zagreb"
+    old = (folder / "versions.txt").read_text().split()[-1]
+    content = json.loads((folder / f"{old}.json").read_text())
+    content["calendar"]["holidays"][0]["name"] += " (renamed)"
+    new = version_of(content)
+    (folder / f"{new}.json").write_text(json.dumps(content, indent=1, sort_keys=True))
+    (folder / "versions.txt").write_text(f"{old}\n{new}\n")
+    return root
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs per request; the least CPU time counts")
+    parser.add_argument("--bound-ms", type=float, default=BOUND_MS, help="the most CPU time a request may take")
+    parser.add_argument("--only", default="", help="only the RPCs whose name starts with this")
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="duetime-cost-") as tmp:
+        catalog = Catalog.load(catalog_with_new_version(Path(tmp) / "calendars"))
+        app = build_app(open_ledger(Path(tmp) / "ledger.sqlite"), catalog)
+        calls = unary_calls(app, CallLimits())
+        received = datetime.now(timezone.utc)
+
+        def call(method: str, request: Message) -> Message:
+            data = request.SerializeToString()
+            parsed = type(request).FromString(data)  # the server parses the bytes it receives
+            return calls[method](parsed, (), received, None).SerializeToString()
+
+        filled = []
+
+        def records_for_impact() -> None:
+            """10,000 explained ComputeDueTime records in hr-zagreb's older version (once)."""
+            if filled:
+                return
+            old = catalog.bundles.versions("hr-zagreb")[0].ref
+            for first in range(0, 10_000, 1000):
+                items = [pb.ComputeDueTimeRequest(calendar=pb.Calendar(bundle=old), duration="3bd", explain=True,
+                                                  start=_at(f"{2020 + i % 10}-03-0{1 + i % 9}T10:00:00Z"),
+                                                  idempotency_key=f"impact-{first + i}")
+                         for i in range(1000)]
+                app.call_many(DUE_TIME, items, received)
+            filled.append(True)
+
+        cold_ms, _ = cpu_ms(lambda: [table(get_zone("Europe/Zagreb"))._year(y) for y in range(1899, 2201)])
+        for zone in (ZONE, "Europe/Zagreb", "Asia/Tokyo", "Asia/Jerusalem", "Australia/Sydney", "Asia/Dubai",
+                     "Europe/London", "Europe/Berlin", "Asia/Kolkata"):
+            zt = table(get_zone(zone))
+            for year in range(1899, 2201):
+                zt._year(year)
+
+        rows: list[tuple[str, str, float, str]] = []
+        run_counter = iter(range(1, 1_000_000))
+        for rpc, (method, make) in cases(catalog, records_for_impact).items():
+            if args.only and not rpc.startswith(args.only):
+                continue
+            worst = (0.0, "", "")
+            for cal_name, cal_of in CALENDARS.items():
+                per_request: dict[int, tuple[float, str]] = {}
+                for _ in range(args.runs):
+                    run = next(run_counter)
+                    for k, request in enumerate(make(run, cal_of(run))):
+                        ms, outcome = cpu_ms(lambda: call(method, request))
+                        if k not in per_request or ms < per_request[k][0]:
+                            per_request[k] = (ms, outcome)
+                for k, (ms, outcome) in per_request.items():
+                    if ms > worst[0]:
+                        worst = (ms, f"{cal_name}, request {k + 1}", outcome)
+                if rpc in WITHOUT_CALENDAR:
+                    break  # the request holds no calendar: one shape is enough
+            rows.append((rpc, worst[1], worst[0], worst[2]))
+        rows.append(("first use of a time zone", "once per zone and process", cold_ms, "OK"))
+
+    width = max(len(r[0]) for r in rows)
+    print(f"duetime request cost: server CPU time, least of {args.runs} runs "
+          f"(python {sys.version.split()[0]}, bound {args.bound_ms:g} ms)")
+    print(f"{'RPC':<{width}}  {'CPU ms':>8}  {'':4}  {'outcome':<18} costliest request")
+    failed = 0
+    for rpc, which, ms, outcome in rows:
+        ok = ms <= args.bound_ms
+        failed += not ok
+        print(f"{rpc:<{width}}  {ms:8.1f}  {'ok' if ok else 'OVER':4}  {outcome:<18} {which}")
+    print("PASS" if not failed else f"FAIL: {failed} over {args.bound_ms:g} ms")
+    return 0 if not failed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
