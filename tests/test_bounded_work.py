@@ -270,6 +270,6 @@ def test_an_impact_analysis_stops_at_the_check_between_records():
         app.call(DUE_TIME, zagreb_request(f"k{i}"), RECEIVED)
     check, calls = stopping_after(2)
     with pytest.raises(Stop):
-        analyze(pb.AnalyzeImpactRequest(tzdata=True), app, check)
+        analyze(pb.AnalyzeImpactRequest(tzdata=True), app, check=check)
     assert len(calls) == 3  # once per record examined
     assert analyze(pb.AnalyzeImpactRequest(tzdata=True), app).records_examined == 5
