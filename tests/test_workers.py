@@ -105,7 +105,7 @@ def _worker_pids(server: ServerProcess) -> dict[int, int]:
 
 def _who_answered(server: ServerProcess, namespace: str) -> int:
     """The pid of the worker whose request line shows ``namespace``."""
-    line = server.await_log(rf"worker \d+ pid \d+: rpc \S+ OK .* namespace={namespace} ")
+    line = server.await_log(rf"worker \d+ pid \d+: rpc \S+ OK .* namespace={namespace}(?: |$)")
     return int(re.search(r"worker \d+ pid (\d+):", line).group(1))
 
 
@@ -407,8 +407,10 @@ def test_a_port_another_program_shares_is_refused(tmp_path):
              "--db", str(tmp_path / "ledger.db"), "--calendars", str(CALENDARS)],
             capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 1, done.stderr
-    assert done.stderr.endswith(f"error: cannot bind 127.0.0.1:{port} (--port): address in use, "
-                                "or not an address of this machine?\n")
+    assert done.stderr.endswith(
+        f"error: --port: cannot listen on 127.0.0.1:{port} for the gRPC API: the port is in use "
+        "(another process listens there, perhaps another duetime serve); choose another with "
+        "--port PORT (or DUETIME_PORT); --port 0 picks a free one\n")
     assert "worker 1 started" not in done.stderr
 
 
