@@ -1003,7 +1003,9 @@ class DuetimeClient:
     def compute_due_time(self, start: datetime, duration: str, calendar: CalendarLike = None, *,
                          next_open_at_close: bool = False, at_close: str = "",
                          explain: bool = False, idempotency_key: str = "") -> DueTime:
-        """``start + duration`` (``"3bd"``, ``"8bh"``, ``"48h"``, ``"P1M"``…).
+        """``start + duration`` (``"3bd"``, ``"8bh"``, ``"48h"``, ``"P1M"``…;
+        a landing rule is written in the text: ``"P1M@following"``,
+        ``"14d@modified-following@close"``, docs/semantics.md §15).
 
         Business time ending exactly at a closing is due at that closing
         unless ``next_open_at_close`` (or ``at_close="next-open"``; also
