@@ -733,7 +733,8 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
     (b1) ComputeDueTime again, its calls spread over :data:`WORKER_CONNECTIONS`
         connections; (b2) the same against ``duetime serve --workers 2`` (a
         fresh ledger), which hands each connection to one of its two worker
-        processes: the scaling from a second process on this machine.
+        processes: the scaling from a second process on this machine; (c2)
+        (c) against that server, on as many connections.
 
     The goals are ratios to (f) measured side by side, and due times per
     second for (c) and (d). Returns the lines to print."""
@@ -784,6 +785,10 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
             log(f"gRPC: duetime server --workers 2 {address} (pid {proc.pid}); ComputeDueTime on "
                 f"{WORKER_CONNECTIONS} connections …")
             due_two = _load(address, "due", *closed, "--channels", str(WORKER_CONNECTIONS))
+            log("gRPC: BatchComputeDueTimes, --workers 2 …")
+            batch_two = _load(address, "batch", "--seconds", str(seconds), "--concurrency",
+                              str(GRPC_BATCH_CONCURRENCY), "--batch-size", "1000",
+                              "--channels", str(WORKER_CONNECTIONS))
         finally:
             _stop(proc)
     growth = (after["VmRSS"] - before["VmRSS"]) / 1024
@@ -810,6 +815,8 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
               row(f"(b2) (b) on {WORKER_CONNECTIONS} connections, --workers 2", due_two),
               row(f"(c) BatchComputeDueTimes ×1000, {GRPC_BATCH_CONCURRENCY} in flight", batch,
                   f"  = {batch['items_per_s']:,.0f} due times/s"),
+              row(f"(c2) (c) on {WORKER_CONNECTIONS} connections, --workers 2", batch_two,
+                  f"  = {batch_two['items_per_s']:,.0f} due times/s"),
               f"  (d) StreamComputeDueTimes, one stream of {stream['items']:,} items (messages of 1,000): "
               f"{stream['seconds']:.1f} s = {stream['items_per_s']:,.0f} due times/s, {stream['errors']} errors",
               f"      server RSS before {before['VmRSS'] / 1024:.1f} MB, after {after['VmRSS'] / 1024:.1f} MB "
@@ -836,7 +843,8 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
                    f"{growth:+.1f} MB")]
     for name, r in (("(f) bare Health/Check", floor), ("(a) duetime Health/Check", health),
                     ("(b) ComputeDueTime", due), ("(b1) ComputeDueTime, --workers 1", due_one),
-                    ("(b2) ComputeDueTime, --workers 2", due_two), ("(c) batch", batch)):
+                    ("(b2) ComputeDueTime, --workers 2", due_two), ("(c) batch", batch),
+                    ("(c2) batch, --workers 2", batch_two)):
         if r["errors"]:
             lines.append(f"  note: {name} had {r['errors']} errors, first: {r['first_error']}")
     return lines
