@@ -495,6 +495,8 @@ def templates(server) -> dict[str, list[Message]]:
         "GetCalendar": pb.GetCalendarRequest(name="hr-zagreb"),
         "ListHolidays": pb.ListHolidaysRequest(calendar=pb.Calendar(bundle="hr-zagreb"),
                                                start_date="2026-01-01", end_date="2026-12-31"),
+        "ListPolicies": pb.ListPoliciesRequest(),
+        "GetPolicy": pb.GetPolicyRequest(name="support-contract"),
     }
     return {name: requests if isinstance(requests, list) else [requests]
             for name, requests in valid.items()}

@@ -689,7 +689,7 @@ def test_an_api_token_is_sent_and_a_refused_one_is_said(browser, tmp_path):
         page = context.new_page()
         sent: list[str | None] = []
         page.on("request", lambda r: sent.append(r.headers.get("authorization"))
-                if "/v1/" in r.url and "/v1/sla:" not in r.url else None)
+                if "/v1/" in r.url and "/v1/policies/" not in r.url else None)
         page.goto(f"{guarded.http_url}/")
         expect(page.locator("body")).to_have_attribute("data-ready", "true")
         field, said = page.get_by_test_id("api-token"), page.get_by_test_id("api-token-error")
