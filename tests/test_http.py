@@ -41,8 +41,10 @@ PATHS = {
     "ListCalendars": ("GET", "/v1/calendars"),
     "GetCalendar": ("GET", "/v1/calendars/{name}"),
     "ListHolidays": ("POST", "/v1/holidays:list"),
+    "ListPolicies": ("GET", "/v1/policies"),
+    "GetPolicy": ("GET", "/v1/policies/{name}"),
 }
-CALENDAR_RPCS = {"ListCalendars", "GetCalendar", "ListHolidays"}
+CALENDAR_RPCS = {"ListCalendars", "GetCalendar", "ListHolidays", "ListPolicies", "GetPolicy"}
 READ_ONLY_RPCS = {"GetRecord", "ListRecords", "AnalyzeImpact"} | CALENDAR_RPCS
 # google/rpc/code.proto's HTTP mapping, written out independently of the server's table.
 HTTP_OF = {"INVALID_ARGUMENT": 400, "OUT_OF_RANGE": 400, "FAILED_PRECONDITION": 400,
@@ -215,8 +217,11 @@ CASES = {
                                start_date="2026-12-01", end_date="2026-12-31"),
         pb.ListHolidaysRequest(calendar=pb.Calendar(bundle="hr-zagreb"),
                                start_date="2026-12-31", end_date="2026-12-01")),
+    "ListPolicies": lambda p: (pb.ListPoliciesRequest(), None),
+    "GetPolicy": lambda p: (pb.GetPolicyRequest(name="support-contract"),
+                            pb.GetPolicyRequest(name="no-such-policy")),
 }
-ERROR_RPCS = [rpc for rpc in PATHS if rpc != "ListCalendars"]
+ERROR_RPCS = [rpc for rpc in PATHS if rpc not in ("ListCalendars", "ListPolicies")]
 
 
 def test_routes_are_the_proto_rules():

@@ -320,8 +320,8 @@ def described_by(page, locator) -> list[str]:
 def test_an_sla_event_out_of_order_is_said_at_its_time(page):
     """The service refuses an event earlier than the one before it with a
     PreconditionFailure (type CLOCK_STATE) on that event's time
-    ("events[3].time"); the page shows it at the time input. An unknown type
-    (a BadRequest on "events[3].type": a second "start") shows at the type input."""
+    ("events[3].time"); the page shows it at the time input. A second "start"
+    (a PreconditionFailure on "events[3].type") shows at the type input."""
     event = page.get_by_test_id("sla-event").nth(3)
     event_type, time = event.get_by_test_id("sla-event-type"), event.get_by_test_id("sla-event-time")
     shown_errors = page.locator("[data-testid=sla] .field-error:not([hidden])")
@@ -689,7 +689,7 @@ def test_an_api_token_is_sent_and_a_refused_one_is_said(browser, tmp_path):
         page = context.new_page()
         sent: list[str | None] = []
         page.on("request", lambda r: sent.append(r.headers.get("authorization"))
-                if "/v1/" in r.url and "/v1/sla:" not in r.url else None)
+                if "/v1/" in r.url and "/v1/policies/" not in r.url else None)
         page.goto(f"{guarded.http_url}/")
         expect(page.locator("body")).to_have_attribute("data-ready", "true")
         field, said = page.get_by_test_id("api-token"), page.get_by_test_id("api-token-error")

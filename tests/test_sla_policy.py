@@ -108,7 +108,7 @@ def test_policy_pins_calendar_versions(tmp_path):
 
 
 def test_a_second_start_is_named_as_such(policy):
-    with pytest.raises(InvalidArgument) as e:
+    with pytest.raises(FailedPrecondition) as e:
         evaluate(policy, SCENARIO[:2] + [BusinessEvent("start", t("2026-12-15T10:00:00+01:00"))])
     assert [(v.field, v.description) for v in e.value.violations] == [(
         "events[2].type", "a history has one 'start' event, its first; to start a new cycle use an "

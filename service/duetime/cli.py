@@ -36,6 +36,7 @@ Commands::
                 [--server HOST:PORT | --dir DIR] [--json]
     duetime calendars list --server HOST:PORT
     duetime calendars diff NAME@VERSION NAME@VERSION [--dir DIR]
+    duetime calendars policies [NAME[@VERSION]] [--server HOST:PORT | --dir DIR] [--json]
 
     CALENDAR: --calendar NAME[@VERSION] [--holiday DATE[=NAME] ...]
               (a bundle, plus extra holidays), or inline: [--tz ZONE] [--holiday DATE[=NAME] ...] [--weekend sat,sun]
@@ -149,6 +150,8 @@ from duetime.api.convert import (
     request_from_json,
 )
 from duetime.app import MAX_BATCH_ITEMS, RecordNotFound, check_namespace
+from duetime.app.catalog_reads import PolicyNotFound
+from duetime.api.convert import policies_listing, policy_to_proto
 from duetime.bundles.policy import check_policies, compile_policies
 from duetime.catalog import ENV_DIR, Catalog, CatalogError, default_dir, fingerprint, policies_dir
 from duetime.channels import TOKEN_ENV, ChannelError, ConnectionOptions
@@ -1367,6 +1370,52 @@ def cmd_calendars_holidays(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_calendars_policies(args: argparse.Namespace) -> int:
+    """``duetime calendars policies [NAME]``: without NAME every SLA policy
+    with its versions; with NAME (``NAME@VERSION``) that policy version's
+    tiers and events, each with what it does. From --server, or else from
+    the calendars directory."""
+    try:
+        if args.server:
+            with _client(args, RPC_TIMEOUT) as duetime:
+                reply = (duetime.get_policy(args.name) if args.name is not None
+                         else duetime.list_policies()).message
+        else:
+            app = build_app(None, _bundles_catalog(args.dir, "--dir"))
+            reply = (policy_to_proto(app.get_policy(args.name)) if args.name is not None
+                     else policies_listing(app.list_policies()))
+    except PolicyNotFound as exc:
+        print(f"error: NAME: {exc.violations[0].description}", file=sys.stderr)
+        return 1
+    except (DuetimeError, CallError) as exc:  # name the argument the name came from
+        absent = isinstance(exc, CallError) and exc.code == grpc.StatusCode.NOT_FOUND
+        if not exc.violations or (isinstance(exc, CallError) and exc.code not in _BAD_INPUT
+                                  and not absent):
+            raise
+        print("\n".join(f"error: NAME: {v.description}" for v in exc.violations), file=sys.stderr)
+        return 1 if absent else 2
+    if args.json:
+        print(json_format.MessageToJson(reply))
+        return 0
+    if args.name is None:
+        rows = [("NAME", "NEWEST", "VERSIONS", "DESCRIPTION")] + [
+            (p.name, p.newest_version, str(len(p.versions)), p.description)
+            for p in reply.policies]
+        print("\n".join(table(rows)))
+        return 0
+    print(f"{reply.info.name}@{reply.version}  (versions: {', '.join(reply.info.versions)})")
+    if reply.info.description:
+        print(reply.info.description)
+    print(f"initial tier: {reply.initial_tier}")
+    print("\n".join(table([("TIER", "TARGET", "MEASURE", "TIME ZONE", "CALENDAR")] + [
+        (t.name, t.target, pb.ClockMeasure.Name(t.measure).removeprefix("CLOCK_MEASURE_"),
+         t.time_zone, t.calendar_version) for t in reply.tiers])))
+    print("\n".join(table([("EVENT", "RUNNING", "PAUSED", "ANCHOR", "WHAT IT DOES")] + [
+        (e.name, e.when_running, e.when_paused, e.anchor, e.description) for e in reply.events])))
+    print("every history begins with the event start")
+    return 0
+
+
 EMPTY_REFUSED = {
     "server": ("--server", "give the server's gRPC address HOST:PORT, e.g. 127.0.0.1:50051, or "
                            "leave --server out to compute locally"),
@@ -1863,6 +1912,18 @@ def _calendars_commands(sub) -> None:
     _add_connection_flags(holidays)
     holidays.add_argument("--json", action="store_true", help="print the response as JSON")
     holidays.set_defaults(run=cmd_calendars_holidays)
+
+    policies = commands.add_parser(
+        "policies", parents=[where], help="SLA policies, or one policy's tiers and events",
+        description="Without NAME, list the SLA policies with their versions; with NAME (its "
+                    "newest version) or NAME@VERSION, write that policy out: its tiers "
+                    "(target, measure, pinned calendar) and its events, each with what it "
+                    "does to the clock. From --server, or else from the calendars directory.")
+    policies.add_argument("name", metavar="NAME[@VERSION]", nargs="?")
+    policies.add_argument("--server", metavar="HOST:PORT", help="ask this server")
+    _add_connection_flags(policies)
+    policies.add_argument("--json", action="store_true", help="print the response as JSON")
+    policies.set_defaults(run=cmd_calendars_policies)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -187,7 +187,7 @@ class AlreadyExists(DuetimeError):
 
 
 class NotFound(DuetimeError):
-    """No record has the id asked for (NOT_FOUND)."""
+    """No record has the id asked for, or no policy the name (NOT_FOUND)."""
 
 
 class Unauthenticated(DuetimeError):
@@ -537,6 +537,70 @@ class Holidays:
     calendar_version: str
     warnings: tuple[str, ...] = ()
     message: Message | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    """An SLA policy a server has loaded: what it promises, its newest
+    version and every version (oldest first)."""
+
+    name: str
+    description: str
+    newest_version: str
+    versions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Policies:
+    """The policies of :meth:`DuetimeClient.list_policies`, by name;
+    ``message`` is the ListPoliciesResponse (not compared)."""
+
+    policies: tuple[PolicyInfo, ...]
+    message: Message | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class PolicyTier:
+    """A tier of a policy: its target text, the clock measure the target asks
+    for (``"ELAPSED"``, ``"BUSINESS_DAY"``, ``"BUSINESS_TIME"``), the pinned
+    calendar (``name@version``) and its IANA zone."""
+
+    name: str
+    target: str
+    measure: str
+    calendar_version: str
+    time_zone: str
+
+
+@dataclass(frozen=True)
+class PolicyEvent:
+    """An event of a policy: its action while running and while paused
+    (``"PAUSE"``, ``"RESUME"``, ``"RESET"``, ``"RETARGET"``, ``"STOP"`` or
+    ``"NONE"``), a RETARGET's anchor (``"EVENT"``/``"START"``) and what it
+    does, in words."""
+
+    name: str
+    when_running: str
+    when_paused: str
+    anchor: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Policy:
+    """One policy version of :meth:`DuetimeClient.get_policy`: its tiers and
+    events by name; ``message`` is the GetPolicyResponse (not compared)."""
+
+    info: PolicyInfo
+    version: str
+    initial_tier: str
+    tiers: tuple[PolicyTier, ...]
+    events: tuple[PolicyEvent, ...]
+    message: Message | None = field(default=None, repr=False, compare=False)
+
+
+def _policy_info(p) -> PolicyInfo:
+    return PolicyInfo(p.name, p.description, p.newest_version, tuple(p.versions))
 
 
 @dataclass(frozen=True)
@@ -1280,6 +1344,25 @@ class DuetimeClient:
         response = self._call("ListHolidays", request, self._calendars)
         return Holidays(tuple((date.fromisoformat(h.date), h.name) for h in response.holidays),
                         response.calendar_version, tuple(response.warnings), response)
+
+    def list_policies(self) -> Policies:
+        """The SLA policies the server has loaded, with their versions: ListPolicies."""
+        response = self._call("ListPolicies", pb.ListPoliciesRequest(), self._calendars)
+        return Policies(tuple(_policy_info(p) for p in response.policies), response)
+
+    def get_policy(self, name: str) -> Policy:
+        """SLA policy ``name`` (its newest version) or ``name@version``
+        written out: GetPolicy. An unknown policy or version raises NotFound
+        (field ``name``)."""
+        response = self._call("GetPolicy", pb.GetPolicyRequest(name=name), self._calendars)
+        return Policy(
+            _policy_info(response.info), response.version, response.initial_tier,
+            tuple(PolicyTier(t.name, t.target,
+                             pb.ClockMeasure.Name(t.measure).removeprefix("CLOCK_MEASURE_"),
+                             t.calendar_version, t.time_zone) for t in response.tiers),
+            tuple(PolicyEvent(e.name, e.when_running, e.when_paused, e.anchor, e.description)
+                  for e in response.events),
+            response)
 
     def health(self, service: str = "") -> str:
         """The gRPC health status of ``service`` (``""``: the whole server,

@@ -39,6 +39,7 @@ SCOPE_OF: dict[str, str] = {
         "ComputeBusinessTime", "GetOpenStatus", "ComputeSchedule", "StartClock",
         "ApplyClockEvent", "EvaluateSla")},
     **{_CALENDARS + rpc: "compute" for rpc in ("ListCalendars", "GetCalendar", "ListHolidays")},
+    **{_CALENDARS + rpc: "compute" for rpc in ("ListPolicies", "GetPolicy")},
     _DUE + "GetRecord": "read",
     _DUE + "ListRecords": "read",
     _DUE + "AnalyzeImpact": "impact",

@@ -244,4 +244,8 @@ def unary_calls(app: DueTimeApp, limits: CallLimits) -> dict[str, UnaryCall]:
         CALENDAR_SERVICE + "ListHolidays": unrecorded(
             lambda request, _c, _m: convert.holidays_to_proto(
                 app.list_holidays(*convert.holidays_query(request)))),
+        CALENDAR_SERVICE + "ListPolicies": unrecorded(
+            lambda _request, _c, _m: convert.policies_listing(app.list_policies())),
+        CALENDAR_SERVICE + "GetPolicy": unrecorded(
+            lambda request, _c, _m: convert.policy_to_proto(app.get_policy(request.name))),
     }

@@ -45,6 +45,7 @@ from duetime.app import (
     too_long,
 )
 from duetime.app import record_filter as domain_record_filter
+from duetime.app.catalog_reads import PolicyListing, PolicyView
 from duetime.app.limits import DEFAULT_LIMITS, check_length
 from duetime.bundles import Bundle
 from duetime.core import (
@@ -1128,3 +1129,33 @@ def _unique_pairs(pairs: list[tuple[str, object]]) -> dict:
             raise ValueError(f"duplicate key {key}")
         result[key] = value
     return result
+
+
+# --- SLA policy reads (CalendarService.ListPolicies / GetPolicy) -------------
+
+def _policy_info_to_proto(listing: PolicyListing) -> pb.PolicyInfo:
+    return pb.PolicyInfo(name=listing.name, description=listing.description,
+                         newest_version=listing.versions[-1] if listing.versions else "",
+                         versions=list(listing.versions))
+
+
+def policies_listing(listings: Iterable[PolicyListing]) -> pb.ListPoliciesResponse:
+    """The ListPoliciesResponse of every policy's listing."""
+    return pb.ListPoliciesResponse(policies=[_policy_info_to_proto(p) for p in listings])
+
+
+def policy_to_proto(view: PolicyView) -> pb.GetPolicyResponse:
+    """The GetPolicyResponse of one policy version written out."""
+    return pb.GetPolicyResponse(
+        info=_policy_info_to_proto(view.listing),
+        version=view.version,
+        initial_tier=view.initial_tier,
+        tiers=[pb.PolicyTier(name=t.name, target=t.target, measure=_MEASURE_NUMBERS[t.measure],
+                             calendar_version=t.calendar_version, time_zone=t.time_zone)
+               for t in view.tiers],
+        events=[pb.PolicyEvent(name=e.name,
+                               when_running=e.when_running.value if e.when_running else "NONE",
+                               when_paused=e.when_paused.value if e.when_paused else "NONE",
+                               anchor=e.anchor, description=e.description)
+                for e in view.events],
+    )

@@ -313,6 +313,12 @@ class CalendarServicer(_Servicer, pb_grpc.CalendarServiceServicer):
     def ListHolidays(self, request, context):
         return self._unary(CALENDAR_SERVICE + "ListHolidays", request, context)
 
+    def ListPolicies(self, request, context):
+        return self._unary(CALENDAR_SERVICE + "ListPolicies", request, context)
+
+    def GetPolicy(self, request, context):
+        return self._unary(CALENDAR_SERVICE + "GetPolicy", request, context)
+
 
 class Reloader:
     """Loads the calendars under ``root`` again into ``app``: on demand

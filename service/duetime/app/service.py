@@ -19,6 +19,7 @@ from duetime.app.catalog_reads import (
     calendar_info,
     holidays_of,
 )
+from duetime.app.catalog_reads import PolicyListing, PolicyView, policy_listing, policy_named
 from duetime.app.call_deadline import CallDeadline
 from duetime.app.limits import DEFAULT_LIMITS, Limits
 from duetime.app.recorded import Answering, LedgerGate, RecordedMethod, RecordedPath
@@ -164,3 +165,12 @@ class DueTimeApp:
         """The holidays of ``calendar`` from ``first`` to ``last`` inclusive:
         see :func:`~duetime.app.catalog_reads.holidays_of`."""
         return holidays_of(first, last, calendar, self.catalog.bundles, self.calendars)
+
+    def list_policies(self) -> list[PolicyListing]:
+        """Every loaded SLA policy, by name."""
+        return policy_listing(self.catalog.policies)
+
+    def get_policy(self, ref: str) -> PolicyView:
+        """SLA policy version ``ref`` (``name`` or ``name@version``) written
+        out: see :func:`~duetime.app.catalog_reads.policy_named`."""
+        return policy_named(ref, self.catalog.policies, self.limits)

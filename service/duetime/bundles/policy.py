@@ -149,6 +149,10 @@ class PolicyStore:
         """Every loaded version as ``name@version``, by name, oldest first."""
         return [f"{n}@{v}" for n in self.names() for v, _ in self._contents[n]]
 
+    def versions(self, name: str) -> list[str]:
+        """The loaded versions of policy ``name``, oldest first (empty: no such policy)."""
+        return [v for v, _ in self._contents.get(name, ())]
+
     def resolve(self, ref: str, field: str = "policy") -> Policy:
         """``name`` (newest) or ``name@version`` → core Policy (InvalidArgument naming ``field``)."""
         name, version = split_ref(ref, field)

@@ -90,17 +90,18 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent],
     types or tiers are InvalidArgument naming ``events[i]``; transitions the
     clock refuses are FailedPrecondition (docs/semantics.md §11), and so is an event
     earlier than the one before it, whatever the policy does with it
-    (``events[i].time``). ``check`` (None: none): a cooperative check (e.g. a
-    call's deadline) called before each event is applied; what it raises
-    stops the replay."""
+    (``events[i].time``; one before the start says so), and a second
+    ``start`` (``events[i].type``). ``check`` (None: none): a cooperative
+    check (e.g. a call's deadline) called before each event is applied; what
+    it raises stops the replay."""
     if not events or events[0].type != START_EVENT:
         raise InvalidArgument.at("events[0].type", f"a history begins with a {START_EVENT!r} event")
-    bad = []
+    bad, restarts = [], []
     for i, e in enumerate(events):
         if i and e.type == START_EVENT and START_EVENT not in policy.rules:
-            bad.append(FieldViolation(f"events[{i}].type", f"a history has one {START_EVENT!r} event, "
-                                                           "its first; to start a new cycle use an event "
-                                                           f"of the policy (known: {', '.join(sorted(policy.rules))})"))
+            restarts.append(FieldViolation(f"events[{i}].type", f"a history has one {START_EVENT!r} event, "
+                                                                "its first; to start a new cycle use an event "
+                                                                f"of the policy (known: {', '.join(sorted(policy.rules))})"))
         elif i and e.type not in policy.rules:
             bad.append(FieldViolation(f"events[{i}].type", f"{e.type!r} is not an event of policy {policy.name!r} "
                                                            f"(known: {', '.join(sorted(policy.rules))})"))
@@ -110,9 +111,12 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent],
                                                                  f"(tiers: {', '.join(sorted(policy.tiers))})"))
     if bad:
         raise InvalidArgument(bad)
+    if restarts:  # the history refuses it (docs/semantics.md §11), like a refused transition
+        raise FailedPrecondition(restarts)
 
     first = events[0]
     tier = policy.tiers[first.attributes.get("tier", policy.initial_tier)]
+    start_calendar = tier.calendar
     state = start_clock(tier.target, first.at_us, tier.calendar, "events[0]")
     timeline = [TimelineEntry(START_EVENT, first.at_us, "START", tier.name, state.status, None, state.deadline_us, None,
                               f"clock started: {tier.name} target {tier.target}, due {_when(state.deadline_us, tier.calendar)}")]
@@ -123,9 +127,11 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent],
         action = rule.actions.get(state.status.value)
         old = state.deadline_us
         if e.at_us < events[i - 1].at_us:  # the history, not only the clock's events, is ordered
+            before = (f"the start (events[0], {_when(first.at_us, start_calendar)})" if e.at_us < first.at_us
+                      else "the one before it")
             raise FailedPrecondition([FieldViolation(
                 f"events[{i}].time", f"{e.type} ({action.value if action else 'NONE'}): the event is earlier than "
-                                     "the one before it; events must come in time order")])
+                                     f"{before}; events must come in time order")])
         if action is None:
             timeline.append(TimelineEntry(e.type, e.at_us, "NONE", tier.name, state.status, old, old, state.remaining_us,
                                           f"{e.type} while {state.status.value}: the policy does nothing"))

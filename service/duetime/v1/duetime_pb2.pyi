@@ -817,3 +817,73 @@ class EvaluateSlaResponse(_message.Message):
     tzdata_version: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., tier: _Optional[str] = ..., policy_version: _Optional[str] = ..., timeline: _Optional[_Iterable[_Union[TimelineEntry, _Mapping]]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListPoliciesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListPoliciesResponse(_message.Message):
+    __slots__ = ("policies",)
+    POLICIES_FIELD_NUMBER: _ClassVar[int]
+    policies: _containers.RepeatedCompositeFieldContainer[PolicyInfo]
+    def __init__(self, policies: _Optional[_Iterable[_Union[PolicyInfo, _Mapping]]] = ...) -> None: ...
+
+class PolicyInfo(_message.Message):
+    __slots__ = ("name", "description", "newest_version", "versions")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    NEWEST_VERSION_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    description: str
+    newest_version: str
+    versions: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., newest_version: _Optional[str] = ..., versions: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GetPolicyRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class PolicyTier(_message.Message):
+    __slots__ = ("name", "target", "measure", "calendar_version", "time_zone")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    MEASURE_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    target: str
+    measure: ClockMeasure
+    calendar_version: str
+    time_zone: str
+    def __init__(self, name: _Optional[str] = ..., target: _Optional[str] = ..., measure: _Optional[_Union[ClockMeasure, str]] = ..., calendar_version: _Optional[str] = ..., time_zone: _Optional[str] = ...) -> None: ...
+
+class PolicyEvent(_message.Message):
+    __slots__ = ("name", "when_running", "when_paused", "anchor", "description")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    WHEN_RUNNING_FIELD_NUMBER: _ClassVar[int]
+    WHEN_PAUSED_FIELD_NUMBER: _ClassVar[int]
+    ANCHOR_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    when_running: str
+    when_paused: str
+    anchor: str
+    description: str
+    def __init__(self, name: _Optional[str] = ..., when_running: _Optional[str] = ..., when_paused: _Optional[str] = ..., anchor: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+
+class GetPolicyResponse(_message.Message):
+    __slots__ = ("info", "version", "initial_tier", "tiers", "events")
+    INFO_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    INITIAL_TIER_FIELD_NUMBER: _ClassVar[int]
+    TIERS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    info: PolicyInfo
+    version: str
+    initial_tier: str
+    tiers: _containers.RepeatedCompositeFieldContainer[PolicyTier]
+    events: _containers.RepeatedCompositeFieldContainer[PolicyEvent]
+    def __init__(self, info: _Optional[_Union[PolicyInfo, _Mapping]] = ..., version: _Optional[str] = ..., initial_tier: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[PolicyTier, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[PolicyEvent, _Mapping]]] = ...) -> None: ...

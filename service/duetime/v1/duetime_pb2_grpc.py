@@ -783,6 +783,16 @@ class CalendarServiceStub:
                 request_serializer=duetime_dot_v1_dot_duetime__pb2.ListHolidaysRequest.SerializeToString,
                 response_deserializer=duetime_dot_v1_dot_duetime__pb2.ListHolidaysResponse.FromString,
                 _registered_method=True)
+        self.ListPolicies = channel.unary_unary(
+                '/duetime.v1.CalendarService/ListPolicies',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.ListPoliciesRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.ListPoliciesResponse.FromString,
+                _registered_method=True)
+        self.GetPolicy = channel.unary_unary(
+                '/duetime.v1.CalendarService/GetPolicy',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.GetPolicyRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.GetPolicyResponse.FromString,
+                _registered_method=True)
 
 
 class CalendarServiceServicer:
@@ -814,6 +824,23 @@ class CalendarServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListPolicies(self, request, context):
+        """ListPolicies lists every loaded SLA policy (docs/semantics.md §14) with
+        its versions.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetPolicy(self, request, context):
+        """GetPolicy returns one version of an SLA policy written out: its tiers
+        (target and pinned calendar), its events and what each does to the
+        clock. Unknown policy or version: NOT_FOUND on "name".
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CalendarServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -831,6 +858,16 @@ def add_CalendarServiceServicer_to_server(servicer, server):
                     servicer.ListHolidays,
                     request_deserializer=duetime_dot_v1_dot_duetime__pb2.ListHolidaysRequest.FromString,
                     response_serializer=duetime_dot_v1_dot_duetime__pb2.ListHolidaysResponse.SerializeToString,
+            ),
+            'ListPolicies': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListPolicies,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.ListPoliciesRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.ListPoliciesResponse.SerializeToString,
+            ),
+            'GetPolicy': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetPolicy,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.GetPolicyRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.GetPolicyResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -917,6 +954,60 @@ class CalendarService:
             '/duetime.v1.CalendarService/ListHolidays',
             duetime_dot_v1_dot_duetime__pb2.ListHolidaysRequest.SerializeToString,
             duetime_dot_v1_dot_duetime__pb2.ListHolidaysResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListPolicies(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.CalendarService/ListPolicies',
+            duetime_dot_v1_dot_duetime__pb2.ListPoliciesRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.ListPoliciesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetPolicy(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.CalendarService/GetPolicy',
+            duetime_dot_v1_dot_duetime__pb2.GetPolicyRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.GetPolicyResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -121,3 +121,6 @@ export const getCalendar = (name) => call("GET", `/v1/calendars/${encodeURICompo
 
 /** EvaluateSla: an EvaluateSlaRequest → EvaluateSlaResponse. */
 export const evaluateSla = (request) => call("POST", "/v1/sla:evaluate", request);
+
+/** GetPolicy: "name" or "name@version" → GetPolicyResponse (tiers, events). */
+export const getPolicy = (name) => call("GET", `/v1/policies/${encodeURIComponent(name)}`);

@@ -4,7 +4,7 @@
 // paused, the time left in its measure (README "SLA clocks",
 // docs/semantics.md "SLA clocks").
 
-import { evaluateSla } from "./api.js";
+import { evaluateSla, getPolicy } from "./api.js";
 import { FieldErrors, attachErrorSlot } from "./errors.js";
 import {
   InputError,
@@ -37,28 +37,15 @@ export const SCENARIO = [
 /** The event that starts every history (docs/semantics.md, "SLA clocks"). */
 const START = "start";
 
-/** A type no policy event can have: asked for, it makes the service refuse
- * the request naming the policy's events (nothing is recorded). */
-const NO_EVENT = "";
-
 /**
  * The event types `policy` knows, as the service says them: ["start", ...its
- * events, sorted]. The service has no call listing a policy's events; its
- * EvaluateSla refusal of an unknown event type lists them ("… (known: a, b)"),
- * so this asks for one. Throws the ServiceError of any other refusal (an
- * unknown policy names "policy"), or an Error when the refusal lists none.
+ * events, by name], from GetPolicy (GET /v1/policies/{name}). Throws the
+ * ServiceError of a refusal (an unknown policy or version is NOT_FOUND
+ * naming "name").
  */
 export async function policyEvents(policy) {
-  const at = "2000-01-01T00:00:00Z";
-  try {
-    await evaluateSla({ policy, events: [{ type: START, time: at }, { type: NO_EVENT, time: at }] });
-  } catch (exc) {
-    const said = (exc.violations ?? []).find((v) => v.field === "events[1].type");
-    const known = /\(known: ([^)]*)\)\s*$/.exec(said?.description ?? "");
-    if (known) return [START, ...known[1].split(",").map((name) => name.trim()).filter(Boolean)];
-    if (!said) throw exc;
-  }
-  throw new Error(`the service did not say which events policy '${policy}' has`);
+  const answer = await getPolicy(policy);
+  return [START, ...(answer.events ?? []).map((event) => event.name)];
 }
 
 const MEASURES = {
@@ -155,11 +142,11 @@ export function setUpSlaPanel(root) {
     } catch (exc) {
       // An unknown policy is said at its input; any other failure (no
       // answer, a token needed) leaves the types offered as they are.
-      const said = (exc.violations ?? []).filter((v) => v.field === "policy");
+      const said = (exc.violations ?? []).filter((v) => v.field === "name");
       if (ask !== asking || !said.length) return;
       errors.reset();
       errors.register("policy", policy);
-      for (const v of said) errors.showField(v.field, v.description);
+      for (const v of said) errors.showField("policy", v.description);
       return;
     }
     if (ask !== asking) return;
