@@ -17,7 +17,6 @@ import pytest
 from duetime.api import http
 from duetime.api.convert import calendar_from_proto
 from duetime.api.server import MAX_REQUEST_BYTES
-from duetime.app.limits import MAX_DATES, MAX_INTERVALS, MAX_INTERVALS_PER_DAY, MAX_NAME
 from duetime.app.calendars import (
     CACHE_SHARE,
     DEFAULT_MEMORY_BUDGET,
@@ -25,6 +24,7 @@ from duetime.app.calendars import (
     CalendarCache,
     cache_bytes,
 )
+from duetime.app.limits import MAX_DATES, MAX_INTERVALS, MAX_INTERVALS_PER_DAY, MAX_NAME
 from duetime.compose import build_app
 from duetime.config import DEFAULT_MAX_MESSAGE_BYTES, ConfigError, format_bytes, parse_bytes
 from duetime.core.compiled import DATE_BYTES, SEGMENT_BYTES
@@ -107,6 +107,17 @@ def test_the_cache_drops_the_least_recently_used_by_bytes():
     kept = [m for m in messages if cache.get(key_of(m)) is not None]
     assert kept == [messages[0], messages[2], messages[3]]  # messages[1] was the least recent
     assert cache.bytes == 3 * charges[0]
+
+
+def test_the_fattest_calendar_is_at_the_input_limits():
+    message = fattest_calendar(0)
+    per_day = [len(d.intervals) for d in message.working_hours.days] + \
+        [len(o.intervals) for o in message.date_overrides]
+    assert set(per_day) == {MAX_INTERVALS_PER_DAY}
+    assert MAX_INTERVALS - MAX_INTERVALS_PER_DAY < sum(per_day) <= MAX_INTERVALS
+    assert len(message.holidays) + len(message.date_overrides) == MAX_DATES
+    assert {len(h.name) for h in message.holidays} == {MAX_NAME}
+    assert len(calendar_from_proto(message).compile().exception_dates) == MAX_DATES
 
 
 def test_a_calendar_over_the_budget_on_its_own_is_used_but_not_kept():
