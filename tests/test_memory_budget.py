@@ -24,6 +24,7 @@ from duetime.app.calendars import (
     CalendarCache,
     cache_bytes,
 )
+from duetime.app.limits import MAX_DATES, MAX_INTERVALS, MAX_INTERVALS_PER_DAY, MAX_NAME
 from duetime.compose import build_app
 from duetime.config import DEFAULT_MAX_MESSAGE_BYTES, ConfigError, format_bytes, parse_bytes
 from duetime.core.compiled import DATE_BYTES, SEGMENT_BYTES
@@ -50,6 +51,31 @@ def fat_calendar(i: int, intervals: int, zone: str = "UTC") -> pb.Calendar:
         working_hours=pb.WorkingHours(days=[pb.DayHours(weekday=d, intervals=day)
                                             for d in range(1, 6)]),
         holidays=[pb.Holiday(date=date.fromordinal(MONDAY + i // 5 * 7 + i % 5).isoformat())])
+
+
+def fattest_calendar(i: int, zone: str = "UTC") -> pb.Calendar:
+    """The largest calendar the input limits accept: MAX_INTERVALS_PER_DAY
+    intervals on each weekday, and MAX_DATES dates, one a week on a weekday
+    from 2000 on (about a century), each named with MAX_NAME characters: as
+    many date overrides of MAX_INTERVALS_PER_DAY intervals (shifted from the
+    week's) as MAX_INTERVALS leaves room for, spread among them, the others
+    holidays. ``i`` is in every name, so each ``i`` gives a distinct calendar."""
+    per_day = MAX_INTERVALS_PER_DAY
+    week = fat_calendar(i, per_day, zone)
+    step = 86_400 // per_day
+    shifted = [pb.TimeInterval(start=hms(step * k + step // 4), end=hms(step * k + step // 4 + step // 2))
+               for k in range(per_day)]
+    overrides = (MAX_INTERVALS - 5 * per_day) // per_day
+    every = MAX_DATES // overrides
+    del week.holidays[:]
+    for k in range(MAX_DATES):
+        day = date.fromordinal(MONDAY + k * 7 + k % 5).isoformat()
+        name = f"{i} {k} ".ljust(MAX_NAME, "x")
+        if k % every == 0 and k // every < overrides:
+            week.date_overrides.append(pb.DateOverride(date=day, intervals=shifted, name=name))
+        else:
+            week.holidays.append(pb.Holiday(date=day, name=name))
+    return week
 
 
 def key_of(message: pb.Calendar) -> bytes:
@@ -83,8 +109,19 @@ def test_the_cache_drops_the_least_recently_used_by_bytes():
     assert cache.bytes == 3 * charges[0]
 
 
+def test_the_fattest_calendar_is_at_the_input_limits():
+    message = fattest_calendar(0)
+    per_day = [len(d.intervals) for d in message.working_hours.days] + \
+        [len(o.intervals) for o in message.date_overrides]
+    assert set(per_day) == {MAX_INTERVALS_PER_DAY}
+    assert MAX_INTERVALS - MAX_INTERVALS_PER_DAY < sum(per_day) <= MAX_INTERVALS
+    assert len(message.holidays) + len(message.date_overrides) == MAX_DATES
+    assert {len(h.name) for h in message.holidays} == {MAX_NAME}
+    assert len(calendar_from_proto(message).compile().exception_dates) == MAX_DATES
+
+
 def test_a_calendar_over_the_budget_on_its_own_is_used_but_not_kept():
-    message = fat_calendar(0, 100)
+    message = fattest_calendar(0)
     cache = CalendarCache(maxsize=1024, max_bytes=charge_of(message, 1024) // 2)
     calendar = cache.put(key_of(message), calendar_from_proto(message))
     assert calendar.compiled.exception_dates  # built and compiled for this call
@@ -101,9 +138,9 @@ def test_the_count_bound_of_calendar_cache_still_holds():
 
 
 def test_a_calendars_segment_cache_is_bounded_in_bytes():
-    compiled = calendar_from_proto(fat_calendar(0, 100, "Europe/Zagreb")).compile()
+    compiled = calendar_from_proto(fat_calendar(0, MAX_INTERVALS_PER_DAY, "Europe/Zagreb")).compile()
     tables = compiled.estimated_bytes()
-    per_date = DATE_BYTES + SEGMENT_BYTES * 100
+    per_date = DATE_BYTES + SEGMENT_BYTES * MAX_INTERVALS_PER_DAY  # the most segments a date owns
     compiled.limit_segment_cache(10 * per_date)
     first = date(2030, 1, 7).toordinal()  # a Monday
     for o in range(first, first + 5):
@@ -122,15 +159,19 @@ def test_a_calendars_segment_cache_is_bounded_in_bytes():
 def test_answers_are_charged_when_they_end_and_the_cache_shrinks_to_fit():
     """A calendar's segments grow while an answer computes with it; when the
     answer ends (``ResolvedCalendar.answering``) the cache charges what it
-    holds now and drops the least recently used calendars beyond its bytes."""
+    holds now and drops the least recently used calendars beyond its bytes.
+    The calendars are the largest the input limits accept (about 13 MB
+    charged each), so the budget is the default's, whose cache holds a few."""
     from duetime.api.convert import BUSINESS_TIME
 
-    app = build_app(None, memory_budget=24 * MiB)
+    app = build_app(None, memory_budget=256 * MiB)
     cache = app.calendar_cache
-    assert cache.max_bytes == 8 * MiB == cache_bytes(24 * MiB)
+    assert cache.max_bytes == 256 * MiB // 3 == cache_bytes(256 * MiB)
     request = pb.ComputeBusinessTimeRequest(start_time=ts("2030-03-01T00:00:00Z"),
                                             end_time=ts("2030-11-01T00:00:00Z"))
-    zagreb = [fat_calendar(i, 100, "Europe/Zagreb") for i in range(60)]
+    zagreb = [fattest_calendar(i, "Europe/Zagreb") for i in range(12)]
+    assert 3 * charge_of(zagreb[0], cache.max_bytes) < cache.max_bytes < \
+        12 * charge_of(zagreb[0], cache.max_bytes)
     for message in zagreb[:3]:
         request.calendar.CopyFrom(message)
         app.answer(BUSINESS_TIME, request)
@@ -142,7 +183,7 @@ def test_answers_are_charged_when_they_end_and_the_cache_shrinks_to_fit():
         request.calendar.CopyFrom(message)
         app.answer(BUSINESS_TIME, request)
         assert cache.bytes <= cache.max_bytes
-    assert 3 < len(cache) < 60
+    assert 3 < len(cache) < 12
     app.close()
 
 
@@ -307,13 +348,15 @@ def rss(pid: int) -> int:
 
 
 def test_fat_calendars_keep_the_server_within_its_idle_rss_plus_the_budget(tmp_path):
-    """Four calendars of 1,000 intervals a day, business time over 100
-    years, then fresh calendars again and again: 150 of 200 intervals a day
-    (UTC) and 40 of 48 intervals a day in Europe/Zagreb, whose DST dates fill
-    their segment caches. With ``--memory-budget 64MiB`` the server's RSS
-    stays under its RSS after one ordinary call plus 64 MiB (with a budget
-    as large as the old bounds allowed it ends ~180 MiB over). A 60 MB gRPC
-    message is refused from its length prefix, not read (RSS grows < 16 MiB)."""
+    """The largest calendars the input limits accept (``fattest_calendar``:
+    MAX_INTERVALS_PER_DAY intervals each weekday, MAX_DATES dates over a
+    century, MAX_INTERVALS intervals in all, names of MAX_NAME characters;
+    about 13 MB charged each), fresh ones again and again: business time over
+    100 years with each of 30 in UTC, then over 10 years with each of 20 in
+    Europe/Zagreb, whose DST dates fill their segment caches. With
+    ``--memory-budget 64MiB`` the server's RSS stays under its RSS after one
+    ordinary call plus 64 MiB. A 60 MB gRPC message is refused from its
+    length prefix, not read (RSS grows < 16 MiB)."""
     budget = 64 * MiB
     server = start_with_http(tmp_path / "ledger.db", "--memory-budget", "64MiB")
     try:
@@ -333,26 +376,13 @@ def test_fat_calendars_keep_the_server_within_its_idle_rss_plus_the_budget(tmp_p
                 timeout=60)
             peak = max(peak, rss(pid))
 
-        fat = 1000
-        for intervals in (1000, 500, 200):  # the largest shape today's input limits accept
-            try:
-                ask(fat_calendar(0, intervals), 100)
-            except grpc.RpcError as error:
-                assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error.details()
-                continue
-            fat = intervals
-            break
-        else:
-            raise AssertionError("no calendar of 200 or more intervals a day is accepted")
-        for i in range(1, 4):
-            ask(fat_calendar(i, fat), 100)
-        after_fat = rss(pid)
-        for i in range(150):
-            ask(fat_calendar(1000 + i, 200), 100)
-        for i in range(40):
-            ask(fat_calendar(5000 + i, 48, "Europe/Zagreb"), 10)
-        print(f"RSS: idle {baseline / MiB:.0f} MiB, after {fat}-interval calendars "
-              f"{after_fat / MiB:.0f} MiB, peak {peak / MiB:.0f} MiB "
+        for i in range(30):
+            ask(fattest_calendar(i), 100)
+        after_utc = rss(pid)
+        for i in range(20):
+            ask(fattest_calendar(1000 + i, "Europe/Zagreb"), 10)
+        print(f"RSS: idle {baseline / MiB:.0f} MiB, after the UTC calendars "
+              f"{after_utc / MiB:.0f} MiB, peak {peak / MiB:.0f} MiB "
               f"(+{(peak - baseline) / MiB:.0f} MiB, budget {budget / MiB:.0f} MiB)")
         assert peak < baseline + budget
 
