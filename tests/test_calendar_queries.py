@@ -424,3 +424,33 @@ def test_cli_calendars_periods(capsys, server):
     assert main(["calendars", "periods", "hr-zagreb", "--from", "2019-12-30", "--to", "2020-01-02",
                  "--dir", str(CALENDARS)]) == 2
     assert "error: NAME: hr-zagreb covers" in capsys.readouterr().err
+
+
+# --- replay -------------------------------------------------------------------------------------
+
+
+def test_recorded_answers_replay_byte_for_byte():
+    from duetime.ledger import RecordFilter
+    from duetime.replay import SAME, replay
+
+    catalog = Catalog.load(CALENDARS)
+    built = build_app(MemoryLedger(), catalog)
+    try:
+        first = built.call(LIST_OPEN_PERIODS, period_request(
+            "2026-12-24T15:00:00+01:00", "2026-12-29T10:00:00+01:00", page_size=1), NOW)
+        built.call(LIST_OPEN_PERIODS, period_request(
+            "2026-12-24T15:00:00+01:00", "2026-12-29T10:00:00+01:00", page_size=1,
+            page_token=first.next_page_token), NOW)
+        built.call(LIST_OPEN_PERIODS, period_request(
+            "2026-03-27T00:00:00Z", "2026-04-03T00:00:00Z", calendar=pb.Calendar(bundle="hr-zagreb")), NOW)
+        built.call(COUNT_BUSINESS_DAYS, pb.CountBusinessDaysRequest(
+            calendar=pb.Calendar(bundle="us-new-york"), from_date="2026-01-01", to_date="2026-12-31"), NOW)
+        status = pb.GetOpenStatusRequest(calendar=ZAGREB_PB, include_last_run=True)
+        status.time.FromJsonString("2026-12-26T12:00:00+01:00")
+        built.call(OPEN_STATUS, status, NOW)
+        rows = list(built.records(RecordFilter()))
+        assert len(rows) == 5
+        results = list(replay(rows, catalog))
+        assert [r.outcome for r in results] == [SAME] * 5, [r.line() for r in results]
+    finally:
+        built.close()
