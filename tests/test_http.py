@@ -41,6 +41,8 @@ PATHS = {
     "ListCalendars": ("GET", "/v1/calendars"),
     "GetCalendar": ("GET", "/v1/calendars/{name}"),
     "ListHolidays": ("POST", "/v1/holidays:list"),
+    "ListOpenPeriods": ("POST", "/v1/openPeriods:list"),
+    "CountBusinessDays": ("POST", "/v1/businessDays:count"),
 }
 CALENDAR_RPCS = {"ListCalendars", "GetCalendar", "ListHolidays"}
 READ_ONLY_RPCS = {"GetRecord", "ListRecords", "AnalyzeImpact"} | CALENDAR_RPCS
@@ -215,6 +217,13 @@ CASES = {
                                start_date="2026-12-01", end_date="2026-12-31"),
         pb.ListHolidaysRequest(calendar=pb.Calendar(bundle="hr-zagreb"),
                                start_date="2026-12-31", end_date="2026-12-01")),
+    "ListOpenPeriods": lambda p: (
+        pb.ListOpenPeriodsRequest(start_time=ts("2026-12-24T14:00:00Z"), end_time=ts("2026-12-29T09:00:00Z"),
+                                  calendar=ZAGREB),
+        pb.ListOpenPeriodsRequest(start_time=ts("2026-12-29T09:00:00Z"), end_time=ts("2026-12-24T14:00:00Z"))),
+    "CountBusinessDays": lambda p: (
+        pb.CountBusinessDaysRequest(from_date="2026-12-01", to_date="2026-12-31", calendar=ZAGREB),
+        pb.CountBusinessDaysRequest(from_date="2026-12-31", to_date="2026-12-01")),
 }
 ERROR_RPCS = [rpc for rpc in PATHS if rpc != "ListCalendars"]
 
