@@ -12,7 +12,9 @@ Commands::
     duetime health --server HOST:PORT [--service NAME] [--timeout S] [CONNECTION]
     duetime due START DURATION [--at-close WHEN] [--explain] [CALENDAR] [CALL]
     duetime between START END [--explain] [CALENDAR] [CALL]
-    duetime open TIME [CALENDAR] [CALL]
+    duetime open TIME [--last-run] [CALENDAR] [CALL]
+    duetime periods START END [--page-size N] [--page-token TOKEN] [CALENDAR] [CALL]
+    duetime count FROM TO [CALENDAR] [CALL]
     duetime schedule ENTERED --deadline NAME=DURATION[@after:NAME] ...
                 [--at-close WHEN] [--explain] [CALENDAR] [CALL]
     duetime clock start TARGET --at TIME [CALENDAR] [CALL]
@@ -35,6 +37,8 @@ Commands::
                 [--server HOST:PORT | --dir DIR] [--json]
     duetime calendars list --server HOST:PORT
     duetime calendars diff NAME@VERSION NAME@VERSION [--dir DIR]
+    duetime calendars periods NAME[@VERSION] --from DATE --to DATE [--format csv|jsonl]
+                [--server HOST:PORT | --dir DIR]
 
     CALENDAR: --calendar NAME[@VERSION] [--holiday DATE[=NAME] ...]
               (a bundle, plus extra holidays), or inline: [--tz ZONE] [--holiday DATE[=NAME] ...] [--weekend sat,sun]
