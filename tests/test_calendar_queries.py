@@ -119,6 +119,15 @@ def test_a_desk_open_for_a_century_is_one_period():
         ("2000-01-01T00:00:00+01:00", "2100-01-01T00:00:00+01:00")]
 
 
+def test_a_long_open_run_stops_at_a_holiday_and_at_the_range_end():
+    cal = Calendar.from_text("Europe/Zagreb", weekend=[], holidays=[("2199-12-20", "closed")],
+                             working_hours=[(d, [("00:00", "24:00")]) for d in range(1, 8)])
+    assert periods(cal, "2199-06-01T00:00:00+02:00", "2199-12-31T12:00:00+01:00") == [
+        ("2199-06-01T00:00:00+02:00", "2199-12-20T00:00:00+01:00", "2199-06-01"),
+        ("2199-12-21T00:00:00+01:00", "2199-12-31T12:00:00+01:00", "2199-12-21"),
+    ]
+
+
 def test_an_overnight_shift_belongs_to_the_date_it_starts_on():
     # Friday 22:00 – Saturday 06:00 belongs to Friday; cut at a, its first
     # instant is still in Friday's interval

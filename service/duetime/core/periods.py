@@ -81,16 +81,22 @@ def _open_through(cc: CompiledCalendar, p: int, b: int, day: int) -> tuple[int, 
     gallop over whole dates while ``[p, midnight)`` is open throughout.
     Returns ``(end, date)``: the run is open on ``[p, end)``; the walk goes on
     from ``date`` (``end == b`` when open up to ``b``)."""
+    last, _ = cc.local_of(b)
     if between_us(p, b, cc) == b - p:
-        return b, cc.local_of(b)[0]
+        return b, last
     step, good = 1, day
-    while True:  # the first midnight that is not open throughout since p
-        t = cc.resolve(good + step, 0)
+    while True:  # the first midnight that is not open throughout since p (never past b's date)
+        probe = min(good + step, last)
+        t = cc.resolve(probe, 0)
         if t >= b or between_us(p, t, cc) != t - p:
+            hi = probe
             break
-        good += step
+        good = probe
+        if probe == last:
+            hi = last + 1
+            break
         step *= 2
-    lo, hi = good, good + step  # open through midnight(lo) (or lo is day), not through midnight(hi)
+    lo = good  # open through midnight(lo) (or lo is day), not through midnight(hi)
     while hi - lo > 1:
         mid = (lo + hi) // 2
         t = cc.resolve(mid, 0)
