@@ -40,6 +40,7 @@ from zoneinfo import ZoneInfo
 from duetime import tzdb
 from duetime.core import Calendar, business_time_between, compute_due, from_us, parse_duration, parse_instant, to_us
 from duetime.core.engine import AtClose, add_us, between_us
+from duetime.core.periods import count_business_days, open_periods
 from duetime.tzdb import tzdata_version
 
 tzdb.pin()  # every ZoneInfo below comes from the tzdata package, as in the service
@@ -365,6 +366,65 @@ def build_rows(inp: Inputs) -> list[Row]:
                  lambda s, span=span: inp.btd_rules.difference(s.dt, s.dt + span).timedelta // timedelta(microseconds=1),
                  lambda s, span=span: ("f(a, b)", {"f": inp.btd_rules.difference, "a": s.dt, "b": s.dt + span})),
         ]))
+    rows.extend(calendar_query_rows(inp))
+    return rows
+
+
+def _period_total(cc, a: int, b: int, size: int) -> int:
+    """Open time (µs) of the first ``size`` open periods in ``[a, b)``: one page."""
+    return sum(p.end_us - p.start_us for p in open_periods(cc, a, b, size).periods)
+
+
+def _public_period_total(a: datetime, b: datetime, cc, size: int) -> int:
+    """:func:`_period_total` from aware datetimes (the conversion timed too)."""
+    return _period_total(cc, to_us(a), to_us(b), size)
+
+
+def _public_count(first: date, last: date, cc) -> int:
+    return count_business_days(cc, first.toordinal(), last.toordinal())
+
+
+def calendar_query_rows(inp: Inputs) -> list[Row]:
+    """Open periods (docs/semantics.md §9.1) over a month and over ten years
+    (a page of 25 and of 1000: the cost follows the periods returned, not the
+    span), and business days counted over a month and over a century (flat:
+    weekly totals and the exceptions, never date by date), beside numpy's
+    busday_count."""
+    cc = inp.cc
+    rows: list[Row] = []
+    for days, size, what in ((31, 1000, "1 month (all)"), (3653, 25, "10y, first 25"),
+                             (3653, 1000, "10y, first 1000")):
+        span = timedelta(days=days)
+        span_us = span // timedelta(microseconds=1)
+        rows.append(Row("open periods [a, a+N)", what, fmt_amount, [
+            Impl("public", "duetime open_periods (datetimes)¹",
+                 lambda s, span=span, size=size: _public_period_total(s.dt, s.dt + span, cc, size),
+                 lambda s, span=span, size=size: ("f(a, b, c, n)", {"f": _public_period_total, "a": s.dt,
+                                                                   "b": s.dt + span, "c": cc, "n": size})),
+            Impl("core", "duetime open_periods (core)²",
+                 lambda s, span_us=span_us, size=size: _period_total(cc, s.us, s.us + span_us, size),
+                 lambda s, span_us=span_us, size=size: ("f(c, a, b, n)", {"f": open_periods, "c": cc, "a": s.us,
+                                                                         "b": s.us + span_us, "n": size})),
+        ]))
+    for days, what in ((30, "1 month"), (36524, "100 years")):
+        rows.append(Row("count business days", what, str, [
+            Impl("public", "duetime count_business_days (dates)¹",
+                 lambda s, days=days: _public_count(s.local_date, s.local_date + timedelta(days=days), cc),
+                 lambda s, days=days: ("f(a, b, c)", {"f": _public_count, "a": s.local_date,
+                                                      "b": s.local_date + timedelta(days=days), "c": cc})),
+            Impl("core", "duetime count_business_days (core)²",
+                 lambda s, days=days: count_business_days(cc, s.local_date.toordinal(),
+                                                          s.local_date.toordinal() + days),
+                 lambda s, days=days: ("f(c, a, b)", {"f": count_business_days, "c": cc,
+                                                      "a": s.local_date.toordinal(),
+                                                      "b": s.local_date.toordinal() + days})),
+            Impl("numpy", "numpy busday_count(busdaycal=)³",
+                 lambda s, days=days: int(np.busday_count(s.d64, s.d64 + np.timedelta64(days + 1, "D"),
+                                                          busdaycal=inp.np_cal)),
+                 lambda s, days=days: ("f(a, b, busdaycal=c)", {"f": np.busday_count, "a": s.d64,
+                                                                "b": s.d64 + np.timedelta64(days + 1, "D"),
+                                                                "c": inp.np_cal})),
+        ]))
     return rows
 
 
@@ -543,6 +603,14 @@ def goals(rows: list[Row]) -> list[Goal]:
     a, b = r("add business hours 8bh"), r("add business hours 2000bh")
     x = b.median("core") / a.median("core")
     out.append(Goal("flat in N: core add 2000bh ≤ 1.3 × core add 8bh", f"{x:.2f}×", x <= 1.3,
+                    [(a.label, "core"), (b.label, "core")]))
+    a, b = r("open periods [a, a+N) 1 month (all)"), r("open periods [a, a+N) 10y, first 25")
+    x = b.median("core") / a.median("core")
+    out.append(Goal("open periods: a page of 25 over 10 years ≤ 2 × a month's (cost follows the periods returned)",
+                    f"{x:.2f}×", x <= 2, [(a.label, "core"), (b.label, "core")]))
+    a, b = r("count business days 1 month"), r("count business days 100 years")
+    x = b.median("core") / a.median("core")
+    out.append(Goal("flat in N: count business days over 100 years ≤ 1.3 × over a month", f"{x:.2f}×", x <= 1.3,
                     [(a.label, "core"), (b.label, "core")]))
     a, b = r("business time [a, a+N) 7d (week)"), r("business time [a, a+N) 365d (year)")
     x = b.median("public") / a.median("public")

@@ -680,3 +680,64 @@ def compute_due(cal: OCal, start: datetime, duration: str) -> datetime:
     if kind == "bt":
         return from_us(add_bh(cal, s, amount))
     return from_us(add_bd(cal, s, amount))
+
+
+# ---------------------------------------------------------------------------
+# Calendar queries (docs/semantics.md §9.1), minute by minute and day by day
+# ---------------------------------------------------------------------------
+
+
+def open_periods(cal: OCal, a: int, b: int) -> list[tuple[int, int, date]]:
+    """Open time in [a, b) as maximal periods (touching ones merged), each
+    with the date whose working interval holds its first instant (the
+    earliest such date)."""
+    if b < a:
+        raise OracleInvalid("b before a")
+    out = []
+    for s, e in cal.open_segments(a, b):
+        d = from_us(s).date() - timedelta(days=3)
+        while not any(x <= s < y for x, y in cal.open_intervals_of_date(d)):
+            d += timedelta(days=1)
+        out.append((s, e, d))
+    return out
+
+
+def open_minutes(cal: OCal, a: int, b: int) -> int:
+    """Open time in [a, b) by stepping minute by minute (a and b whole
+    minutes): each minute counts when its first instant is open, which is
+    exact as long as every opening and closing is on a whole minute."""
+    segments = cal.open_segments(a, b)
+    total, t, k = 0, a, 0
+    while t < b:
+        while k < len(segments) and segments[k][1] <= t:
+            k += 1
+        if k < len(segments) and segments[k][0] <= t:
+            total += MINUTE
+        t += MINUTE
+    return total
+
+
+def count_business_days(cal: OCal, first: date, last: date) -> int:
+    """Business days d with first <= d <= last, date by date."""
+    if last < first:
+        raise OracleInvalid("last before first")
+    n, d = 0, first
+    while d <= last:
+        n += cal.is_business_day(d)
+        d += timedelta(days=1)
+    return n
+
+
+def last_run(cal: OCal, t: int, limit_days: int = 30) -> tuple[int | None, int | None]:
+    """(the opening of the open run holding t or of the last run before it,
+    the last closing at or before t), from the open segments of the
+    ``limit_days`` days before t; None when none lies in them."""
+    segments = cal.open_segments(t - limit_days * DAY, t + 2 * DAY)
+    before = [(s, e) for s, e in segments if s <= t]
+    if not before:
+        return None, None
+    s, e = before[-1]
+    if t < e:  # open at t: the run began at s (unless cut at the window's start)
+        closing = before[-2][1] if len(before) > 1 else None
+        return s, closing
+    return s, e

@@ -80,6 +80,7 @@ SERVICES = [pb.DESCRIPTOR.services_by_name[name] for name in ("DueTimeService", 
 METHODS = [method for service in SERVICES for method in service.methods]
 RECORDED = {"ComputeDueTime", "ComputeBusinessTime", "GetOpenStatus", "ComputeSchedule",
             "StartClock", "ApplyClockEvent", "EvaluateSla"}
+RECORDED |= {"ListOpenPeriods", "CountBusinessDays"}  # calendar queries (docs/semantics.md §9.1)
 
 # ---------------------------------------------------------------------------
 # hostile values
@@ -497,6 +498,11 @@ def templates(server) -> dict[str, list[Message]]:
                                                start_date="2026-01-01", end_date="2026-12-31"),
         "ListPolicies": pb.ListPoliciesRequest(),
         "GetPolicy": pb.GetPolicyRequest(name="support-contract"),
+        "ListOpenPeriods": pb.ListOpenPeriodsRequest(
+            start_time=ts("2026-12-24T09:00:00Z"), end_time=ts("2027-01-29T10:00:00Z"),
+            calendar=calendar, page_size=10),
+        "CountBusinessDays": pb.CountBusinessDaysRequest(from_date="2026-12-01", to_date="2027-12-31",
+                                                         calendar=calendar),
     }
     return {name: requests if isinstance(requests, list) else [requests]
             for name, requests in valid.items()}
@@ -657,7 +663,7 @@ def test_every_rpc_survives_hostile_requests(server):
     elapsed = time.monotonic() - began
     assert not problems, f"{len(problems)} bad answer(s):\n" + "\n".join(problems[:40])
     assert sent == Counter({m.name: EXAMPLES_PER_RPC for m in METHODS})
-    assert sum(sent.values()) == len(METHODS) * EXAMPLES_PER_RPC == 425
+    assert sum(sent.values()) == len(METHODS) * EXAMPLES_PER_RPC == 475  # 19 RPCs
     assert elapsed < 60, f"{sum(sent.values())} hostile requests took {elapsed:.0f} s"
     assert_answers_zagreb(server)
 

@@ -43,6 +43,8 @@ PATHS = {
     "ListHolidays": ("POST", "/v1/holidays:list"),
     "ListPolicies": ("GET", "/v1/policies"),
     "GetPolicy": ("GET", "/v1/policies/{name}"),
+    "ListOpenPeriods": ("POST", "/v1/openPeriods:list"),
+    "CountBusinessDays": ("POST", "/v1/businessDays:count"),
 }
 CALENDAR_RPCS = {"ListCalendars", "GetCalendar", "ListHolidays", "ListPolicies", "GetPolicy"}
 READ_ONLY_RPCS = {"GetRecord", "ListRecords", "AnalyzeImpact"} | CALENDAR_RPCS
@@ -220,6 +222,13 @@ CASES = {
     "ListPolicies": lambda p: (pb.ListPoliciesRequest(), None),
     "GetPolicy": lambda p: (pb.GetPolicyRequest(name="support-contract"),
                             pb.GetPolicyRequest(name="no-such-policy")),
+    "ListOpenPeriods": lambda p: (
+        pb.ListOpenPeriodsRequest(start_time=ts("2026-12-24T14:00:00Z"), end_time=ts("2026-12-29T09:00:00Z"),
+                                  calendar=ZAGREB),
+        pb.ListOpenPeriodsRequest(start_time=ts("2026-12-29T09:00:00Z"), end_time=ts("2026-12-24T14:00:00Z"))),
+    "CountBusinessDays": lambda p: (
+        pb.CountBusinessDaysRequest(from_date="2026-12-01", to_date="2026-12-31", calendar=ZAGREB),
+        pb.CountBusinessDaysRequest(from_date="2026-12-31", to_date="2026-12-01")),
 }
 ERROR_RPCS = [rpc for rpc in PATHS if rpc not in ("ListCalendars", "ListPolicies")]
 

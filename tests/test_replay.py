@@ -38,6 +38,9 @@ from test_cli_queries import run
 from test_e2e_bundles import add_company_day, copy_calendars
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "ledger.sqlite"
+NEWER_THAN_GOLDEN = {"ListOpenPeriods", "CountBusinessDays"}
+"""Recorded methods added after the golden ledger was written (never
+regenerated): tests/test_calendar_queries.py replays records of theirs."""
 GOLDEN_COUNTS = {"ComputeDueTime": 656, "ComputeBusinessTime": 29, "GetOpenStatus": 30,
                  "ComputeSchedule": 21, "StartClock": 6, "ApplyClockEvent": 21, "EvaluateSla": 30}
 GOLDEN_TOTAL = 793
@@ -110,7 +113,8 @@ def test_golden_ledger_replays_with_no_difference(golden):
     assert summary.line() == ALL_SAME
     assert (summary.replayed, summary.same, summary.other_rules) == (GOLDEN_TOTAL,) * 2 + (0,)
     assert summary.by_method == GOLDEN_COUNTS
-    assert {m.rsplit("/", 1)[-1] for m in METHODS} == set(GOLDEN_COUNTS)  # every recorded RPC
+    # every recorded RPC, but those added after the golden ledger was written
+    assert {m.rsplit("/", 1)[-1] for m in METHODS} - NEWER_THAN_GOLDEN == set(GOLDEN_COUNTS)
     assert sql(golden, "SELECT COUNT(*) FROM records") == [(GOLDEN_TOTAL,)]
     assert GOLDEN.stat().st_size < 2 << 20
 

@@ -13,7 +13,9 @@ Commands::
     duetime due START DURATION [--at-close WHEN] [--roll ROLL] [--landing-time TIME] [--explain]
                 [CALENDAR] [CALL]
     duetime between START END [--explain] [CALENDAR] [CALL]
-    duetime open TIME [CALENDAR] [CALL]
+    duetime open TIME [--last-run] [CALENDAR] [CALL]
+    duetime periods START END [--page-size N] [--page-token TOKEN] [CALENDAR] [CALL]
+    duetime count FROM TO [CALENDAR] [CALL]
     duetime schedule ENTERED --deadline NAME=DURATION[@after:NAME] ...
                 [--at-close WHEN] [--explain] [CALENDAR] [CALL]
     duetime clock start TARGET --at TIME [CALENDAR] [CALL]
@@ -37,6 +39,8 @@ Commands::
     duetime calendars list --server HOST:PORT
     duetime calendars diff NAME@VERSION NAME@VERSION [--dir DIR]
     duetime calendars policies [NAME[@VERSION]] [--server HOST:PORT | --dir DIR] [--json]
+    duetime calendars periods NAME[@VERSION] --from DATE --to DATE [--format csv|jsonl]
+                [--server HOST:PORT | --dir DIR]
 
     CALENDAR: --calendar NAME[@VERSION] [--holiday DATE[=NAME] ...]
               (a bundle, plus extra holidays), or inline: [--tz ZONE] [--holiday DATE[=NAME] ...] [--weekend sat,sun]
@@ -120,7 +124,8 @@ import socket
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
+from datetime import time as dt_time
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
 from pathlib import Path
@@ -134,6 +139,8 @@ from duetime.api.status import code_name
 from duetime.api.convert import (
     BUSINESS_TIME,
     CLOCK_EVENT,
+    COUNT_BUSINESS_DAYS,
+    LIST_OPEN_PERIODS,
     DUE_TIME,
     EVALUATE_SLA,
     OPEN_STATUS,
@@ -144,6 +151,7 @@ from duetime.api.convert import (
     holidays_query,
     holidays_to_proto,
     landed_duration,
+    local_date,
     message_dict,
     record_filter,
     record_of,
@@ -175,6 +183,7 @@ from duetime.core import (
     fmt_amount,
     get_zone,
     parse_instant,
+    resolve_local,
 )
 from duetime.ledger import (
     MAX_PAGE_SIZE,
@@ -408,7 +417,8 @@ def _ask(duetime: DuetimeClient, request: Message) -> Message:
             explain=request.explain, idempotency_key=key)
     elif isinstance(request, pb.GetOpenStatusRequest):
         answer = duetime.open_status(_utc(request.time), _given(request, "calendar"),
-                                     idempotency_key=key)
+                                     idempotency_key=key,
+                                     include_last_run=request.include_last_run)
     elif isinstance(request, pb.ComputeScheduleRequest):
         answer = duetime.compute_schedule(
             _utc(request.entered_time),
@@ -426,6 +436,13 @@ def _ask(duetime: DuetimeClient, request: Message) -> Message:
     elif isinstance(request, pb.EvaluateSlaRequest):
         evaluation = duetime.evaluate_sla(request.policy, request.events, idempotency_key=key)
         return evaluation.clock.recorded.message
+    elif isinstance(request, pb.ListOpenPeriodsRequest):
+        answer = duetime.list_open_periods(
+            _utc(request.start_time), _utc(request.end_time), _given(request, "calendar"),
+            page_size=request.page_size, page_token=request.page_token, idempotency_key=key)
+    elif isinstance(request, pb.CountBusinessDaysRequest):
+        answer = duetime.count_business_days(request.from_date, request.to_date,
+                                             _given(request, "calendar"), idempotency_key=key)
     else:
         raise TypeError(f"no call of the client asks {type(request).__name__}")
     return answer.recorded.message
@@ -599,7 +616,8 @@ def cmd_between(args: argparse.Namespace) -> int:
 
 
 def cmd_open(args: argparse.Namespace) -> int:
-    request = pb.GetOpenStatusRequest(calendar=calendar_from_args(args))
+    request = pb.GetOpenStatusRequest(calendar=calendar_from_args(args),
+                                      include_last_run=args.last_run)
     _set_instant(request, "time", args.time)
     response = _run(OPEN_STATUS, request, args)
     tz = response.time_zone
@@ -615,6 +633,10 @@ def cmd_open(args: argparse.Namespace) -> int:
     for label, field in edges if response.open else edges[::-1]:  # in time order
         when = _local(getattr(response, field), tz) if response.HasField(field) else "none"
         fields.append((label, when))
+    if args.last_run:  # the last opening and closing (docs/semantics.md §9.1)
+        for label, field in (("last open", "last_open_time"), ("last close", "last_close_time")):
+            fields.append((label, _local(getattr(response, field), tz)
+                           if response.HasField(field) else "none"))
     return _show(args, response, fields)
 
 
@@ -635,6 +657,148 @@ def cmd_schedule(args: argparse.Namespace) -> int:
     fields.append(("next due", f"{response.next_due} at {next_due.due_local}"))
     return _show(args, response, fields,
                  [(f"explanation of {d.name}", d.explanation) for d in response.deadlines])
+
+
+# ---------------------------------------------------------------------------
+# calendar queries (docs/semantics.md §9.1): duetime periods, duetime count,
+# duetime calendars periods
+
+
+def cmd_periods(args: argparse.Namespace) -> int:
+    """``duetime periods START END``: one page of open periods, one line each."""
+    request = pb.ListOpenPeriodsRequest(calendar=calendar_from_args(args),
+                                        page_size=args.page_size, page_token=args.page_token or "")
+    _set_instant(request, "start_time", args.start)
+    _set_instant(request, "end_time", args.end)
+    response = _run(LIST_OPEN_PERIODS, request, args)
+    tz = response.time_zone
+    total = sum(p.end_time.ToMicroseconds() - p.start_time.ToMicroseconds() for p in response.periods)
+    rows = [("local date", "open", "close", "length")] + [
+        (p.local_date, p.start_local, p.end_local,
+         fmt_amount(p.end_time.ToMicroseconds() - p.start_time.ToMicroseconds()))
+        for p in response.periods]
+    fields = [("periods", f"{len(response.periods)} ({tz}), {fmt_amount(total)} of open time")]
+    if response.next_page_token:
+        fields.append(("next page", f"--page-token {response.next_page_token}"))
+    if not args.json and response.periods:
+        print("\n".join(table(rows)))
+    return _show(args, response, fields)
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    """``duetime count FROM TO``: the business days of a local date range."""
+    request = pb.CountBusinessDaysRequest(calendar=calendar_from_args(args),
+                                          from_date=args.first, to_date=args.last)
+    response = _run(COUNT_BUSINESS_DAYS, request, args)
+    return _show(args, response, [
+        ("business days", str(response.business_days)),
+        ("dates", f"{args.first} to {args.last}, both included ({response.time_zone})"),
+    ])
+
+
+PERIOD_COLUMNS = ("start", "end", "local_date", "calendar_version")
+"""The columns ``duetime calendars periods`` writes (docs/sql.md)."""
+
+
+def _bundle_zone(args: argparse.Namespace) -> str:
+    """The time zone of bundle ``args.name``: from the server's listing, or
+    the calendars directory. InvalidArgument on NAME when it is unknown."""
+    name = args.name.partition("@")[0]
+    if args.server:
+        with _client(args, RPC_TIMEOUT) as duetime:
+            for info in duetime.list_calendars().calendars:
+                if info.name == name:
+                    return info.time_zone
+        raise InvalidArgument.at("NAME", f"the server has no calendar bundle {name!r}")
+    return _bundles_catalog(args.dir, "--dir").bundles.resolve(args.name, field="NAME").calendar.time_zone
+
+
+def _period_pages(args: argparse.Namespace, request: pb.ListOpenPeriodsRequest) -> Iterator[pb.ListOpenPeriodsResponse]:
+    """Every page of ``request``'s open periods, from the server or locally."""
+    app = None if args.server else build_app(None, _bundles_catalog(args.dir, "--dir"))
+    while True:
+        if app is None:
+            with _client(args, RPC_TIMEOUT) as duetime:
+                page = _ask(duetime, request)
+        else:
+            page = app.answer(LIST_OPEN_PERIODS, request)
+        yield page
+        if not page.next_page_token:
+            return
+        request.page_token = page.next_page_token
+
+
+def cmd_calendars_periods(args: argparse.Namespace) -> int:
+    """``duetime calendars periods NAME --from DATE --to DATE``: the open
+    periods of the local dates FROM … TO as UTC rows (csv or jsonl) for a
+    warehouse table (docs/sql.md)."""
+    check_bundle_ref(args.name, "NAME")
+    first, last = local_date(args.first, "--from"), local_date(args.last, "--to")
+    if last < first:
+        raise InvalidArgument.at("--to", f"{last} is before --from {first}; give a date on or after it")
+    zone = get_zone(_bundle_zone(args))
+    request = pb.ListOpenPeriodsRequest(calendar=pb.Calendar(bundle=args.name), page_size=1000)
+    request.start_time.FromDatetime(resolve_local(first, dt_time(0), zone))
+    request.end_time.FromDatetime(resolve_local(last + timedelta(days=1), dt_time(0), zone))
+    flags = {"start_time": "--from", "end_time": "--to", "calendar.bundle": "NAME"}
+    out = sys.stdout
+    try:
+        if args.format == "csv":
+            print(",".join(PERIOD_COLUMNS), file=out)
+        for page in _period_pages(args, request):
+            for warning in page.warnings:
+                print(f"warning: {warning}", file=sys.stderr)
+            for p in page.periods:
+                row = (p.start_time.ToJsonString(), p.end_time.ToJsonString(), p.local_date,
+                       page.calendar_version)
+                if args.format == "csv":
+                    print(",".join(row), file=out)
+                else:
+                    print(json.dumps(dict(zip(PERIOD_COLUMNS, row))), file=out)
+    except (DuetimeError, CallError) as exc:  # name the flags the dates came from
+        if isinstance(exc, CallError) and (exc.code not in _BAD_INPUT or not exc.violations):
+            raise
+        return _report([FieldViolation(flags.get(v.field, v.field), v.description)
+                        for v in exc.violations])
+    return 0
+
+
+def _calendar_query_commands(sub, flags) -> None:
+    """``duetime periods`` and ``duetime count``."""
+    periods = sub.add_parser("periods", parents=flags,
+                             help="the open periods from START to END (one page)")
+    periods.add_argument("start", help="RFC 3339 instant with offset")
+    periods.add_argument("end", help="RFC 3339 instant with offset, excluded; not before START")
+    periods.add_argument("--page-size", type=int, default=0, metavar="N",
+                         help="most periods to print (default 100, at most 1000)")
+    periods.add_argument("--page-token", metavar="TOKEN",
+                         help="the next page, as the previous page printed it")
+    periods.set_defaults(run=cmd_periods)
+    count = sub.add_parser("count", parents=flags,
+                           help="the business days from FROM to TO, both included")
+    count.add_argument("first", metavar="FROM", help="first local date, YYYY-MM-DD")
+    count.add_argument("last", metavar="TO", help="last local date, YYYY-MM-DD; not before FROM")
+    count.set_defaults(run=cmd_count)
+
+
+def _calendars_periods_command(commands, where) -> None:
+    """``duetime calendars periods``."""
+    periods = commands.add_parser(
+        "periods", parents=[where], help="a bundle's open periods as UTC rows (csv, jsonl)",
+        description="Write the open periods of bundle NAME (its newest version) or "
+                    "NAME@VERSION on the local dates --from to --to, both included, as UTC "
+                    "rows: start, end, local_date, calendar_version (docs/sql.md loads them "
+                    "into PostgreSQL). From --server, or else from the calendars directory.")
+    periods.add_argument("name", metavar="NAME[@VERSION]")
+    periods.add_argument("--from", dest="first", required=True, metavar="DATE",
+                         help="first local date, YYYY-MM-DD")
+    periods.add_argument("--to", dest="last", required=True, metavar="DATE",
+                         help="last local date, YYYY-MM-DD, included")
+    periods.add_argument("--format", choices=("csv", "jsonl"), default="csv",
+                         help="csv with a header line (default), or one JSON object a line")
+    periods.add_argument("--server", metavar="HOST:PORT", help="ask this server")
+    _add_connection_flags(periods)
+    periods.set_defaults(run=cmd_calendars_periods)
 
 
 # ---------------------------------------------------------------------------
@@ -1645,6 +1809,8 @@ def parser() -> argparse.ArgumentParser:
 
     is_open = sub.add_parser("open", parents=flags, help="is the calendar open at TIME?")
     is_open.add_argument("time", help="RFC 3339 instant with offset")
+    is_open.add_argument("--last-run", action="store_true",
+                         help="also print the last opening and closing at or before TIME")
     is_open.set_defaults(run=cmd_open)
 
     sched = sub.add_parser("schedule", parents=flags, help="a stage's named deadlines",
@@ -1673,6 +1839,7 @@ def parser() -> argparse.ArgumentParser:
     record.set_defaults(run=cmd_record)
     _records_commands(sub)
     _calendars_commands(sub)
+    _calendar_query_commands(sub, flags)
     return top
 
 
@@ -1912,6 +2079,7 @@ def _calendars_commands(sub) -> None:
     _add_connection_flags(holidays)
     holidays.add_argument("--json", action="store_true", help="print the response as JSON")
     holidays.set_defaults(run=cmd_calendars_holidays)
+    _calendars_periods_command(commands, where)
 
     policies = commands.add_parser(
         "policies", parents=[where], help="SLA policies, or one policy's tiers and events",

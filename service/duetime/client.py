@@ -391,6 +391,38 @@ class OpenStatus:
     closed_reason: str
     holiday_name: str
     recorded: Recorded
+    #: With ``include_last_run``: the opening of the run holding the instant,
+    #: or of the last run before it; and the last closing at or before it.
+    last_open: datetime | None = None
+    last_close: datetime | None = None
+
+
+@dataclass(frozen=True)
+class OpenPeriod:
+    """One open period ``[start, end)`` and the local date it belongs to
+    (docs/semantics.md §9.1)."""
+
+    start: datetime
+    end: datetime
+    local_date: date
+
+
+@dataclass(frozen=True)
+class OpenPeriods:
+    """One page of open periods; ``next_page_token`` (empty on the last
+    page) asks for the next."""
+
+    periods: tuple[OpenPeriod, ...]
+    next_page_token: str
+    recorded: Recorded
+
+
+@dataclass(frozen=True)
+class BusinessDayCount:
+    """The business days of a range of local dates, both ends included."""
+
+    business_days: int
+    recorded: Recorded
 
 
 @dataclass(frozen=True)
@@ -1199,11 +1231,14 @@ class DuetimeClient:
             recorded=_recorded(response))
 
     def open_status(self, at: datetime, calendar: CalendarLike = None, *,
-                    idempotency_key: str = "") -> OpenStatus:
-        """Whether the calendar is open at ``at``, and the next opening and closing."""
+                    idempotency_key: str = "", include_last_run: bool = False) -> OpenStatus:
+        """Whether the calendar is open at ``at``, and the next opening and
+        closing; with ``include_last_run`` also the last opening and closing
+        (``last_open``, ``last_close``; docs/semantics.md §9.1)."""
         request = pb.GetOpenStatusRequest(time=_timestamp(at, "time"),
                                           calendar=_calendar(calendar),
-                                          idempotency_key=self._key(idempotency_key))
+                                          idempotency_key=self._key(idempotency_key),
+                                          include_last_run=include_last_run)
         response = self._call("GetOpenStatus", request)
         current = response.current_interval
         return OpenStatus(
@@ -1217,7 +1252,52 @@ class DuetimeClient:
             closed_reason=response.closed_reason,
             holiday_name=response.holiday_name,
             recorded=_recorded(response),
+            last_open=_datetime(response, "last_open_time"),
+            last_close=_datetime(response, "last_close_time"),
         )
+
+    # --- calendar queries (docs/semantics.md §9.1) ---------------------------------
+    def list_open_periods(self, start: datetime, end: datetime, calendar: CalendarLike = None, *,
+                          page_size: int = 0, page_token: str = "",
+                          idempotency_key: str = "") -> OpenPeriods:
+        """One page of the open periods in ``[start, end)`` (``page_size``:
+        0 means 100, at most 1000): ListOpenPeriods. Pass the page's
+        ``next_page_token`` as ``page_token`` for the next one. An ``end``
+        before ``start`` raises InvalidArgument."""
+        request = pb.ListOpenPeriodsRequest(
+            start_time=_timestamp(start, "start_time"), end_time=_timestamp(end, "end_time"),
+            calendar=_calendar(calendar), page_size=page_size, page_token=page_token,
+            idempotency_key=self._key(idempotency_key))
+        response = self._call("ListOpenPeriods", request)
+        return OpenPeriods(
+            tuple(OpenPeriod(_datetime(p, "start_time"), _datetime(p, "end_time"),
+                             date.fromisoformat(p.local_date)) for p in response.periods),
+            response.next_page_token, _recorded(response))
+
+    def open_periods(self, start: datetime, end: datetime, calendar: CalendarLike = None, *,
+                     page_size: int = 0) -> Iterator[OpenPeriod]:
+        """Every open period in ``[start, end)``, page after page (each page
+        one recorded call)."""
+        token = ""
+        while True:
+            page = self.list_open_periods(start, end, calendar, page_size=page_size,
+                                          page_token=token)
+            yield from page.periods
+            token = page.next_page_token
+            if not token:
+                return
+
+    def count_business_days(self, first: date | str, last: date | str,
+                            calendar: CalendarLike = None, *,
+                            idempotency_key: str = "") -> BusinessDayCount:
+        """The business days from local date ``first`` to ``last``, both
+        included (``YYYY-MM-DD`` text or dates): CountBusinessDays. A ``last``
+        before ``first`` raises InvalidArgument."""
+        request = pb.CountBusinessDaysRequest(
+            from_date=str(first), to_date=str(last), calendar=_calendar(calendar),
+            idempotency_key=self._key(idempotency_key))
+        response = self._call("CountBusinessDays", request)
+        return BusinessDayCount(response.business_days, _recorded(response))
 
     def start_clock(self, target: str, at: datetime, calendar: CalendarLike = None, *,
                     idempotency_key: str = "") -> Clock:

@@ -53,6 +53,8 @@ _NOT_REPLAYED = {
     "StartClock": "a clock keeps the calendar version pinned in its state",
     "ApplyClockEvent": "a clock keeps the calendar version pinned in its state",
     "EvaluateSla": "a policy pins the calendar versions of its tiers",
+    "ListOpenPeriods": "it has no due time",
+    "CountBusinessDays": "it has no due time",
 }
 _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 _CHANGE_WORDS = {"+": "added in", "-": "removed in", "~": "in"}

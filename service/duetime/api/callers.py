@@ -43,6 +43,7 @@ SCOPE_OF: dict[str, str] = {
     _DUE + "GetRecord": "read",
     _DUE + "ListRecords": "read",
     _DUE + "AnalyzeImpact": "impact",
+    **{_DUE + rpc: "compute" for rpc in ("ListOpenPeriods", "CountBusinessDays")},
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo": "admin",
     "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo": "admin",
 }

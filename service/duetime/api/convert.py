@@ -70,6 +70,7 @@ from duetime.core import (
 from duetime.core.clock import measure_of
 from duetime.core.durations import Roll, with_landing
 from duetime.core.engine import start_us
+from duetime.core.periods import page_token, read_page_token
 from duetime.core.sla import BusinessEvent
 from duetime.core.calendar import DEFAULT_CALENDAR_LIMITS, MAX_HOLIDAYS, CalendarLimits, size_problems
 from duetime.core.zones import MAX_DATE, MIN_DATE
@@ -422,7 +423,7 @@ def answer_open_status(request: pb.GetOpenStatusRequest,
     interval = status.interval and pb.OpenInterval(
         start_time=_timestamp(status.interval[0]), end_time=_timestamp(status.interval[1])
     )
-    return _answer(
+    response = _answer(
         pb.GetOpenStatusResponse, cal, status.warnings,
         open=status.is_open,
         current_interval=interval,
@@ -433,6 +434,71 @@ def answer_open_status(request: pb.GetOpenStatusRequest,
         closed_reason=status.reason or "",
         holiday_name=status.holiday_name,
     )
+    if request.include_last_run:
+        _add_last_run(response, at, cal)
+    return response
+
+
+# --- calendar queries (docs/semantics.md §9.1) --------------------------------
+
+
+def _add_last_run(response: pb.GetOpenStatusResponse, at: datetime, cal: ResolvedCalendar) -> None:
+    """Set ``last_open_time`` and ``last_close_time`` (GetOpenStatus with
+    ``include_last_run``)."""
+    bounds = answers.last_run_at(at, cal)
+    if bounds.last_open_us is not None:
+        response.last_open_time.FromMicroseconds(bounds.last_open_us)
+    if bounds.last_close_us is not None:
+        response.last_close_time.FromMicroseconds(bounds.last_close_us)
+
+
+def _open_periods_query(request: pb.ListOpenPeriodsRequest, version: str) -> bytes:
+    """The bytes a page token is bound to: the request's instants and
+    calendar (page size, token and key left out) and the calendar version."""
+    query = pb.ListOpenPeriodsRequest(start_time=request.start_time, end_time=request.end_time)
+    if request.calendar.ByteSize():
+        query.calendar.CopyFrom(request.calendar)
+    return query.SerializeToString(deterministic=True) + b"|" + version.encode()
+
+
+def answer_open_periods(request: pb.ListOpenPeriodsRequest,
+                        answering: Answering) -> pb.ListOpenPeriodsResponse:
+    """One page of the open periods in ``[start_time, end_time)``. Raises
+    InvalidArgument (a missing instant, ``end_time`` before ``start_time``,
+    a negative ``page_size``, a ``page_token`` of another query) or
+    OutOfRange (the holiday horizon, a bundle's years)."""
+    start, end = _instants(request, "start_time", "end_time")
+    cal = answering.calendar(WireCalendar(request.calendar))
+    query = _open_periods_query(request, cal.version)
+
+    def resume(a: int, b: int) -> int | None:
+        return read_page_token(request.page_token, query, a, b) if request.page_token else None
+
+    answer = answers.open_periods_between(start, end, cal, request.page_size, resume)
+    zone = cal.calendar.zone
+    page = answer.page
+    return _answer(
+        pb.ListOpenPeriodsResponse, cal, answer.warnings,
+        periods=[pb.OpenPeriod(start_time=_timestamp(p.start_us), end_time=_timestamp(p.end_us),
+                               local_date=p.local_date.isoformat(),
+                               start_local=format_local_us(p.start_us, zone),
+                               end_local=format_local_us(p.end_us, zone))
+                 for p in page.periods],
+        next_page_token=page_token(query, page.resume_us) if page.resume_us is not None else "",
+    )
+
+
+def answer_business_day_count(request: pb.CountBusinessDaysRequest,
+                              answering: Answering) -> pb.CountBusinessDaysResponse:
+    """The business days from ``from_date`` to ``to_date``, both included.
+    Raises InvalidArgument (a missing or bad date, ``to_date`` before
+    ``from_date``) or OutOfRange (a date outside 1900..2199, the holiday
+    horizon, a bundle's years)."""
+    first = local_date(request.from_date, "from_date")
+    last = local_date(request.to_date, "to_date")
+    cal = answering.calendar(WireCalendar(request.calendar))
+    count, warnings = answers.business_days_in(first, last, cal)
+    return _answer(pb.CountBusinessDaysResponse, cal, warnings, business_days=count)
 
 
 def _check_deadlines(deadlines: Sequence[pb.DeadlineSpec], limits: Limits) -> None:
@@ -823,6 +889,12 @@ COMPUTE_DUE_TIME = DUE_TIME.name
 METHODS = {m.name: m for m in (DUE_TIME, BUSINESS_TIME, OPEN_STATUS, SCHEDULE,
                                START_CLOCK, CLOCK_EVENT, EVALUATE_SLA)}
 """Every recorded method by its full gRPC name."""
+
+# calendar queries (docs/semantics.md §9.1), recorded like GetOpenStatus
+LIST_OPEN_PERIODS = _method("ListOpenPeriods", answer_open_periods)
+COUNT_BUSINESS_DAYS = _method("CountBusinessDays", answer_business_day_count)
+METHODS.update({m.name: m for m in (LIST_OPEN_PERIODS, COUNT_BUSINESS_DAYS)})
+_EMPTY_CALENDAR_IS_NONE = _EMPTY_CALENDAR_IS_NONE | {"ListOpenPeriods", "CountBusinessDays"}
 
 RPCS = {m.rpc: m for m in METHODS.values()}
 """Every recorded method by its short name (what the app is handed)."""

@@ -300,6 +300,13 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
     def AnalyzeImpact(self, request, context):
         return self._unary(DUE_TIME_SERVICE + "AnalyzeImpact", request, context)
 
+    # calendar queries (docs/semantics.md §9.1)
+    def ListOpenPeriods(self, request, context):
+        return self._unary(DUE_TIME_SERVICE + "ListOpenPeriods", request, context)
+
+    def CountBusinessDays(self, request, context):
+        return self._unary(DUE_TIME_SERVICE + "CountBusinessDays", request, context)
+
 
 class CalendarServicer(_Servicer, pb_grpc.CalendarServiceServicer):
     """``duetime.v1.CalendarService`` over a :class:`DueTimeApp`'s catalog."""

@@ -33,6 +33,7 @@ from duetime.core import (
 )
 
 from duetime.core.engine import start_us
+from duetime.core.periods import OpenPeriods, RunBounds, count_business_days, open_periods, run_bounds
 from duetime.core.queries import horizon
 from duetime.core.sla import BusinessEvent, Evaluation, Policy, evaluate
 from duetime.app.calendars import ResolvedCalendar, renamed
@@ -185,3 +186,54 @@ def holidays_between(first: date, last: date,
     with cal.answering():
         warnings = horizon(cal.calendar.compiled, first.toordinal(), last.toordinal())
     return [h for h in cal.calendar.holidays if first <= h.date <= last], warnings
+
+
+# --- calendar queries (docs/semantics.md §9.1) -------------------------------
+
+
+@dataclass(frozen=True)
+class OpenPeriodsAnswer:
+    """One page of open periods (the core's OpenPeriods) and the warnings of
+    the dates from the span's start to its end."""
+
+    page: OpenPeriods
+    warnings: tuple[str, ...]
+
+
+def open_periods_between(start: datetime, end: datetime, cal: ResolvedCalendar, page_size: int,
+                         resume: Callable[[int, int], int | None]) -> OpenPeriodsAnswer:
+    """The open periods of ``cal`` in ``[start, end)``, one page of at most
+    ``page_size`` (0: 100, at most 1000). ``resume(a, b)`` (µs) says where
+    the page starts (None: at ``a``; it reads the page token and raises on a
+    bad one). Raises InvalidArgument (``end_time`` before ``start_time``,
+    ``page_size``) or OutOfRange (the holiday horizon, a bundle's years)."""
+    with cal.answering():
+        calendar = cal.calendar
+        a, b = start_us(start, calendar, "start_time"), start_us(end, calendar, "end_time")
+        if b < a:
+            raise InvalidArgument.at("end_time", f"{end.isoformat()} is before start_time "
+                                                 f"{start.isoformat()}; give an end_time at or after it")
+        cc = calendar.compiled
+        warnings = horizon(cc, cc.local_of(a)[0], cc.local_of(b)[0])
+        first = resume(a, b)
+        page = open_periods(cc, a if first is None else first, b, page_size)
+        return OpenPeriodsAnswer(page, warnings)
+
+
+def business_days_in(first: date, last: date, cal: ResolvedCalendar) -> tuple[int, tuple[str, ...]]:
+    """The business days of ``cal`` from local date ``first`` to ``last``,
+    both included, and the warnings of that range. Raises InvalidArgument
+    (``to_date`` before ``from_date``) or OutOfRange (the holiday horizon, a
+    bundle's years)."""
+    with cal.answering():
+        cc = cal.calendar.compiled
+        count = count_business_days(cc, first.toordinal(), last.toordinal())
+        return count, horizon(cc, first.toordinal(), last.toordinal())
+
+
+def last_run_at(at: datetime, cal: ResolvedCalendar) -> RunBounds:
+    """The last opening and closing of ``cal`` at or before ``at`` (the
+    core's RunBounds)."""
+    with cal.answering():
+        calendar = cal.calendar
+        return run_bounds(calendar.compiled, start_us(at, calendar, "time"))

@@ -119,6 +119,8 @@ class DueTimeApp:
     start_clock = _recorded_call("StartClock")
     apply_clock_event = _recorded_call("ApplyClockEvent")
     evaluate_sla = _recorded_call("EvaluateSla")
+    list_open_periods = _recorded_call("ListOpenPeriods")
+    count_business_days = _recorded_call("CountBusinessDays")
 
     # --- the ledger -------------------------------------------------------------
     def probe_ledger(self) -> None:

@@ -304,14 +304,16 @@ class ComputeBusinessTimeResponse(_message.Message):
     def __init__(self, business_time: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., business_days: _Optional[int] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., explanation: _Optional[_Iterable[_Union[ExplanationStep, _Mapping]]] = ...) -> None: ...
 
 class GetOpenStatusRequest(_message.Message):
-    __slots__ = ("time", "calendar", "idempotency_key")
+    __slots__ = ("time", "calendar", "idempotency_key", "include_last_run")
     TIME_FIELD_NUMBER: _ClassVar[int]
     CALENDAR_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_LAST_RUN_FIELD_NUMBER: _ClassVar[int]
     time: _timestamp_pb2.Timestamp
     calendar: Calendar
     idempotency_key: str
-    def __init__(self, time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+    include_last_run: bool
+    def __init__(self, time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., include_last_run: _Optional[bool] = ...) -> None: ...
 
 class OpenInterval(_message.Message):
     __slots__ = ("start_time", "end_time")
@@ -322,7 +324,7 @@ class OpenInterval(_message.Message):
     def __init__(self, start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class GetOpenStatusResponse(_message.Message):
-    __slots__ = ("open", "current_interval", "next_open_time", "next_close_time", "business_day", "local_date", "closed_reason", "holiday_name", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    __slots__ = ("open", "current_interval", "next_open_time", "next_close_time", "business_day", "local_date", "closed_reason", "holiday_name", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "last_open_time", "last_close_time")
     OPEN_FIELD_NUMBER: _ClassVar[int]
     CURRENT_INTERVAL_FIELD_NUMBER: _ClassVar[int]
     NEXT_OPEN_TIME_FIELD_NUMBER: _ClassVar[int]
@@ -337,6 +339,8 @@ class GetOpenStatusResponse(_message.Message):
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
     TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    LAST_OPEN_TIME_FIELD_NUMBER: _ClassVar[int]
+    LAST_CLOSE_TIME_FIELD_NUMBER: _ClassVar[int]
     open: bool
     current_interval: OpenInterval
     next_open_time: _timestamp_pb2.Timestamp
@@ -351,7 +355,9 @@ class GetOpenStatusResponse(_message.Message):
     rules_version: str
     tzdata_version: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, open: _Optional[bool] = ..., current_interval: _Optional[_Union[OpenInterval, _Mapping]] = ..., next_open_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., next_close_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., business_day: _Optional[bool] = ..., local_date: _Optional[str] = ..., closed_reason: _Optional[str] = ..., holiday_name: _Optional[str] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+    last_open_time: _timestamp_pb2.Timestamp
+    last_close_time: _timestamp_pb2.Timestamp
+    def __init__(self, open: _Optional[bool] = ..., current_interval: _Optional[_Union[OpenInterval, _Mapping]] = ..., next_open_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., next_close_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., business_day: _Optional[bool] = ..., local_date: _Optional[str] = ..., closed_reason: _Optional[str] = ..., holiday_name: _Optional[str] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., last_open_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_close_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class DeadlineSpec(_message.Message):
     __slots__ = ("name", "duration", "after", "roll", "landing_time")
@@ -887,3 +893,83 @@ class GetPolicyResponse(_message.Message):
     tiers: _containers.RepeatedCompositeFieldContainer[PolicyTier]
     events: _containers.RepeatedCompositeFieldContainer[PolicyEvent]
     def __init__(self, info: _Optional[_Union[PolicyInfo, _Mapping]] = ..., version: _Optional[str] = ..., initial_tier: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[PolicyTier, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[PolicyEvent, _Mapping]]] = ...) -> None: ...
+
+class ListOpenPeriodsRequest(_message.Message):
+    __slots__ = ("start_time", "end_time", "calendar", "page_size", "page_token", "idempotency_key")
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    start_time: _timestamp_pb2.Timestamp
+    end_time: _timestamp_pb2.Timestamp
+    calendar: Calendar
+    page_size: int
+    page_token: str
+    idempotency_key: str
+    def __init__(self, start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+
+class OpenPeriod(_message.Message):
+    __slots__ = ("start_time", "end_time", "local_date", "start_local", "end_local")
+    START_TIME_FIELD_NUMBER: _ClassVar[int]
+    END_TIME_FIELD_NUMBER: _ClassVar[int]
+    LOCAL_DATE_FIELD_NUMBER: _ClassVar[int]
+    START_LOCAL_FIELD_NUMBER: _ClassVar[int]
+    END_LOCAL_FIELD_NUMBER: _ClassVar[int]
+    start_time: _timestamp_pb2.Timestamp
+    end_time: _timestamp_pb2.Timestamp
+    local_date: str
+    start_local: str
+    end_local: str
+    def __init__(self, start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., local_date: _Optional[str] = ..., start_local: _Optional[str] = ..., end_local: _Optional[str] = ...) -> None: ...
+
+class ListOpenPeriodsResponse(_message.Message):
+    __slots__ = ("periods", "next_page_token", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    PERIODS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    RECORD_ID_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    periods: _containers.RepeatedCompositeFieldContainer[OpenPeriod]
+    next_page_token: str
+    time_zone: str
+    record_id: str
+    calendar_version: str
+    rules_version: str
+    tzdata_version: str
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, periods: _Optional[_Iterable[_Union[OpenPeriod, _Mapping]]] = ..., next_page_token: _Optional[str] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class CountBusinessDaysRequest(_message.Message):
+    __slots__ = ("from_date", "to_date", "calendar", "idempotency_key")
+    FROM_DATE_FIELD_NUMBER: _ClassVar[int]
+    TO_DATE_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    from_date: str
+    to_date: str
+    calendar: Calendar
+    idempotency_key: str
+    def __init__(self, from_date: _Optional[str] = ..., to_date: _Optional[str] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+
+class CountBusinessDaysResponse(_message.Message):
+    __slots__ = ("business_days", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    BUSINESS_DAYS_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    RECORD_ID_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_VERSION_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    business_days: int
+    time_zone: str
+    record_id: str
+    calendar_version: str
+    rules_version: str
+    tzdata_version: str
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, business_days: _Optional[int] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...

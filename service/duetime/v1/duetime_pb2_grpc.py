@@ -130,6 +130,16 @@ class DueTimeServiceStub:
                 request_serializer=duetime_dot_v1_dot_duetime__pb2.EvaluateSlaRequest.SerializeToString,
                 response_deserializer=duetime_dot_v1_dot_duetime__pb2.EvaluateSlaResponse.FromString,
                 _registered_method=True)
+        self.ListOpenPeriods = channel.unary_unary(
+                '/duetime.v1.DueTimeService/ListOpenPeriods',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.ListOpenPeriodsRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.ListOpenPeriodsResponse.FromString,
+                _registered_method=True)
+        self.CountBusinessDays = channel.unary_unary(
+                '/duetime.v1.DueTimeService/CountBusinessDays',
+                request_serializer=duetime_dot_v1_dot_duetime__pb2.CountBusinessDaysRequest.SerializeToString,
+                response_deserializer=duetime_dot_v1_dot_duetime__pb2.CountBusinessDaysResponse.FromString,
+                _registered_method=True)
 
 
 class DueTimeServiceServicer:
@@ -321,6 +331,27 @@ class DueTimeServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListOpenPeriods(self, request, context):
+        """ListOpenPeriods lists the calendar's open time inside [start_time,
+        end_time) as maximal half-open periods in time order, touching ones
+        merged as GetOpenStatus merges them, each with the local date it belongs
+        to, one page at a time (docs/semantics.md §9.1). An end_time before
+        start_time is INVALID_ARGUMENT; so is a page_token that is not the
+        next_page_token of the same query. Recorded like every computing call.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CountBusinessDays(self, request, context):
+        """CountBusinessDays counts the business days from from_date to to_date,
+        both local dates included (docs/semantics.md §9.1). A to_date before
+        from_date is INVALID_ARGUMENT. Recorded like every computing call.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DueTimeServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -383,6 +414,16 @@ def add_DueTimeServiceServicer_to_server(servicer, server):
                     servicer.EvaluateSla,
                     request_deserializer=duetime_dot_v1_dot_duetime__pb2.EvaluateSlaRequest.FromString,
                     response_serializer=duetime_dot_v1_dot_duetime__pb2.EvaluateSlaResponse.SerializeToString,
+            ),
+            'ListOpenPeriods': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListOpenPeriods,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.ListOpenPeriodsRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.ListOpenPeriodsResponse.SerializeToString,
+            ),
+            'CountBusinessDays': grpc.unary_unary_rpc_method_handler(
+                    servicer.CountBusinessDays,
+                    request_deserializer=duetime_dot_v1_dot_duetime__pb2.CountBusinessDaysRequest.FromString,
+                    response_serializer=duetime_dot_v1_dot_duetime__pb2.CountBusinessDaysResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -745,6 +786,60 @@ class DueTimeService:
             '/duetime.v1.DueTimeService/EvaluateSla',
             duetime_dot_v1_dot_duetime__pb2.EvaluateSlaRequest.SerializeToString,
             duetime_dot_v1_dot_duetime__pb2.EvaluateSlaResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListOpenPeriods(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.DueTimeService/ListOpenPeriods',
+            duetime_dot_v1_dot_duetime__pb2.ListOpenPeriodsRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.ListOpenPeriodsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CountBusinessDays(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duetime.v1.DueTimeService/CountBusinessDays',
+            duetime_dot_v1_dot_duetime__pb2.CountBusinessDaysRequest.SerializeToString,
+            duetime_dot_v1_dot_duetime__pb2.CountBusinessDaysResponse.FromString,
             options,
             channel_credentials,
             insecure,
