@@ -362,17 +362,81 @@ def connection_from_args(args: argparse.Namespace) -> ConnectionOptions:
 
 
 def _client(args: argparse.Namespace, timeout: float,
-            namespace: str | None = None) -> DuetimeClient:
+            namespace: str | None = None, probe: bool = True) -> DuetimeClient:
     """A client of ``--server`` connected as the command's connection flags
-    say (:func:`connection_from_args`), each call taking at most ``timeout``
-    seconds, in idempotency ``namespace`` (None: the default one). Raises
-    ChannelError for a connection flag that cannot be used, InvalidArgument
-    on ``--server`` for an address that is not ``HOST:PORT`` (a URL)."""
+    say (:func:`connection_from_args`), each call taking at most ``--timeout``
+    seconds when given, else ``timeout``, in idempotency ``namespace`` (None:
+    the default one). With ``probe``, the server is first asked for its
+    health within :data:`CONNECT_TIMEOUT` seconds, so a server that cannot be
+    reached fails the command at once (ServerUnreachable, saying why in
+    words: :func:`unreachable_advice`) rather than after the retries of the
+    whole timeout. Raises ChannelError for a connection flag that cannot be
+    used, InvalidArgument on ``--server`` for an address that is not
+    ``HOST:PORT`` (a URL, no port)."""
     _parsed(parsing.check_server_address, args.server, "--server")
     options = connection_from_args(args)
-    return DuetimeClient(args.server, timeout, namespace=namespace, tls=options.tls,
-                         tls_ca=options.tls_ca, tls_cert=options.tls_cert,
-                         tls_key=options.tls_key, token=options.token)
+    timeout = getattr(args, "timeout", None) or timeout
+    duetime = DuetimeClient(args.server, timeout, namespace=namespace, tls=options.tls,
+                            tls_ca=options.tls_ca, tls_cert=options.tls_cert,
+                            tls_key=options.tls_key, token=options.token)
+    if probe:
+        connect = min(CONNECT_TIMEOUT, timeout)
+        try:
+            duetime.health(timeout=connect)
+        except CallError as exc:
+            if exc.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                duetime.close()
+                raise ServerUnreachable(unreachable_advice(exc, args.server, options,
+                                                           connect)) from None
+    return duetime
+
+
+CONNECT_TIMEOUT = 3.0
+"""Seconds a client command waits for the server to answer its first call
+(a health check, never retried) before it gives up."""
+
+
+class ServerUnreachable(Exception):
+    """``--server`` cannot be reached; the message says why and what to do."""
+
+
+def unreachable_advice(exc: CallError, server: str, options: ConnectionOptions,
+                       waited: float) -> str:
+    """Why a call to ``server`` failed before reaching duetime, in words,
+    from the failed call's ``exc`` (UNAVAILABLE or DEADLINE_EXCEEDED): the
+    usual causes (nothing listening, an HTTP/1.x server such as the
+    HTTP/JSON port, TLS on one side only, a client certificate the server
+    requires) each with what to change; else gRPC's own details."""
+    details = " ".join((exc.details or "").split())
+    lowered = details.lower()
+    tls = options.uses_tls
+    if exc.code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        why = (f"no answer within {waited:g} s: the address may be wrong or a firewall drops "
+               "the connection; check HOST:PORT (or raise --timeout)")
+    elif "connection refused" in lowered:
+        why = ("nothing is listening there: is duetime serve running, and on which port? "
+               "(its gRPC port, --port, default 50051)")
+    elif "http/2" in lowered or "http1" in lowered:
+        why = ("an HTTP/1.x server answered: that is probably duetime's HTTP/JSON port "
+               "(serve --http-port), for browsers and curl; give the gRPC port (serve --port, "
+               "default 50051)")
+    elif tls and "wrong_version_number" in lowered:
+        why = "the server does not use TLS: leave out --tls and --tls-ca (and --tls-cert)"
+    elif tls and "certificate_verify_failed" in lowered:
+        why = ("the server's certificate is not trusted: give --tls-ca the CA that issued it "
+               "(a certificate issued for another host name fails the same way)")
+    elif tls and not options.tls_cert and ("socket closed" in lowered
+                                           or "certificate_required" in lowered
+                                           or "handshake" in lowered):
+        why = ("the server closed the TLS connection: it may require a client certificate; "
+               "add --tls-cert FILE and --tls-key FILE")
+    elif "socket closed" in lowered or "connection reset" in lowered:
+        why = ("the server closed the connection: it may use TLS; add --tls-ca CA.pem (or "
+               "--tls for a publicly issued certificate), and for a server requiring client "
+               "certificates also --tls-cert FILE and --tls-key FILE")
+    else:
+        why = details or exc.code.name
+    return f"--server: cannot reach duetime's gRPC service at {server}: {why}"
 
 
 def _utc(timestamp) -> datetime:
@@ -435,7 +499,22 @@ def _catalog(directory: str | None) -> Catalog:
     return Catalog.load(root) if root else Catalog.empty()
 
 
-def no_bundles_message(root: Path | None, flag: str = "--calendars") -> str:
+def _root(directory: str | None) -> Path | None:
+    """The calendars directory a local command reads: ``directory``, else
+    :func:`default_dir` (None: there is none)."""
+    return Path(directory) if directory else default_dir()
+
+
+def warn_no_bundles(catalog: Catalog, directory: str | None) -> None:
+    """When ``catalog`` holds no bundle at all, say so on stderr (``warning:``)
+    with where duetime looked and how to point it: every record that names a
+    bundle will then be "not replayable"."""
+    if not catalog.bundles.names():
+        print("warning: records that name a calendar bundle cannot be replayed: "
+              + no_bundles_message(_root(directory), server=False), file=sys.stderr)
+
+
+def no_bundles_message(root: Path | None, flag: str = "--calendars", server: bool = True) -> str:
     """Why no bundle can be found locally, saying where duetime looked and how
     to point it at a calendars directory (``flag`` or ``$DUETIME_CALENDARS``)."""
     if root is None or (str(root) == "calendars" and not root.is_dir()):
@@ -448,8 +527,8 @@ def no_bundles_message(root: Path | None, flag: str = "--calendars") -> str:
         where = f"{root} holds no compiled bundle ({root}/compiled/NAME/versions.txt)"
     return (f"no calendar bundles found: {where}; give {flag} DIR or set {ENV_DIR}=DIR, DIR "
             "a calendars directory such as the duetime repository's calendars/ (sources "
-            "NAME.toml compiled into compiled/NAME/ by duetime calendars compile), or ask a "
-            "server with --server HOST:PORT")
+            "NAME.toml compiled into compiled/NAME/ by duetime calendars compile)"
+            + (", or ask a server with --server HOST:PORT" if server else ""))
 
 
 def _bundles_catalog(directory: str | None, flag: str = "--calendars") -> Catalog:
@@ -475,11 +554,12 @@ def _run(method: WireMethod, request: Message, args: argparse.Namespace) -> Mess
     """The answer to ``request``: from the server with ``--server``, else locally
     (with the bundles and policies of ``--calendars`` when the request names one)."""
     request.idempotency_key = args.key or ""
+    namespace = _namespace(args)  # checked without --server too
     if not args.server:
         catalog = (_bundles_catalog(args.calendars) if _needs_catalog(request)
                    else Catalog.empty())
         return build_app(None, catalog).answer(method, request)
-    with _client(args, RPC_TIMEOUT, _namespace(args)) as duetime:
+    with _client(args, RPC_TIMEOUT, namespace) as duetime:
         return _ask(duetime, request)
 
 
@@ -487,8 +567,12 @@ def _namespace(args: argparse.Namespace) -> str | None:
     """The idempotency namespace of ``--namespace``, None when not given
     (checked here, so the error names the flag)."""
     namespace = getattr(args, "namespace", None)
-    if not namespace:
+    if namespace is None:
         return None
+    if not namespace.strip():  # an unset shell variable must not mean the default namespace
+        raise InvalidArgument.at("--namespace", "is empty; give a namespace (1-64 characters "
+                                                "of A-Z a-z 0-9 . _ -), or leave --namespace "
+                                                "out for the default one")
     try:
         check_namespace(namespace)
     except InvalidArgument as exc:
@@ -794,11 +878,18 @@ def _batch_chunk(text: str) -> int:
     return value
 
 
-def _batch_request(line: bytes) -> pb.ComputeDueTimeRequest:
+def _batch_request(line: bytes, number: int = 0) -> pb.ComputeDueTimeRequest:
     """One input line as a request (the protobuf JSON mapping, read as the
     HTTP face reads it: :func:`duetime.api.convert.request_from_json`);
-    InvalidArgument on ``request`` when it is not one."""
-    return request_from_json(line, pb.ComputeDueTimeRequest())
+    InvalidArgument on ``request`` when it is not one, on ``line N``
+    (``number``) when the line is JSON but no object (e.g. an array of requests)."""
+    try:
+        return request_from_json(line, pb.ComputeDueTimeRequest())
+    except DuetimeError as exc:
+        if number and "not a JSON object" in exc.violations[0].description:
+            raise InvalidArgument.at(f"line {number}", "is not a JSON object (one request "
+                                                       "per line)") from None
+        raise
 
 
 def _batch_error(code: str, message: str, reason: str,
@@ -844,7 +935,8 @@ def _chunks(lines: Iterator[tuple[int, bytes]], size: int) -> Iterator[list[tupl
 def cmd_batch(args: argparse.Namespace) -> int:
     """``duetime batch FILE.jsonl``: answer every request line, in order, one
     JSON result a line; 0 when every item was answered, 1 when some failed."""
-    namespace = _namespace(args) if args.server else None
+    namespace = _namespace(args)  # checked without --server too
+    namespace = namespace if args.server else None
     try:
         source = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")  # noqa: SIM115
     except OSError as exc:
@@ -866,9 +958,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
         for chunk in _chunks(_batch_lines(source), args.chunk):
             results: list[dict | None] = [None] * len(chunk)
             requests, positions = [], []
-            for k, (_, line) in enumerate(chunk):
+            for k, (number, line) in enumerate(chunk):
                 try:
-                    requests.append(_batch_request(line))
+                    requests.append(_batch_request(line, number))
                     positions.append(k)
                 except DuetimeError as exc:
                     results[k] = {"error": _local_error(exc)}
@@ -1024,17 +1116,29 @@ def busy_listener(config: ServerConfig, args: argparse.Namespace) -> str | None:
                 if exc.errno != errno.EADDRINUSE:
                     continue
                 setting = next(s for s in SETTINGS if s.name == name)
-                return (f"{_source(args, name)}: cannot listen on {host}:{port} for {what} "
-                        "API: the port is in use (another process listens there, perhaps "
-                        f"another duetime serve); choose another with {setting.flag} PORT "
-                        f"(or {setting.env})"
+                return (f"{listener_source(args, name, port)}: cannot listen on {host}:{port} "
+                        f"for {what} API: the port is in use (another process listens there, "
+                        "perhaps another duetime serve); choose another with "
+                        f"{setting.flag} PORT (or {setting.env})"
                         + ("; --port 0 picks a free one" if name == "port" else ""))
     return None
 
 
+def listener_source(args: argparse.Namespace, name: str, port: int) -> str:
+    """Where serve's port setting ``name`` came from, in words: its flag when
+    given, its ``DUETIME_*`` variable only when that is set, else
+    ``the default port N``."""
+    setting = next(s for s in SETTINGS if s.name == name)
+    if getattr(args, name, None) is not None:
+        return setting.flag
+    if os.environ.get(setting.env, "").strip():
+        return setting.env
+    return f"the default port {port}"
+
+
 def cmd_health(args: argparse.Namespace) -> int:
     """Print the health status of ``--server`` on one line; 0 when SERVING."""
-    with _client(args, args.timeout) as duetime:
+    with _client(args, args.timeout, probe=False) as duetime:
         try:
             status = duetime.health(args.service)
         except CallError as exc:
@@ -1197,6 +1301,7 @@ def cmd_records_replay(args: argparse.Namespace) -> int:
     catalog: one line per record that differs or is not replayable, the
     summary last; exit 1 unless every record gave its recorded bytes."""
     catalog = _catalog(args.calendars)
+    warn_no_bundles(catalog, args.calendars)
     summary = Summary()
     shown = time.monotonic()
     for result in replay(_selected_rows(args), catalog):
@@ -1239,7 +1344,11 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
                 end=_utc(request.end_time) if request.HasField("end_time") else None,
                 namespace=request.namespace if request.HasField("namespace") else None).message
     else:
-        app = build_app(_existing_ledger(args.db), _catalog(args.calendars))
+        catalog = _catalog(args.calendars)
+        if args.calendar is not None and not catalog.bundles.names():
+            raise CatalogError(no_bundles_message(_root(args.calendars)))
+        warn_no_bundles(catalog, args.calendars)
+        app = build_app(_existing_ledger(args.db), catalog)
         try:
             reply = analyze_impact(request, app)
         finally:
@@ -1274,9 +1383,31 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
 # duetime calendars ...: bundles and policies on disk
 
 
+def sources_root(directory: str | None) -> Path:
+    """The calendars directory ``calendars compile`` and ``check`` work on:
+    ``directory`` (``--dir`` / ``--calendars``), else :func:`default_dir`.
+    Raises InvalidArgument on ``--dir`` saying where duetime looked and how to
+    point it when there is no such directory, or when it holds no bundle
+    source (``*.toml``): an empty or wrong directory must not pass as "ok"."""
+    root = Path(directory) if directory else default_dir()
+    point = f"give --dir DIR (or --calendars DIR) or set {ENV_DIR}=DIR"
+    if root is None:
+        raise InvalidArgument.at("--dir", f"${ENV_DIR} is not set and there is no calendars "
+                                          f"directory in {Path.cwd()}; {point}")
+    if not root.is_dir():
+        where = "" if root.is_absolute() else f" (in {Path.cwd()})"
+        came = "" if directory else f" (from ${ENV_DIR})"
+        raise InvalidArgument.at("--dir", f"{root}{came} is not a directory{where}; {point}")
+    if not any(root.glob("*.toml")):
+        raise InvalidArgument.at("--dir", f"no bundle sources (*.toml) in {root}; {point}, a "
+                                          "directory holding sources NAME.toml such as the "
+                                          "duetime repository's calendars/")
+    return root
+
+
 def cmd_calendars_compile(args: argparse.Namespace) -> int:
     """Compile bundles, then policies (pinned to the bundles just compiled)."""
-    root = Path(args.dir)
+    root = sources_root(args.dir)
     compiled = [("", c) for c in bundles.compile_all(root)]
     if policies_dir(root).is_dir():
         store = bundles.BundleStore.load(root)
@@ -1300,9 +1431,10 @@ def check_problems(root: Path) -> list[str]:
 
 
 def cmd_calendars_check(args: argparse.Namespace) -> int:
-    return _problems_report(check_problems(Path(args.dir)),
-                            f"calendars check failed: {{}} problem(s) in {args.dir}",
-                            f"ok: every source in {args.dir} matches its newest compiled version")
+    root = sources_root(args.dir)
+    return _problems_report(check_problems(root),
+                            f"calendars check failed: {{}} problem(s) in {root}",
+                            f"ok: every source in {root} matches its newest compiled version")
 
 
 def cmd_calendars_diff(args: argparse.Namespace) -> int:
@@ -1352,7 +1484,7 @@ def cmd_calendars_holidays(args: argparse.Namespace) -> int:
     except (DuetimeError, CallError) as exc:  # name the flags the dates came from
         if isinstance(exc, CallError) and (exc.code not in _BAD_INPUT or not exc.violations):
             raise
-        return _report([FieldViolation(flags.get(v.field, v.field), v.description)
+        return _report([FieldViolation(flags.get(v.field, v.field), _flag_words(v.description))
                         for v in exc.violations])
     for warning in reply.warnings:
         print(f"warning: {warning}", file=sys.stderr)
@@ -1365,6 +1497,16 @@ def cmd_calendars_holidays(args: argparse.Namespace) -> int:
     print(f"{len(reply.holidays)} holiday(s) from {first} to {last} in "
           f"{reply.calendar_version}")
     return 0
+
+
+_HOLIDAY_FIELDS = re.compile(r"\b(start_date|end_date)\b")
+
+
+def _flag_words(description: str) -> str:
+    """A ListHolidays refusal's words as the command line says them: the
+    request fields ``start_date`` and ``end_date`` become ``--from`` and ``--to``."""
+    return _HOLIDAY_FIELDS.sub(lambda m: {"start_date": "--from", "end_date": "--to"}[m[1]],
+                               description)
 
 
 EMPTY_REFUSED = {
@@ -1508,9 +1650,15 @@ def _add_call_flags(flags: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return flags
 
 
-def _add_connection_flags(group) -> None:
+def _add_connection_flags(group, timeout: bool = True) -> None:
     """How ``--server`` is reached: TLS, a client certificate, a bearer token
-    (see :mod:`duetime.channels`)."""
+    (see :mod:`duetime.channels`); with ``timeout``, ``--timeout SECONDS``."""
+    if timeout:
+        group.add_argument("--timeout", type=argument_type(parse_positive_seconds),
+                           metavar="SECONDS",
+                           help="with --server: seconds each call may take (default 30; "
+                                f"the server must answer a first health check within "
+                                f"{CONNECT_TIMEOUT:g} s)")
     group.add_argument("--tls", action="store_true",
                        help="connect with TLS, checking the server's certificate against the "
                             "system's root certificates (implied by --tls-ca and --tls-cert)")
@@ -1745,7 +1893,7 @@ def _health_command(sub) -> None:
                        help='e.g. duetime.v1.DueTimeService (default "": the whole server)')
     probe.add_argument("--timeout", type=argument_type(parse_positive_seconds), default=5.0,
                        metavar="SECONDS", help="give up after SECONDS (default 5)")
-    _add_connection_flags(probe)
+    _add_connection_flags(probe, timeout=False)
     probe.set_defaults(run=cmd_health)
 
 
@@ -1826,8 +1974,9 @@ def _calendars_commands(sub) -> None:
     group = sub.add_parser("calendars", help="compile, check, diff and list calendar bundles")
     commands = group.add_subparsers(dest="calendars_command", required=True)
     where = argparse.ArgumentParser(add_help=False)
-    where.add_argument("--dir", default=str(default_dir() or "calendars"),
-                       help="the calendars directory (default $DUETIME_CALENDARS, else ./calendars)")
+    where.add_argument("--dir", "--calendars", dest="dir", metavar="DIR",
+                       help="the calendars directory (default $DUETIME_CALENDARS, else "
+                            "./calendars); --calendars is the same flag")
     for name, run, text in (
         ("compile", cmd_calendars_compile,
          "compile every source into a new version when it changed (bundles, then policies)"),
@@ -1882,6 +2031,9 @@ def main(argv: list[str] | None = None) -> int:
     except CallError as exc:  # the server's refusal, or a call that failed
         if (exc.code is None or exc.code in _BAD_INPUT) and exc.violations:
             return _report(exc.violations)
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except ServerUnreachable as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except ChannelError as exc:  # a connection flag that cannot be used
