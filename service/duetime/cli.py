@@ -31,7 +31,7 @@ Commands::
     duetime records impact [--calendar NAME@NEW] [--tzdata] [--since TIME] [--until TIME]
                 [--namespace NS] [--limit N] [--server HOST:PORT | --db PATH_OR_URL
                 [--calendars DIR]] [--json]
-    duetime calendars compile|check|list [--dir DIR]
+    duetime calendars compile|check|list [--dir DIR]   (--calendars DIR: the same flag)
     duetime calendars holidays NAME[@VERSION] [--from DATE] [--to DATE]
                 [--server HOST:PORT | --dir DIR] [--json]
     duetime calendars list --server HOST:PORT
@@ -45,7 +45,8 @@ Commands::
               [--holidays-valid-until DATE]
     CALL:     [--server HOST:PORT [CONNECTION]] [--key KEY] [--namespace NS] [--json]
               [--calendars DIR]
-    CONNECTION: [--tls] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--token TOKEN]
+    CONNECTION: [--timeout S] [--tls] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE]
+              [--token TOKEN]
               (every command with --server; the token defaults to $DUETIME_TOKEN)
 
 Without ``--server`` a command computes locally (the same use-case code as the
@@ -62,7 +63,10 @@ the API a bare integer is milliseconds, docs/semantics.md §2). An empty flag
 value (``--tz ""``, ``--server ""``, …: :data:`EMPTY_REFUSED`) is refused
 naming the flag, so an unset shell variable never changes the answer;
 ``--server`` is ``HOST:PORT`` (or a gRPC target such as ``dns:///host:port``),
-never a URL. Bundles named by ``--calendar`` come from the server, or locally
+never a URL nor a host without ``:PORT``. A client command first asks the
+server's health within :data:`CONNECT_TIMEOUT` seconds and, when that
+fails, says why in words (:func:`unreachable_advice`) and exits 1 at once.
+``--namespace ""`` is refused. Bundles named by ``--calendar`` come from the server, or locally
 from ``--calendars DIR`` (default ``$DUETIME_CALENDARS``, else
 ``./calendars``); when there is none the error says where it looked.
 
