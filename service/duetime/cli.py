@@ -511,8 +511,8 @@ def _root(directory: str | None) -> Path | None:
 
 def warn_no_bundles(catalog: Catalog, directory: str | None) -> None:
     """When ``catalog`` holds no bundle at all, say so on stderr (``warning:``)
-    with where duetime looked and how to point it: every record that names a
-    bundle will then be "not replayable"."""
+    with where duetime looked and how to point it: why every record that names
+    a bundle was "not replayable"."""
     if not catalog.bundles.names():
         print("warning: records that name a calendar bundle cannot be replayed: "
               + no_bundles_message(_root(directory), server=False), file=sys.stderr)
@@ -1305,7 +1305,6 @@ def cmd_records_replay(args: argparse.Namespace) -> int:
     catalog: one line per record that differs or is not replayable, the
     summary last; exit 1 unless every record gave its recorded bytes."""
     catalog = _catalog(args.calendars)
-    warn_no_bundles(catalog, args.calendars)
     summary = Summary()
     shown = time.monotonic()
     for result in replay(_selected_rows(args), catalog):
@@ -1318,6 +1317,8 @@ def cmd_records_replay(args: argparse.Namespace) -> int:
     if summary.other_rules:
         print(f"note: {summary.other_rules} record(s) were made under another rules version "
               "than this duetime's; they were compared all the same")
+    if summary.not_replayable:
+        warn_no_bundles(catalog, args.calendars)
     print(summary.line())
     return 0 if summary.ok else 1
 
@@ -1340,6 +1341,7 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
         check_bundle_ref(args.calendar, "--calendar")
     request = _selected(pb.AnalyzeImpactRequest(calendar=args.calendar or "",
                                                 tzdata=args.tzdata, limit=args.limit or 0), args)
+    catalog = None  # the local one, without --server
     if args.server:
         with _client(args, ADMIN_TIMEOUT) as duetime:
             reply = duetime.analyze_impact(
@@ -1351,7 +1353,6 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
         catalog = _catalog(args.calendars)
         if args.calendar is not None and not catalog.bundles.names():
             raise CatalogError(no_bundles_message(_root(args.calendars)))
-        warn_no_bundles(catalog, args.calendars)
         app = build_app(_existing_ledger(args.db), catalog)
         try:
             reply = analyze_impact(request, app)
@@ -1372,6 +1373,8 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
         print("\n".join(table(rows)))
     for skipped in reply.not_replayed:
         print(f"{skipped.record_id}  {skipped.reason}")
+    if reply.not_replayed and catalog is not None:
+        warn_no_bundles(catalog, args.calendars)
     what = " and ".join(filter(None, [reply.calendar_version and f"under {reply.calendar_version}",
                                       args.tzdata and f"with tzdata {reply.tzdata_version}"]))
     print(f"{reply.records_examined} record(s) examined, {reply.records_replayed} replayed "
