@@ -163,5 +163,8 @@ def test_batch_without_a_server_to_reach_exits_1(tmp_path, capsys):
     code = cli.main(["batch", str(write_input(tmp_path)), "--server", f"127.0.0.1:{port}",
                      "--out", str(out)])
     assert code == 1
-    assert capsys.readouterr().err.startswith("error: UNAVAILABLE: ")
+    assert capsys.readouterr().err == (  # at once, saying why
+        f"error: --server: cannot reach duetime's gRPC service at 127.0.0.1:{port}: nothing is "
+        "listening there: is duetime serve running, and on which port? (its gRPC port, --port, "
+        "default 50051)\n")
     assert out.read_text() == ""

@@ -166,7 +166,10 @@ def test_without_a_token_the_api_is_401_as_over_grpc(token_client):
     assert response.headers["www-authenticate"] == "Bearer"
     expected = status_pb2.Status.FromString(dict(MISSING.trailing_metadata)[
         "grpc-status-details-bin"])
-    assert status_of_body(response) == expected
+    answered = status_of_body(response)  # gRPC's code and details, in HTTP's words
+    assert (answered.code, answered.details) == (expected.code, expected.details)
+    assert answered.message == ("this server needs a bearer token: send the header "
+                                "'Authorization: Bearer <token>'")
 
 
 def test_a_wrong_token_is_401_as_over_grpc(token_client):
@@ -176,7 +179,10 @@ def test_a_wrong_token_is_401_as_over_grpc(token_client):
     assert response.status_code == 401
     expected = status_pb2.Status.FromString(dict(INVALID.trailing_metadata)[
         "grpc-status-details-bin"])
-    assert status_of_body(response) == expected
+    answered = status_of_body(response)  # gRPC's code and details, in HTTP's words
+    assert (answered.code, answered.details) == (expected.code, expected.details)
+    assert answered.message == ("the bearer token in the 'Authorization' header is not one "
+                                "this server accepts")
 
 
 def test_the_right_token_is_answered(token_client):

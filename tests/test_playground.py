@@ -696,8 +696,8 @@ def test_an_api_token_is_sent_and_a_refused_one_is_said(browser, tmp_path):
         assert field.get_attribute("type") == "password"
         expect(said).to_have_text("this server needs an API token")
         expect(page.get_by_test_id("bundle-info")).to_have_text(
-            "The bundles could not be listed: this server needs a bearer token: send the call "
-            "metadata 'authorization: Bearer <token>' (duetime CLI: --token or DUETIME_TOKEN)")
+            "The bundles could not be listed: this server needs a bearer token: send the "
+            "header 'Authorization: Bearer <token>'")
 
         field.fill("not-the-token")
         page.get_by_test_id("compute").click()

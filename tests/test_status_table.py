@@ -164,7 +164,7 @@ def test_the_interceptor_and_http_refuse_with_the_same_status(tmp_path):
         answered = post(http.create_app(running.app, TokenSet(tokens), log_calls=False),
                         "/v1/dueTimes:compute", zagreb_request())
         assert answered.status_code == 401
-        assert from_body(answered) == status_of(TokenMissing())
+        assert from_body(answered) == status_of(TokenMissing(http=True))  # in HTTP's words
     finally:
         running.stop(grace=0)
 

@@ -147,39 +147,76 @@ class Unauthenticated(Refusal):
 
 
 class TokenMissing(Unauthenticated):
-    """The call carries no ``authorization`` metadata (no header over HTTP)."""
+    """The call carries no ``authorization`` metadata (no header over HTTP).
+    ``http``: worded for the HTTP face (the ``Authorization`` header)."""
 
     reason = "TOKEN_MISSING"
 
-    def __init__(self) -> None:
-        super().__init__("this server needs a bearer token: send the call metadata "
+    def __init__(self, http: bool = False) -> None:
+        super().__init__("this server needs a bearer token: send the header "
+                         "'Authorization: Bearer <token>'" if http else
+                         "this server needs a bearer token: send the call metadata "
                          "'authorization: Bearer <token>' (duetime CLI: --token or "
                          "DUETIME_TOKEN)")
 
 
+NOT_ACCEPTED, NOT_BEARER, EMPTY_TOKEN, SEVERAL = "not accepted", "not bearer", "empty", "several"
+"""What is wrong with a call's ``authorization`` (:class:`TokenInvalid`'s ``problem``)."""
+
+
 class TokenInvalid(Unauthenticated):
-    """The call's ``authorization`` is not a Bearer token this server accepts."""
+    """The call's ``authorization`` is not a Bearer token this server accepts:
+    ``problem`` says why (:data:`NOT_ACCEPTED`, the default; :data:`NOT_BEARER`,
+    another scheme or none; :data:`EMPTY_TOKEN`, ``Bearer`` and nothing after
+    it; :data:`SEVERAL`, more than one value). ``http``: worded for the HTTP
+    face (the ``Authorization`` header)."""
 
     reason = "TOKEN_INVALID"
 
-    def __init__(self) -> None:
-        super().__init__("the bearer token in the 'authorization' metadata is not one this "
-                         "server accepts")
+    def __init__(self, problem: str = NOT_ACCEPTED, http: bool = False) -> None:
+        where = "the 'Authorization' header" if http else "the 'authorization' metadata"
+        send = ("send the header 'Authorization: Bearer <token>'" if http else
+                "send 'authorization: Bearer <token>' (duetime CLI: --token or DUETIME_TOKEN)")
+        super().__init__({
+            NOT_BEARER: f"{where} is not a Bearer credential (the value must start with "
+                        f"'Bearer '); {send}",
+            EMPTY_TOKEN: f"{where} names the Bearer scheme but holds no token after it; {send}",
+            SEVERAL: f"{where} is given more than once; {send} once",
+        }.get(problem, f"the bearer token in {where} is not one this server accepts"))
+        self.problem = problem
 
 
-def authenticate(tokens: TokenSet, metadata, method: str | None = None) -> Caller:
+def credential_problem(metadata) -> str:
+    """Why the ``authorization`` of ``metadata`` holds no token
+    (:func:`bearer_token` gave ``""``): :data:`SEVERAL`, :data:`EMPTY_TOKEN`
+    (``Bearer`` alone) or :data:`NOT_BEARER`."""
+    values = [m.value for m in metadata or () if m.key == AUTHORIZATION]
+    if len(values) > 1:
+        return SEVERAL
+    value = values[0].strip() if values and isinstance(values[0], str) else ""
+    if value.lower() == _SCHEME.strip() or value[:len(_SCHEME)].lower() == _SCHEME:
+        return EMPTY_TOKEN
+    return NOT_BEARER
+
+
+def authenticate(tokens: TokenSet, metadata, method: str | None = None, *,
+                 http: bool = False) -> Caller:
     """The :class:`Caller` of a call with ``metadata`` (items with ``key``
     and ``value``; over HTTP the request headers, lower-case names) when it
-    carries one of ``tokens``; else raise TokenMissing or TokenInvalid. With
-    ``method`` (the call's full gRPC method name), also raise ScopeMissing
-    when the token's scopes do not allow it. The one check of the gRPC
-    interceptor and the HTTP face."""
+    carries one of ``tokens``; else raise TokenMissing or TokenInvalid
+    (saying whether the scheme is not Bearer, the token is empty, or not
+    accepted; ``http``: in the HTTP face's words). With ``method`` (the
+    call's full gRPC method name), also raise ScopeMissing when the token's
+    scopes do not allow it. The one check of the gRPC interceptor and the
+    HTTP face."""
     token = bearer_token(metadata)
     if token is None:
-        raise TokenMissing()
-    caller = tokens.caller(token) if token else None
+        raise TokenMissing(http)
+    if not token:
+        raise TokenInvalid(credential_problem(metadata), http)
+    caller = tokens.caller(token)
     if caller is None:
-        raise TokenInvalid()
+        raise TokenInvalid(NOT_ACCEPTED, http)
     if method is not None:
         caller.check_method(method)
     return caller
@@ -258,8 +295,8 @@ class BearerTokenInterceptor(grpc.ServerInterceptor):
             caller = authenticate(self.tokens, handler_call_details.invocation_metadata, method)
         except TokenMissing:
             return _refusal(handler, MISSING)
-        except TokenInvalid:
-            return _refusal(handler, INVALID)
+        except TokenInvalid as exc:
+            return _refusal(handler, INVALID if exc.problem == NOT_ACCEPTED else grpc_status(exc))
         except ScopeMissing as exc:
             return _refusal(handler, grpc_status(exc))
         if caller is ANYONE:

@@ -58,8 +58,10 @@ class Catalog:
     root: Path | None = None
 
     @classmethod
-    def empty(cls) -> Catalog:
-        bundles = BundleStore.empty()
+    def empty(cls, none_loaded: str = "") -> Catalog:
+        """No bundles nor policies; ``none_loaded`` is added to a refusal of a
+        bundle name (how to give bundles, see :meth:`BundleStore.empty`)."""
+        bundles = BundleStore.empty(none_loaded)
         return cls(bundles, PolicyStore({}, bundles))
 
     @classmethod

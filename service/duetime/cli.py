@@ -33,7 +33,7 @@ Commands::
     duetime records impact [--calendar NAME@NEW] [--tzdata] [--since TIME] [--until TIME]
                 [--namespace NS] [--limit N] [--server HOST:PORT | --db PATH_OR_URL
                 [--calendars DIR]] [--json]
-    duetime calendars compile|check|list [--dir DIR]
+    duetime calendars compile|check|list [--dir DIR]   (--calendars DIR: the same flag)
     duetime calendars holidays NAME[@VERSION] [--from DATE] [--to DATE]
                 [--server HOST:PORT | --dir DIR] [--json]
     duetime calendars list --server HOST:PORT
@@ -50,7 +50,8 @@ Commands::
               [--holidays-valid-until DATE]
     CALL:     [--server HOST:PORT [CONNECTION]] [--key KEY] [--namespace NS] [--json]
               [--calendars DIR]
-    CONNECTION: [--tls] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE] [--token TOKEN]
+    CONNECTION: [--timeout S] [--tls] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE]
+              [--token TOKEN]
               (every command with --server; the token defaults to $DUETIME_TOKEN)
 
 Without ``--server`` a command computes locally (the same use-case code as the
@@ -67,7 +68,10 @@ the API a bare integer is milliseconds, docs/semantics.md §2). An empty flag
 value (``--tz ""``, ``--server ""``, …: :data:`EMPTY_REFUSED`) is refused
 naming the flag, so an unset shell variable never changes the answer;
 ``--server`` is ``HOST:PORT`` (or a gRPC target such as ``dns:///host:port``),
-never a URL. Bundles named by ``--calendar`` come from the server, or locally
+never a URL nor a host without ``:PORT``. A client command first asks the
+server's health within :data:`CONNECT_TIMEOUT` seconds and, when that
+fails, says why in words (:func:`unreachable_advice`) and exits 1 at once.
+``--namespace ""`` is refused. Bundles named by ``--calendar`` come from the server, or locally
 from ``--calendars DIR`` (default ``$DUETIME_CALENDARS``, else
 ``./calendars``); when there is none the error says where it looked.
 
@@ -374,17 +378,81 @@ def connection_from_args(args: argparse.Namespace) -> ConnectionOptions:
 
 
 def _client(args: argparse.Namespace, timeout: float,
-            namespace: str | None = None) -> DuetimeClient:
+            namespace: str | None = None, probe: bool = True) -> DuetimeClient:
     """A client of ``--server`` connected as the command's connection flags
-    say (:func:`connection_from_args`), each call taking at most ``timeout``
-    seconds, in idempotency ``namespace`` (None: the default one). Raises
-    ChannelError for a connection flag that cannot be used, InvalidArgument
-    on ``--server`` for an address that is not ``HOST:PORT`` (a URL)."""
+    say (:func:`connection_from_args`), each call taking at most ``--timeout``
+    seconds when given, else ``timeout``, in idempotency ``namespace`` (None:
+    the default one). With ``probe``, the server is first asked for its
+    health within :data:`CONNECT_TIMEOUT` seconds, so a server that cannot be
+    reached fails the command at once (ServerUnreachable, saying why in
+    words: :func:`unreachable_advice`) rather than after the retries of the
+    whole timeout. Raises ChannelError for a connection flag that cannot be
+    used, InvalidArgument on ``--server`` for an address that is not
+    ``HOST:PORT`` (a URL, no port)."""
     _parsed(parsing.check_server_address, args.server, "--server")
     options = connection_from_args(args)
-    return DuetimeClient(args.server, timeout, namespace=namespace, tls=options.tls,
-                         tls_ca=options.tls_ca, tls_cert=options.tls_cert,
-                         tls_key=options.tls_key, token=options.token)
+    timeout = getattr(args, "timeout", None) or timeout
+    duetime = DuetimeClient(args.server, timeout, namespace=namespace, tls=options.tls,
+                            tls_ca=options.tls_ca, tls_cert=options.tls_cert,
+                            tls_key=options.tls_key, token=options.token)
+    if probe:
+        connect = min(CONNECT_TIMEOUT, timeout)
+        try:
+            duetime.health(timeout=connect)
+        except CallError as exc:
+            if exc.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+                duetime.close()
+                raise ServerUnreachable(unreachable_advice(exc, args.server, options,
+                                                           connect)) from None
+    return duetime
+
+
+CONNECT_TIMEOUT = 3.0
+"""Seconds a client command waits for the server to answer its first call
+(a health check, never retried) before it gives up."""
+
+
+class ServerUnreachable(Exception):
+    """``--server`` cannot be reached; the message says why and what to do."""
+
+
+def unreachable_advice(exc: CallError, server: str, options: ConnectionOptions,
+                       waited: float) -> str:
+    """Why a call to ``server`` failed before reaching duetime, in words,
+    from the failed call's ``exc`` (UNAVAILABLE or DEADLINE_EXCEEDED): the
+    usual causes (nothing listening, an HTTP/1.x server such as the
+    HTTP/JSON port, TLS on one side only, a client certificate the server
+    requires) each with what to change; else gRPC's own details."""
+    details = " ".join((exc.details or "").split())
+    lowered = details.lower()
+    tls = options.uses_tls
+    if exc.code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        why = (f"no answer within {waited:g} s: the address may be wrong or a firewall drops "
+               "the connection; check HOST:PORT (or raise --timeout)")
+    elif "connection refused" in lowered:
+        why = ("nothing is listening there: is duetime serve running, and on which port? "
+               "(its gRPC port, --port, default 50051)")
+    elif "http/2" in lowered or "http1" in lowered:
+        why = ("an HTTP/1.x server answered: that is probably duetime's HTTP/JSON port "
+               "(serve --http-port), for browsers and curl; give the gRPC port (serve --port, "
+               "default 50051)")
+    elif tls and "wrong_version_number" in lowered:
+        why = "the server does not use TLS: leave out --tls and --tls-ca (and --tls-cert)"
+    elif tls and "certificate_verify_failed" in lowered:
+        why = ("the server's certificate is not trusted: give --tls-ca the CA that issued it "
+               "(a certificate issued for another host name fails the same way)")
+    elif tls and not options.tls_cert and ("socket closed" in lowered
+                                           or "certificate_required" in lowered
+                                           or "handshake" in lowered):
+        why = ("the server closed the TLS connection: it may require a client certificate; "
+               "add --tls-cert FILE and --tls-key FILE")
+    elif "socket closed" in lowered or "connection reset" in lowered:
+        why = ("the server closed the connection: it may use TLS; add --tls-ca CA.pem (or "
+               "--tls for a publicly issued certificate), and for a server requiring client "
+               "certificates also --tls-cert FILE and --tls-key FILE")
+    else:
+        why = details or exc.code.name
+    return f"--server: cannot reach duetime's gRPC service at {server}: {why}"
 
 
 def _utc(timestamp) -> datetime:
@@ -455,7 +523,22 @@ def _catalog(directory: str | None) -> Catalog:
     return Catalog.load(root) if root else Catalog.empty()
 
 
-def no_bundles_message(root: Path | None, flag: str = "--calendars") -> str:
+def _root(directory: str | None) -> Path | None:
+    """The calendars directory a local command reads: ``directory``, else
+    :func:`default_dir` (None: there is none)."""
+    return Path(directory) if directory else default_dir()
+
+
+def warn_no_bundles(catalog: Catalog, directory: str | None) -> None:
+    """When ``catalog`` holds no bundle at all, say so on stderr (``warning:``)
+    with where duetime looked and how to point it: why every record that names
+    a bundle was "not replayable"."""
+    if not catalog.bundles.names():
+        print("warning: records that name a calendar bundle cannot be replayed: "
+              + no_bundles_message(_root(directory), server=False), file=sys.stderr)
+
+
+def no_bundles_message(root: Path | None, flag: str = "--calendars", server: bool = True) -> str:
     """Why no bundle can be found locally, saying where duetime looked and how
     to point it at a calendars directory (``flag`` or ``$DUETIME_CALENDARS``)."""
     if root is None or (str(root) == "calendars" and not root.is_dir()):
@@ -468,8 +551,8 @@ def no_bundles_message(root: Path | None, flag: str = "--calendars") -> str:
         where = f"{root} holds no compiled bundle ({root}/compiled/NAME/versions.txt)"
     return (f"no calendar bundles found: {where}; give {flag} DIR or set {ENV_DIR}=DIR, DIR "
             "a calendars directory such as the duetime repository's calendars/ (sources "
-            "NAME.toml compiled into compiled/NAME/ by duetime calendars compile), or ask a "
-            "server with --server HOST:PORT")
+            "NAME.toml compiled into compiled/NAME/ by duetime calendars compile)"
+            + (", or ask a server with --server HOST:PORT" if server else ""))
 
 
 def _bundles_catalog(directory: str | None, flag: str = "--calendars") -> Catalog:
@@ -495,11 +578,12 @@ def _run(method: WireMethod, request: Message, args: argparse.Namespace) -> Mess
     """The answer to ``request``: from the server with ``--server``, else locally
     (with the bundles and policies of ``--calendars`` when the request names one)."""
     request.idempotency_key = args.key or ""
+    namespace = _namespace(args)  # checked without --server too
     if not args.server:
         catalog = (_bundles_catalog(args.calendars) if _needs_catalog(request)
                    else Catalog.empty())
         return build_app(None, catalog).answer(method, request)
-    with _client(args, RPC_TIMEOUT, _namespace(args)) as duetime:
+    with _client(args, RPC_TIMEOUT, namespace) as duetime:
         return _ask(duetime, request)
 
 
@@ -507,8 +591,12 @@ def _namespace(args: argparse.Namespace) -> str | None:
     """The idempotency namespace of ``--namespace``, None when not given
     (checked here, so the error names the flag)."""
     namespace = getattr(args, "namespace", None)
-    if not namespace:
+    if namespace is None:
         return None
+    if not namespace.strip():  # an unset shell variable must not mean the default namespace
+        raise InvalidArgument.at("--namespace", "is empty; give a namespace (1-64 characters "
+                                                "of A-Z a-z 0-9 . _ -), or leave --namespace "
+                                                "out for the default one")
     try:
         check_namespace(namespace)
     except InvalidArgument as exc:
@@ -961,11 +1049,18 @@ def _batch_chunk(text: str) -> int:
     return value
 
 
-def _batch_request(line: bytes) -> pb.ComputeDueTimeRequest:
+def _batch_request(line: bytes, number: int = 0) -> pb.ComputeDueTimeRequest:
     """One input line as a request (the protobuf JSON mapping, read as the
     HTTP face reads it: :func:`duetime.api.convert.request_from_json`);
-    InvalidArgument on ``request`` when it is not one."""
-    return request_from_json(line, pb.ComputeDueTimeRequest())
+    InvalidArgument on ``request`` when it is not one, on ``line N``
+    (``number``) when the line is JSON but no object (e.g. an array of requests)."""
+    try:
+        return request_from_json(line, pb.ComputeDueTimeRequest())
+    except DuetimeError as exc:
+        if number and "not a JSON object" in exc.violations[0].description:
+            raise InvalidArgument.at(f"line {number}", "is not a JSON object (one request "
+                                                       "per line)") from None
+        raise
 
 
 def _batch_error(code: str, message: str, reason: str,
@@ -1011,7 +1106,8 @@ def _chunks(lines: Iterator[tuple[int, bytes]], size: int) -> Iterator[list[tupl
 def cmd_batch(args: argparse.Namespace) -> int:
     """``duetime batch FILE.jsonl``: answer every request line, in order, one
     JSON result a line; 0 when every item was answered, 1 when some failed."""
-    namespace = _namespace(args) if args.server else None
+    namespace = _namespace(args)  # checked without --server too
+    namespace = namespace if args.server else None
     try:
         source = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")  # noqa: SIM115
     except OSError as exc:
@@ -1033,9 +1129,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
         for chunk in _chunks(_batch_lines(source), args.chunk):
             results: list[dict | None] = [None] * len(chunk)
             requests, positions = [], []
-            for k, (_, line) in enumerate(chunk):
+            for k, (number, line) in enumerate(chunk):
                 try:
-                    requests.append(_batch_request(line))
+                    requests.append(_batch_request(line, number))
                     positions.append(k)
                 except DuetimeError as exc:
                     results[k] = {"error": _local_error(exc)}
@@ -1191,17 +1287,29 @@ def busy_listener(config: ServerConfig, args: argparse.Namespace) -> str | None:
                 if exc.errno != errno.EADDRINUSE:
                     continue
                 setting = next(s for s in SETTINGS if s.name == name)
-                return (f"{_source(args, name)}: cannot listen on {host}:{port} for {what} "
-                        "API: the port is in use (another process listens there, perhaps "
-                        f"another duetime serve); choose another with {setting.flag} PORT "
-                        f"(or {setting.env})"
+                return (f"{listener_source(args, name, port)}: cannot listen on {host}:{port} "
+                        f"for {what} API: the port is in use (another process listens there, "
+                        "perhaps another duetime serve); choose another with "
+                        f"{setting.flag} PORT (or {setting.env})"
                         + ("; --port 0 picks a free one" if name == "port" else ""))
     return None
 
 
+def listener_source(args: argparse.Namespace, name: str, port: int) -> str:
+    """Where serve's port setting ``name`` came from, in words: its flag when
+    given, its ``DUETIME_*`` variable only when that is set, else
+    ``the default port N``."""
+    setting = next(s for s in SETTINGS if s.name == name)
+    if getattr(args, name, None) is not None:
+        return setting.flag
+    if os.environ.get(setting.env, "").strip():
+        return setting.env
+    return f"the default port {port}"
+
+
 def cmd_health(args: argparse.Namespace) -> int:
     """Print the health status of ``--server`` on one line; 0 when SERVING."""
-    with _client(args, args.timeout) as duetime:
+    with _client(args, args.timeout, probe=False) as duetime:
         try:
             status = duetime.health(args.service)
         except CallError as exc:
@@ -1376,6 +1484,8 @@ def cmd_records_replay(args: argparse.Namespace) -> int:
     if summary.other_rules:
         print(f"note: {summary.other_rules} record(s) were made under another rules version "
               "than this duetime's; they were compared all the same")
+    if summary.not_replayable:
+        warn_no_bundles(catalog, args.calendars)
     print(summary.line())
     return 0 if summary.ok else 1
 
@@ -1398,6 +1508,7 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
         check_bundle_ref(args.calendar, "--calendar")
     request = _selected(pb.AnalyzeImpactRequest(calendar=args.calendar or "",
                                                 tzdata=args.tzdata, limit=args.limit or 0), args)
+    catalog = None  # the local one, without --server
     if args.server:
         with _client(args, ADMIN_TIMEOUT) as duetime:
             reply = duetime.analyze_impact(
@@ -1406,7 +1517,10 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
                 end=_utc(request.end_time) if request.HasField("end_time") else None,
                 namespace=request.namespace if request.HasField("namespace") else None).message
     else:
-        app = build_app(_existing_ledger(args.db), _catalog(args.calendars))
+        catalog = _catalog(args.calendars)
+        if args.calendar is not None and not catalog.bundles.names():
+            raise CatalogError(no_bundles_message(_root(args.calendars)))
+        app = build_app(_existing_ledger(args.db), catalog)
         try:
             reply = analyze_impact(request, app)
         finally:
@@ -1426,6 +1540,8 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
         print("\n".join(table(rows)))
     for skipped in reply.not_replayed:
         print(f"{skipped.record_id}  {skipped.reason}")
+    if reply.not_replayed and catalog is not None:
+        warn_no_bundles(catalog, args.calendars)
     what = " and ".join(filter(None, [reply.calendar_version and f"under {reply.calendar_version}",
                                       args.tzdata and f"with tzdata {reply.tzdata_version}"]))
     print(f"{reply.records_examined} record(s) examined, {reply.records_replayed} replayed "
@@ -1441,9 +1557,31 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
 # duetime calendars ...: bundles and policies on disk
 
 
+def sources_root(directory: str | None) -> Path:
+    """The calendars directory ``calendars compile`` and ``check`` work on:
+    ``directory`` (``--dir`` / ``--calendars``), else :func:`default_dir`.
+    Raises InvalidArgument on ``--dir`` saying where duetime looked and how to
+    point it when there is no such directory, or when it holds no bundle
+    source (``*.toml``): an empty or wrong directory must not pass as "ok"."""
+    root = Path(directory) if directory else default_dir()
+    point = f"give --dir DIR (or --calendars DIR) or set {ENV_DIR}=DIR"
+    if root is None:
+        raise InvalidArgument.at("--dir", f"${ENV_DIR} is not set and there is no calendars "
+                                          f"directory in {Path.cwd()}; {point}")
+    if not root.is_dir():
+        where = "" if root.is_absolute() else f" (in {Path.cwd()})"
+        came = "" if directory else f" (from ${ENV_DIR})"
+        raise InvalidArgument.at("--dir", f"{root}{came} is not a directory{where}; {point}")
+    if not any(root.glob("*.toml")):
+        raise InvalidArgument.at("--dir", f"no bundle sources (*.toml) in {root}; {point}, a "
+                                          "directory holding sources NAME.toml such as the "
+                                          "duetime repository's calendars/")
+    return root
+
+
 def cmd_calendars_compile(args: argparse.Namespace) -> int:
     """Compile bundles, then policies (pinned to the bundles just compiled)."""
-    root = Path(args.dir)
+    root = sources_root(args.dir)
     compiled = [("", c) for c in bundles.compile_all(root)]
     if policies_dir(root).is_dir():
         store = bundles.BundleStore.load(root)
@@ -1467,9 +1605,10 @@ def check_problems(root: Path) -> list[str]:
 
 
 def cmd_calendars_check(args: argparse.Namespace) -> int:
-    return _problems_report(check_problems(Path(args.dir)),
-                            f"calendars check failed: {{}} problem(s) in {args.dir}",
-                            f"ok: every source in {args.dir} matches its newest compiled version")
+    root = sources_root(args.dir)
+    return _problems_report(check_problems(root),
+                            f"calendars check failed: {{}} problem(s) in {root}",
+                            f"ok: every source in {root} matches its newest compiled version")
 
 
 def cmd_calendars_diff(args: argparse.Namespace) -> int:
@@ -1519,7 +1658,7 @@ def cmd_calendars_holidays(args: argparse.Namespace) -> int:
     except (DuetimeError, CallError) as exc:  # name the flags the dates came from
         if isinstance(exc, CallError) and (exc.code not in _BAD_INPUT or not exc.violations):
             raise
-        return _report([FieldViolation(flags.get(v.field, v.field), v.description)
+        return _report([FieldViolation(flags.get(v.field, v.field), _flag_words(v.description))
                         for v in exc.violations])
     for warning in reply.warnings:
         print(f"warning: {warning}", file=sys.stderr)
@@ -1578,6 +1717,16 @@ def cmd_calendars_policies(args: argparse.Namespace) -> int:
         (e.name, e.when_running, e.when_paused, e.anchor, e.description) for e in reply.events])))
     print("every history begins with the event start")
     return 0
+
+
+_HOLIDAY_FIELDS = re.compile(r"\b(start_date|end_date)\b")
+
+
+def _flag_words(description: str) -> str:
+    """A ListHolidays refusal's words as the command line says them: the
+    request fields ``start_date`` and ``end_date`` become ``--from`` and ``--to``."""
+    return _HOLIDAY_FIELDS.sub(lambda m: {"start_date": "--from", "end_date": "--to"}[m[1]],
+                               description)
 
 
 EMPTY_REFUSED = {
@@ -1721,9 +1870,15 @@ def _add_call_flags(flags: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return flags
 
 
-def _add_connection_flags(group) -> None:
+def _add_connection_flags(group, timeout: bool = True) -> None:
     """How ``--server`` is reached: TLS, a client certificate, a bearer token
-    (see :mod:`duetime.channels`)."""
+    (see :mod:`duetime.channels`); with ``timeout``, ``--timeout SECONDS``."""
+    if timeout:
+        group.add_argument("--timeout", type=argument_type(parse_positive_seconds),
+                           metavar="SECONDS",
+                           help="with --server: seconds each call may take (default 30; "
+                                f"the server must answer a first health check within "
+                                f"{CONNECT_TIMEOUT:g} s)")
     group.add_argument("--tls", action="store_true",
                        help="connect with TLS, checking the server's certificate against the "
                             "system's root certificates (implied by --tls-ca and --tls-cert)")
@@ -1961,7 +2116,7 @@ def _health_command(sub) -> None:
                        help='e.g. duetime.v1.DueTimeService (default "": the whole server)')
     probe.add_argument("--timeout", type=argument_type(parse_positive_seconds), default=5.0,
                        metavar="SECONDS", help="give up after SECONDS (default 5)")
-    _add_connection_flags(probe)
+    _add_connection_flags(probe, timeout=False)
     probe.set_defaults(run=cmd_health)
 
 
@@ -2042,8 +2197,9 @@ def _calendars_commands(sub) -> None:
     group = sub.add_parser("calendars", help="compile, check, diff and list calendar bundles")
     commands = group.add_subparsers(dest="calendars_command", required=True)
     where = argparse.ArgumentParser(add_help=False)
-    where.add_argument("--dir", default=str(default_dir() or "calendars"),
-                       help="the calendars directory (default $DUETIME_CALENDARS, else ./calendars)")
+    where.add_argument("--dir", "--calendars", dest="dir", metavar="DIR",
+                       help="the calendars directory (default $DUETIME_CALENDARS, else "
+                            "./calendars); --calendars is the same flag")
     for name, run, text in (
         ("compile", cmd_calendars_compile,
          "compile every source into a new version when it changed (bundles, then policies)"),
@@ -2111,6 +2267,9 @@ def main(argv: list[str] | None = None) -> int:
     except CallError as exc:  # the server's refusal, or a call that failed
         if (exc.code is None or exc.code in _BAD_INPUT) and exc.violations:
             return _report(exc.violations)
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except ServerUnreachable as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except ChannelError as exc:  # a connection flag that cannot be used

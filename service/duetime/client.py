@@ -319,8 +319,8 @@ class DueTimeRequest:
     :meth:`DuetimeClient.stream_due_times`: the arguments of
     :meth:`DuetimeClient.compute_due_time`."""
 
-    start: datetime
-    duration: str
+    start: datetime | str
+    duration: str | timedelta
     calendar: CalendarLike = None
     next_open_at_close: bool = False
     idempotency_key: str = ""
@@ -696,6 +696,43 @@ def _timestamp(value: datetime, name: str) -> timestamp_pb2.Timestamp:
     return ts
 
 
+def _start(value: object, name: str) -> timestamp_pb2.Timestamp:
+    """The Timestamp of an instant given as an aware datetime or as RFC 3339
+    text (the forms the command line takes, :func:`parsing.parse_instant_text`:
+    ``"2026-11-27T15:00Z"``). InvalidArgument on ``name`` for a naive
+    datetime, text that is no instant, or any other type."""
+    if isinstance(value, str):
+        try:
+            value = parsing.parse_instant_text(value, name)
+        except parsing.SpecError as exc:
+            raise InvalidArgument(str(exc), violations=[
+                Violation(exc.field, exc.description)]) from None
+    if not isinstance(value, datetime):
+        why = (f"is a {type(value).__name__}; give an aware datetime or RFC 3339 text such as "
+               "'2026-11-27T15:00:00Z'")
+        raise InvalidArgument(f"{name}: {why}", violations=[Violation(name, why)])
+    return _timestamp(value, name)
+
+
+def duration_text(value: object, name: str = "duration") -> str:
+    """A duration as the service reads it: text (``"3bd"``, ``"8bh"``,
+    ``"P1M"`` …) as given, a :class:`datetime.timedelta` as its exact elapsed
+    time in seconds (``timedelta(hours=2)`` → ``"7200s"``,
+    ``timedelta(microseconds=1500)`` → ``"0.0015s"``; negative: ``"-…s"``).
+    InvalidArgument on ``name`` for any other type (an int is refused: say
+    the unit, ``"2h"`` or ``"2bd"``)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, timedelta):
+        micros = (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds
+        sign, micros = ("-" if micros < 0 else ""), abs(micros)
+        seconds, fraction = divmod(micros, 1_000_000)
+        return f"{sign}{seconds}" + (f".{fraction:06d}".rstrip("0") if fraction else "") + "s"
+    why = (f"is a {type(value).__name__}; give text with a unit such as '2h', '3bd' or 'P1M', "
+           "or a datetime.timedelta")
+    raise InvalidArgument(f"{name}: {why}", violations=[Violation(name, why)])
+
+
 def _datetime(message, name: str) -> datetime | None:
     if not message.HasField(name):
         return None
@@ -867,7 +904,8 @@ def _due_time_request(item: DueTimeRequestLike, prefix: str,
         known = calendars[id(given)] = (given, _calendar(given))
     calendar = known[1]
     return pb.ComputeDueTimeRequest(
-        start=_timestamp(item.start, f"{prefix}start"), duration=item.duration,
+        start=_start(item.start, f"{prefix}start"),
+        duration=duration_text(item.duration, f"{prefix}duration"),
         calendar=calendar, at_close=_at_close(item.at_close, item.next_open_at_close),
         explain=item.explain, idempotency_key=item.idempotency_key)
 
@@ -1048,6 +1086,12 @@ class DuetimeClient:
                  tls: bool = False, tls_ca: PathOrPem | None = None,
                  tls_cert: PathOrPem | None = None, tls_key: PathOrPem | None = None,
                  token: str | None = None, retries: int | RetryPolicy = DEFAULT_RETRIES):
+        if channel is None:
+            try:
+                parsing.check_server_address(target, "target")
+            except parsing.SpecError as exc:
+                raise InvalidArgument(str(exc), violations=[
+                    Violation(exc.field, exc.description)]) from None
         self.timeout = timeout
         self.namespace = namespace or ""
         self.retry_policy = retries if isinstance(retries, RetryPolicy) else RetryPolicy(retries)
@@ -1096,12 +1140,17 @@ class DuetimeClient:
         except grpc.RpcError as exc:
             raise error_of(exc) from exc
 
-    def compute_due_time(self, start: datetime, duration: str, calendar: CalendarLike = None, *,
+    def compute_due_time(self, start: datetime | str, duration: str | timedelta,
+                         calendar: CalendarLike = None, *,
                          next_open_at_close: bool = False, at_close: str = "",
                          explain: bool = False, idempotency_key: str = "") -> DueTime:
         """``start + duration`` (``"3bd"``, ``"8bh"``, ``"48h"``, ``"P1M"``…;
         a landing rule is written in the text: ``"P1M@following"``,
         ``"14d@modified-following@close"``, docs/semantics.md §15).
+        ``start``: an aware datetime or RFC 3339 text (``"2026-11-27T15:00Z"``);
+        ``duration``: text, or a ``timedelta`` (exact elapsed time, see
+        :func:`duration_text`). Other types, and a naive datetime, raise
+        InvalidArgument naming ``start`` or ``duration``.
 
         Business time ending exactly at a closing is due at that closing
         unless ``next_open_at_close`` (or ``at_close="next-open"``; also
@@ -1444,15 +1493,17 @@ class DuetimeClient:
                   for e in response.events),
             response)
 
-    def health(self, service: str = "") -> str:
+    def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The gRPC health status of ``service`` (``""``: the whole server,
         SERVING while its ledger accepts writes): ``SERVING``,
         ``NOT_SERVING``, ``UNKNOWN`` or ``SERVICE_UNKNOWN``. A failed call
         (NOT_FOUND for a service the server does not know, UNAVAILABLE …)
-        raises its DuetimeError."""
+        raises its DuetimeError. ``timeout``: seconds this call may take
+        (default: the client's), never retried."""
         stub = health_pb2_grpc.HealthStub(self._channel)
         try:
-            reply = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=self.timeout)
+            reply = stub.Check(health_pb2.HealthCheckRequest(service=service),
+                               timeout=self.timeout if timeout is None else timeout)
         except grpc.RpcError as exc:
             raise error_of(exc) from exc
         return health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)

@@ -68,7 +68,8 @@ class Deadline(NamedTuple):
 
     name: str
     duration: str
-    after: str
+    after: str = ""
+    """The deadline whose due time ``duration`` counts from; ``""``: the stage's entry."""
 
 
 def parse_days(text: str, field: str) -> list[int]:
@@ -150,6 +151,9 @@ def parse_hours(specs: Iterable[str], field: str) -> list[tuple[int, list[Interv
                                    '"mon-fri 09:00-17:00" (leave it out for Mon–Fri '
                                    "09:00–17:00)")
         days_text, _, intervals_text = spec.strip().partition(" ")
+        if days_text[:1].isdigit():  # "09:00-17:00" or "9-17": the days were left out
+            raise SpecError(field, f"{spec!r} names no days; write the days first: "
+                                   "'mon-fri 09:00-17:00'")
         intervals = [(clock_time(start, field, spec, is_end=False),
                       clock_time(end, field, spec, is_end=True))
                      for start, end in parse_intervals(intervals_text, field, spec)]
@@ -178,13 +182,20 @@ def parse_override(spec: str, field: str) -> Override:
 
 
 def parse_deadline(spec: str, field: str) -> Deadline:
-    """``NAME=DURATION`` or ``NAME=DURATION@after:OTHER``.
+    """``NAME=DURATION`` or ``NAME=DURATION@after:OTHER``; spaces around the
+    name, the duration and OTHER are dropped (``remind = 2bd``).
 
     The duration itself may hold ``@`` (``1bd@16:00``); only a trailing
-    ``@after:OTHER`` chains. Raises SpecError on ``field``.
+    ``@after:OTHER`` chains. Raises SpecError on ``field``, also for several
+    deadlines in one spec (``remind=2bd,escalate=5bd``).
     """
     name, eq, rest = spec.partition("=")
     duration, chained, after = rest.rpartition(AFTER) if AFTER in rest else (rest, "", "")
+    name, duration, after = name.strip(), duration.strip(), after.strip()
+    if "=" in rest and "," in rest:  # remind=2bd,escalate=5bd
+        each = " ".join(f"--deadline {part.strip()}" for part in spec.split(","))
+        raise SpecError(field, f"{spec!r} holds several deadlines; give one NAME=DURATION "
+                               f"each (on the command line repeat the flag: {each})")
     if not (name and eq and duration) or (chained and not after):
         raise SpecError(field, f"{spec!r} is not NAME=DURATION or NAME=DURATION{AFTER}NAME")
     return Deadline(name, duration, after)
@@ -276,9 +287,14 @@ def check_duration_text(text: str, field: str) -> None:
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
+_GRPC_TARGET = re.compile(r"(?:dns|ipv4|ipv6|unix|unix-abstract|vsock):", re.IGNORECASE)
+_HAS_PORT = re.compile(r"(?:^[^:\[\]]+|\]):[0-9]*$")
+
+
 def check_server_address(text: str, field: str) -> None:
     """Refuse a server address a gRPC channel cannot use for duetime's gRPC
-    port: empty, or a URL (``http://``, ``https://``, ``grpc://``…), with a
+    port: empty, a URL (``http://``, ``https://``, ``grpc://``…), or a host
+    without ``:PORT`` (``127.0.0.1``, ``[::1]``), with a
     SpecError on ``field`` saying to give ``HOST:PORT``. gRPC's own target
     forms (``dns:///host:port``, ``ipv4:``, ``ipv6:``, ``unix:``) pass."""
     s = text.strip()
@@ -294,3 +310,6 @@ def check_server_address(text: str, field: str) -> None:
         raise SpecError(field, f"{s!r} is a URL; give the gRPC address as HOST:PORT, e.g. "
                                f"{rest}{tls} (the JSON-over-HTTP port of serve --http-port is "
                                "another port, for browsers and curl, not for this command)")
+    if not match and not _GRPC_TARGET.match(s) and not _HAS_PORT.search(s):
+        raise SpecError(field, f"{s!r} has no port; add :PORT, the server's gRPC port, e.g. "
+                               f"{s}:50051 (gRPC would otherwise try port 443)")

@@ -1181,6 +1181,11 @@ def request_from_json(text: str | bytes, message: Message) -> Message:
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError
         why = f"Failed to load JSON: {exc}."
     else:
+        if not isinstance(tree, dict):  # ParseDict would say "unhashable type: 'dict'"
+            kind = {list: "an array", str: "a string", bool: "a boolean",
+                    type(None): "null"}.get(type(tree), "a number")
+            raise InvalidArgument.at("request", f"is {kind}, not a JSON object; give one "
+                                                f"{name} as a JSON object {{...}}") from None
         try:
             json_format.ParseDict(canonical_json(tree, message.DESCRIPTOR), message)
             return message

@@ -955,7 +955,8 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
             metadata = tuple(_Metadatum(k.lower(), v) for k, v in request.headers.items())
             response, text, error = None, "", None
             try:
-                caller = authenticate(tokens, metadata, rpc) if tokens is not None else ANYONE
+                caller = (authenticate(tokens, metadata, rpc, http=True) if tokens is not None
+                          else ANYONE)
                 if binding.verb == "POST":
                     check_content_type(request.headers.get("content-type", ""))
                 body = await _read_body(request, max_body_bytes) if binding.body else b""
@@ -1022,8 +1023,27 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
     application.router.redirect_slashes = False  # /v1/records/ is a 404 in the JSON shape, not a 307
     if playground is not None and playground.is_dir():
         # what no API route matches, not even by path alone (that is 405)
-        application.router.default = StaticFiles(directory=playground, html=True)
+        application.router.default = PlaygroundFiles(playground)
     return RequestGuards(application, allowed_origins, allowed_hosts)
+
+
+class PlaygroundFiles:
+    """The playground's static files under ``directory``, for what no API
+    route matches. A path that is no file there is 404 NOT_FOUND whatever
+    the verb (``POST /v1/dueTime:compute``, a mistyped method path, is not
+    a 405: it names no method); an existing file asked with a verb other
+    than GET or HEAD stays 405."""
+
+    def __init__(self, directory: Path):
+        self.files = StaticFiles(directory=directory, html=True)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD"):
+            _, found = await anyio.to_thread.run_sync(self.files.lookup_path,
+                                                      self.files.get_path(scope))
+            if found is None:
+                raise HTTPException(404)
+        await self.files(scope, receive, send)
 
 
 # ---------------------------------------------------------------------------

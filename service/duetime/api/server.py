@@ -133,6 +133,10 @@ GRACE_SECONDS = DEFAULT_GRACE
 STOP_SLACK = 5.0
 """How long past the grace period shutdown waits for gRPC's own stop to
 complete before it closes the ledger regardless."""
+NO_BUNDLES_SERVED = ("this server has no calendar bundles loaded (start it with "
+                     "--calendars DIR)")
+"""What a refused bundle name adds when the server was started without a
+calendars directory."""
 MAX_REQUEST_BYTES = DEFAULT_MAX_MESSAGE_BYTES
 """Largest request message accepted by default (``--max-message-bytes``; a
 batch of 10,000 items with inline calendars)."""
@@ -632,9 +636,11 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
         catalog = Catalog.load(calendars)
         log.info("calendars loaded from %s: %s", calendars, catalog.describe())
     else:
-        catalog = Catalog.empty()
-        log.info("no calendars directory (--calendars, $DUETIME_CALENDARS, ./calendars): "
-                 "no bundles are served")
+        catalog = Catalog.empty(NO_BUNDLES_SERVED)
+        log.warning("no calendars directory (--calendars, $DUETIME_CALENDARS, ./calendars "
+                    "in %s): this server serves no calendar bundles, only inline calendars; "
+                    "start it with --calendars DIR (or set DUETIME_CALENDARS=DIR) to serve "
+                    "bundles", Path.cwd())
     calendar_cache = (config.calendar_cache if config.calendar_cache is not None
                       else calendar_cache_size_from_env())
     log.info("calendar cache: up to %d inline calendars in %.0f MiB, a third of the memory "

@@ -73,13 +73,16 @@ def calendar_of(content: dict) -> Calendar:
 class BundleStore:
     """Compiled versions by name, each name's versions oldest first."""
 
-    def __init__(self, bundles: dict[str, list[Bundle]]):
+    def __init__(self, bundles: dict[str, list[Bundle]], none_loaded: str = ""):
         self._by_name = bundles
         self._by_ref = {b.ref: b for versions in bundles.values() for b in versions}
+        self._none_loaded = none_loaded
 
     @classmethod
-    def empty(cls) -> "BundleStore":
-        return cls({})
+    def empty(cls, none_loaded: str = "") -> "BundleStore":
+        """A store without bundles; ``none_loaded``: what :meth:`resolve`'s
+        refusal adds to "known: none are loaded" (how to give bundles)."""
+        return cls({}, none_loaded)
 
     @classmethod
     def load(cls, root: Path) -> "BundleStore":
@@ -117,7 +120,8 @@ class BundleStore:
         ``name@`` (see :func:`split_ref`)."""
         name, version = split_ref(ref, field)
         if name not in self._by_name:
-            known = ", ".join(self.names()) or "none are loaded"
+            known = ", ".join(self.names()) or "none are loaded" + (
+                f"; {self._none_loaded}" if self._none_loaded else "")
             raise BundleNotFound.at(field, f"no calendar bundle named {name!r} (known: {known})")
         if not version:
             return self._by_name[name][-1]
