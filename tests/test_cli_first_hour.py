@@ -347,7 +347,7 @@ def test_calendars_holidays_from_a_server_and_its_errors(capsys, server):
     assert json.loads("\n".join(lines)) == {
         "holidays": [{"date": "2026-12-25", "name": "Christmas Day"},
                      {"date": "2026-12-26", "name": "Saint Stephen's Day"}],
-        "calendarVersion": "hr-zagreb@f45226394a32"}
+        "calendarVersion": "hr-zagreb@f45226394a32", "warnings": []}
     for where in (["--server", server.address], ["--dir", str(CALENDARS)]):
         code, lines, err = run(capsys, "calendars", "holidays", "hr-zagreb", *where,
                                "--from", "2026-13-01", "--to", "2026-12-31")

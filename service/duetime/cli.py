@@ -157,6 +157,7 @@ from duetime.api.convert import (
     landed_duration,
     local_date,
     message_dict,
+    message_json,
     record_filter,
     record_of,
     request_from_json,
@@ -658,7 +659,7 @@ def _show(
     for warning in response.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if args.json:
-        print(json_format.MessageToJson(response))
+        print(message_json(response))
         if not response.record_id:
             print(NOT_RECORDED, file=sys.stderr)
         return 0
@@ -913,7 +914,7 @@ def _show_clock(args: argparse.Namespace, response: Message) -> int:
     whole response), the record and versions on stderr."""
     for warning in response.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    print(json_format.MessageToJson(response if args.json else response.state))
+    print(message_json(response if args.json else response.state))
     _labelled(_record_fields(response), file=sys.stderr)
     return 0
 
@@ -1526,7 +1527,7 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
         finally:
             app.close()
     if args.json:
-        print(json_format.MessageToJson(reply))
+        print(message_json(reply))
         return 0
     rows = [("RECORD", "METHOD", "DUE", "OLD", "NEW", "WHY")]
     for change in reply.changes:
@@ -1628,7 +1629,7 @@ def cmd_calendars_list(args: argparse.Namespace) -> int:
         reply = calendars_listing(build_app(None, _bundles_catalog(args.dir, "--dir"))
                                   .list_calendars())
     if args.json:
-        print(json_format.MessageToJson(reply))
+        print(message_json(reply))
         return 0
     rows = [("NAME", "YEARS", "TIME ZONE", "NEWEST", "VERSIONS", "DESCRIPTION")] + [
         (c.name, f"{c.first_year}–{c.last_year}", c.time_zone, c.newest_version,
@@ -1663,7 +1664,7 @@ def cmd_calendars_holidays(args: argparse.Namespace) -> int:
     for warning in reply.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if args.json:
-        print(json_format.MessageToJson(reply))
+        print(message_json(reply))
         return 0
     for holiday in reply.holidays:
         day = date.fromisoformat(holiday.date)
@@ -1698,7 +1699,7 @@ def cmd_calendars_policies(args: argparse.Namespace) -> int:
         print("\n".join(f"error: NAME: {v.description}" for v in exc.violations), file=sys.stderr)
         return 1 if absent else 2
     if args.json:
-        print(json_format.MessageToJson(reply))
+        print(message_json(reply))
         return 0
     if args.name is None:
         rows = [("NAME", "NEWEST", "VERSIONS", "DESCRIPTION")] + [
