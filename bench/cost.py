@@ -41,6 +41,7 @@ from duetime.bundles.compiler import version_of
 from duetime.catalog import Catalog
 from duetime.compose import build_app
 from duetime.core.zones import get_zone, table
+from duetime.impact import MAX_LIMIT as MAX_IMPACT_LIMIT
 from duetime.ledger.opening import open_ledger
 from duetime.v1 import duetime_pb2 as pb
 
@@ -134,18 +135,20 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
 
     def batch_items(run: int, cal: pb.Calendar, n: int, tag: str) -> list[pb.ComputeDueTimeRequest]:
         return [pb.ComputeDueTimeRequest(calendar=cal, start=_at("2026-01-05T09:00:00Z"),
-                                         duration=f"{1 + i % 500}bh", explain=True,
+                                         duration=f"{1 + i % 500}bh", explain=i < L.MAX_EXPLAINED,
                                          idempotency_key=f"{tag}{run}-{i}") for i in range(n)]
 
     def batch(run, cal):
-        """The most items, each with a calendar as large as fits 10,000 times
-        in one message; and as many distinct largest calendars as fit."""
+        """The most items (the most of them explained), each with a calendar
+        as large as fits 10,000 times in one message; and as many distinct
+        largest calendars as fit."""
         small = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(run, 2026), name="x")],
                             working_hours=pb.WorkingHours(days=[pb.DayHours(weekday=wd, intervals=_full_day(48))
                                                                 for wd in (1, 3)]))
         fit = MAX_MESSAGE_BYTES // 2 // max(cal.ByteSize(), 1)
         distinct = [pb.ComputeDueTimeRequest(calendar=cal, start=_at("2026-01-05T09:00:00Z"),
-                                             duration="1000bh", explain=True) for _ in range(min(fit, 1000))]
+                                             duration="1000bh", explain=i < L.MAX_EXPLAINED)
+                    for i in range(min(fit, 1000))]
         for i, item in enumerate(distinct):
             item.calendar.holidays.add(date=_day(i, 2100), name=f"{run}")
         return [pb.BatchComputeDueTimesRequest(items=batch_items(run, small, L.MAX_BATCH_ITEMS, "b")),
@@ -162,9 +165,10 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
                                               end_time=_at("2199-12-30T12:00:00Z"), explain=True)]
 
     def open_status(run, cal):
+        step = 86_400 // L.MAX_INTERVALS_PER_DAY
         always = pb.Calendar(time_zone=ZONE, weekend=pb.WeekendDays(), working_hours=pb.WorkingHours(days=[
-            pb.DayHours(weekday=wd, intervals=[pb.TimeInterval(start=_hhmm(i * 900), end=_hhmm(i * 900 + 900)
-                                                               if i < 95 else "24:00")
+            pb.DayHours(weekday=wd, intervals=[pb.TimeInterval(start=_hhmm(i * step), end=_hhmm(i * step + step)
+                                                               if i < L.MAX_INTERVALS_PER_DAY - 1 else "24:00")
                                                for i in range(L.MAX_INTERVALS_PER_DAY)])
             for wd in range(1, 8)]), holidays=[pb.Holiday(date=_day(run, 2030), name="x")])
         closed = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(i, 2030), name=f"{run}")
@@ -177,7 +181,9 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
         deadlines = [pb.DeadlineSpec(name=f"d{i}", duration="10000bh" if i % 2 else "-9990bh",
                                      after=f"d{i - 1}" if i else "") for i in range(L.MAX_DEADLINES)]
         return [pb.ComputeScheduleRequest(calendar=cal, entered_time=_at("1950-01-03T09:00:00Z"),
-                                          deadlines=deadlines, explain=True)]
+                                          deadlines=deadlines),
+                pb.ComputeScheduleRequest(calendar=cal, entered_time=_at("1950-01-03T09:00:00Z"),
+                                          deadlines=deadlines[:L.MAX_EXPLAINED], explain=True)]
 
     def holidays(run, cal):
         return [pb.ListHolidaysRequest(calendar=cal, start_date="1901-01-01", end_date=_day(L.MAX_HOLIDAY_RANGE_DAYS))]
@@ -216,7 +222,7 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
     def impact(run, cal):
         records_for_impact()
         new = catalog.bundles.versions("hr-zagreb")[-1]
-        return [pb.AnalyzeImpactRequest(calendar=new.ref, limit=10_000)]
+        return [pb.AnalyzeImpactRequest(calendar=new.ref, limit=MAX_IMPACT_LIMIT)]
 
     def list_records(run, cal):
         records_for_impact()

@@ -45,7 +45,7 @@ from duetime.app import (
     too_long,
 )
 from duetime.app import record_filter as domain_record_filter
-from duetime.app.limits import DEFAULT_LIMITS, check_length
+from duetime.app.limits import DEFAULT_LIMITS, check_length, explained_problem
 from duetime.bundles import Bundle
 from duetime.core import (
     RULES_VERSION,
@@ -454,6 +454,9 @@ def answer_schedule(request: pb.ComputeScheduleRequest,
     """Every deadline's due time from ``request.entered_time``."""
     (entered,) = _instants(request, "entered_time")
     _check_deadlines(request.deadlines, answering.limits)
+    if request.explain and (problem := explained_problem(len(request.deadlines), "explain", "deadlines ask",
+                                                         answering.limits.max_explained)):
+        raise InvalidArgument([problem])
     cal = answering.calendar(WireCalendar(request.calendar))
     answer = answers.deadlines_from(
         entered, [Deadline(d.name, landed_duration(d.duration, d.roll, d.landing_time, f"deadlines[{i}].duration",
