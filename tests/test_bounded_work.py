@@ -188,8 +188,8 @@ def test_an_sla_evaluation_replays_at_most_1000_events():
     assert served("DueTimeService/EvaluateSla", request).state.recomputations > 0
 
 
-def test_a_clock_state_carries_at_most_200_running_intervals():
-    assert L.MAX_RUNNING_INTERVALS == 200
+def test_a_clock_state_carries_at_most_100_running_intervals():
+    assert L.MAX_RUNNING_INTERVALS == 100
     start = pb.StartClockRequest(calendar=zagreb_request().calendar, target="8bh")
     start.start_time.FromJsonString("2026-01-05T09:00:00Z")
     state = served("DueTimeService/StartClock", start).state
@@ -198,16 +198,16 @@ def test_a_clock_state_carries_at_most_200_running_intervals():
     state.ClearField("deadline_time")
     state.ClearField("running_since_time")
     state.remaining.FromSeconds(3600)
-    for i in range(201):
+    for i in range(101):
         interval = state.running_intervals.add()
         interval.start_time.FromSeconds(t0 + i * 7200)
         interval.end_time.FromSeconds(t0 + i * 7200 + 3600)
-    state.last_event_time.FromSeconds(t0 + 201 * 7200)
+    state.last_event_time.FromSeconds(t0 + 101 * 7200)
     event = pb.ClockEvent(type=pb.CLOCK_EVENT_TYPE_RETARGET, target="16bh", anchor=pb.RETARGET_ANCHOR_START)
-    event.time.FromSeconds(t0 + 202 * 7200)
+    event.time.FromSeconds(t0 + 102 * 7200)
     with pytest.raises(InvalidArgument) as caught:
         served("DueTimeService/ApplyClockEvent", pb.ApplyClockEventRequest(state=state, event=event))
-    assert ("state.running_intervals", "201 intervals; at most 200") in violations(caught.value)
+    assert ("state.running_intervals", "101 intervals; at most 100") in violations(caught.value)
     del state.running_intervals[-1]
     answer = served("DueTimeService/ApplyClockEvent", pb.ApplyClockEventRequest(state=state, event=event))
     assert answer.state.target == "16bh"

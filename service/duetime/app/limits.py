@@ -35,7 +35,7 @@ MAX_IDEMPOTENCY_KEY = 200
 """Longest accepted idempotency key, in characters."""
 MAX_RECOMPUTATIONS = 2**62
 """A clock state's recomputation counter stays far below int64's end."""
-MAX_RUNNING_INTERVALS = 200
+MAX_RUNNING_INTERVALS = 100
 """Running intervals a clock state may carry (one per pause/resume cycle;
 a RETARGET anchored at the clock's start measures every one of them)."""
 MAX_HOLIDAY_RANGE_DAYS = 366 * 20
