@@ -140,25 +140,19 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
 
     def batch(run, cal):
         """The most items (the most of them explained), each with a calendar
-        as large as fits 10,000 times in one message; the largest calendar and
-        as many other distinct calendars as their weight allows; the most
-        distinct calendars."""
+        as large as fits 10,000 times in one message; and as many distinct
+        largest calendars as fit."""
         small = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(run, 2026), name="x")],
                             working_hours=pb.WorkingHours(days=[pb.DayHours(weekday=wd, intervals=_full_day(48))
                                                                 for wd in (1, 3)]))
-
-        def tiny(i: int) -> pb.Calendar:
-            return pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(i, 2100), name=f"{run}")])
-
-        def item(calendar: pb.Calendar, i: int) -> pb.ComputeDueTimeRequest:
-            return pb.ComputeDueTimeRequest(calendar=calendar, start=_at("2026-01-05T09:00:00Z"),
-                                            duration="1000bh", explain=i < L.MAX_EXPLAINED)
-
-        room = (L.MAX_CALENDARS_WEIGHT - L.calendar_weight(cal)) // L.calendar_weight(tiny(0))
-        most = L.MAX_CALENDARS_WEIGHT // L.calendar_weight(tiny(0))
+        fit = MAX_MESSAGE_BYTES // 2 // max(cal.ByteSize(), 1)
+        distinct = [pb.ComputeDueTimeRequest(calendar=cal, start=_at("2026-01-05T09:00:00Z"),
+                                             duration="1000bh", explain=i < L.MAX_EXPLAINED)
+                    for i in range(min(fit, 1000))]
+        for i, item in enumerate(distinct):
+            item.calendar.holidays.add(date=_day(i, 2100), name=f"{run}")
         return [pb.BatchComputeDueTimesRequest(items=batch_items(run, small, L.MAX_BATCH_ITEMS, "b")),
-                pb.BatchComputeDueTimesRequest(items=[item(cal, 0)] + [item(tiny(i), i + 1) for i in range(room)]),
-                pb.BatchComputeDueTimesRequest(items=[item(tiny(i), i) for i in range(most)])]
+                pb.BatchComputeDueTimesRequest(items=distinct)]
 
     def stream_chunk(run, cal):
         small = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(run, 2026), name="x")],

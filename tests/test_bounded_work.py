@@ -160,30 +160,6 @@ def test_a_stream_message_may_ask_for_three_explanations():
     CallLimits().check_items(explained_batch(3).items)
 
 
-def test_the_distinct_calendars_of_a_batch_weigh_at_most_15000():
-    assert (L.CALENDAR_WEIGHT, L.MAX_CALENDARS_WEIGHT) == (60, 15_000)
-    one = zagreb_request()
-    assert L.calendar_weight(one.calendar) == 62  # 60 + two holidays
-    assert L.calendar_weight(pb.Calendar(bundle="hr-zagreb")) == 0
-
-    def distinct(n: int) -> list[pb.ComputeDueTimeRequest]:
-        items = []
-        for i in range(n):
-            item = zagreb_request()
-            item.calendar.holidays[1].date = date.fromordinal(date(2030, 1, 1).toordinal() + i).isoformat()
-            items.append(item)
-        return items
-
-    items = distinct(241)
-    CallLimits().check_items(items + [items[0]] * 5_000)  # 241 × 62 = 14,942: equal calendars count once
-    with pytest.raises(InvalidArgument) as caught:
-        CallLimits().check_items(distinct(242))
-    assert violations(caught.value) == [(
-        "items", "242 distinct calendars weigh 15004 together (60 each plus its working intervals and "
-                 "dates); at most 15000 are allowed in one message (send items of other calendars in "
-                 "separate messages, or name a bundle)")]
-
-
 def schedule_request(deadlines: int, explain: bool) -> pb.ComputeScheduleRequest:
     request = pb.ComputeScheduleRequest(
         calendar=zagreb_request().calendar, explain=explain,

@@ -31,7 +31,7 @@ from google.protobuf.message import Message
 from duetime.api import convert
 from duetime.api.callers import ANYONE, Caller
 from duetime.api.status import status_of
-from duetime.app.limits import calendars_weight_problem, explained_problem
+from duetime.app.limits import explained_problem
 from duetime.app import (
     MAX_BATCH_ITEMS,
     NAMESPACE_FIELD,
@@ -87,8 +87,7 @@ class CallLimits:
             raise InvalidArgument([FieldViolation(
                 "items", f"has {len(items)} items; at most {limit} are allowed in one message",
                 str(len(items)), str(limit))])
-        if problem := explained_problem(sum(1 for item in items if item.explain), "items", "items ask") or \
-                calendars_weight_problem(items):
+        if problem := explained_problem(sum(1 for item in items if item.explain), "items", "items ask"):
             raise InvalidArgument([problem])
 
     def deadline(self) -> CallDeadline | None:

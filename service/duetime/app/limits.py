@@ -67,16 +67,6 @@ BatchComputeDueTimes call (or one stream message) with ``explain`` set, or
 the deadlines of one ComputeSchedule request with ``explain`` set. An
 explanation describes up to 62 dates, every open interval of each: in a
 calendar of 48 intervals a day it is thousands of steps."""
-CALENDAR_WEIGHT = 60
-"""What building one inline calendar costs beyond its entries, in entries
-(a calendar of one holiday costs about as much to check and compile as 60
-more working intervals or dates do)."""
-MAX_CALENDARS_WEIGHT = 15_000
-"""Most weight of the distinct inline calendars one BatchComputeDueTimes
-call (or one stream message) may carry, a calendar weighing
-:data:`CALENDAR_WEIGHT` plus its working intervals and dates: one of the
-largest calendars, or about 250 distinct calendars of a few holidays; any
-number of items may share each."""
 MAX_LIST_BYTES = 3 << 20
 """A ListRecords page stops growing once its records reach this many bytes."""
 DEFAULT_CALENDAR_CACHE = 1024
@@ -109,7 +99,6 @@ class Limits:
     max_deadlines: int = MAX_DEADLINES
     max_sla_events: int = MAX_SLA_EVENTS
     max_explained: int = MAX_EXPLAINED
-    max_calendars_weight: int = MAX_CALENDARS_WEIGHT
     max_list_bytes: int = MAX_LIST_BYTES
 
     @property
@@ -187,43 +176,6 @@ def explained_problem(explained: int, field: str, what: str,
     return FieldViolation(field, f"{explained} {what} for an explanation; at most {limit} may in one "
                                  "request (set explain only where you need one, and ask for the "
                                  "others' explanations in separate requests)")
-
-
-def calendar_weight(calendar) -> int:
-    """The weight of one inline calendar as a request gives it (a
-    ``duetime.v1.Calendar`` message): :data:`CALENDAR_WEIGHT` plus its
-    working intervals (the week's and every override's) and its dates
-    (holidays, overrides, extra working days); 0 for a bundle named alone
-    (built once, when the catalog is loaded)."""
-    entries = (len(calendar.holidays) + len(calendar.date_overrides) + len(calendar.extra_working_days)
-               + sum(len(day.intervals) for day in calendar.working_hours.days)
-               + sum(len(o.intervals) for o in calendar.date_overrides))
-    if calendar.bundle and not entries and not calendar.time_zone and not calendar.HasField("weekend"):
-        return 0
-    return CALENDAR_WEIGHT + entries
-
-
-def calendars_weight_problem(items, field: str = "items",
-                             limit: int = MAX_CALENDARS_WEIGHT) -> FieldViolation | None:
-    """A violation on ``field`` when the distinct inline calendars of
-    ``items`` (``ComputeDueTimeRequest`` messages; equal calendars counted
-    once) weigh more than ``limit`` together (:func:`calendar_weight`),
-    else None."""
-    seen: set[bytes] = set()
-    weight = distinct = 0
-    for item in items:
-        key = item.calendar.SerializeToString(deterministic=True)
-        if key in seen:
-            continue
-        seen.add(key)
-        distinct += 1
-        weight += calendar_weight(item.calendar)
-    if weight <= limit:
-        return None
-    return FieldViolation(field, f"{distinct} distinct calendars weigh {weight} together ({CALENDAR_WEIGHT} "
-                                 "each plus its working intervals and dates); at most "
-                                 f"{limit} are allowed in one message (send items of other calendars in "
-                                 "separate messages, or name a bundle)")
 
 
 def check_namespace(namespace: str) -> str:
