@@ -103,6 +103,18 @@ def most_intervals(run: int) -> pb.Calendar:
                         for i in range(overrides)])
 
 
+def one_a_day(run: int) -> pb.Calendar:
+    """A calendar of one interval a day and 5,000 holidays: the most answers
+    of a request may be explained in it."""
+    return pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(7 * i + run % 7), name="x")
+                                                 for i in range(L.MAX_DATES)])
+
+
+def _explained(cal: pb.Calendar) -> int:
+    """How many answers in ``cal`` one request may ask to have explained."""
+    return L.MAX_EXPLANATION_WEIGHT // L.explanation_weight(cal)
+
+
 CALENDARS = {"most dates": most_dates, "most intervals": most_intervals}
 WITHOUT_CALENDAR = {"ListRecords", "GetRecord", "ListCalendars", "GetCalendar", "AnalyzeImpact", "EvaluateSla"}
 
@@ -135,7 +147,7 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
 
     def batch_items(run: int, cal: pb.Calendar, n: int, tag: str) -> list[pb.ComputeDueTimeRequest]:
         return [pb.ComputeDueTimeRequest(calendar=cal, start=_at("2026-01-05T09:00:00Z"),
-                                         duration=f"{1 + i % 500}bh", explain=i < L.MAX_EXPLAINED,
+                                         duration=f"{1 + i % 500}bh", explain=i < _explained(cal),
                                          idempotency_key=f"{tag}{run}-{i}") for i in range(n)]
 
     def batch(run, cal):
@@ -147,7 +159,7 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
                                                                 for wd in (1, 3)]))
         fit = MAX_MESSAGE_BYTES // 2 // max(cal.ByteSize(), 1)
         distinct = [pb.ComputeDueTimeRequest(calendar=cal, start=_at("2026-01-05T09:00:00Z"),
-                                             duration="1000bh", explain=i < L.MAX_EXPLAINED)
+                                             duration="1000bh", explain=i < _explained(cal))
                     for i in range(min(fit, 1000))]
         for i, item in enumerate(distinct):
             item.calendar.holidays.add(date=_day(i, 2100), name=f"{run}")
@@ -158,7 +170,8 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
         small = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(run, 2026), name="x")],
                             working_hours=pb.WorkingHours(days=[pb.DayHours(weekday=wd, intervals=_full_day(48))
                                                                 for wd in (1, 3)]))
-        return [pb.BatchComputeDueTimesRequest(items=batch_items(run, small, L.STREAM_CHUNK, "s"))]
+        return [pb.BatchComputeDueTimesRequest(items=batch_items(run, small, L.STREAM_CHUNK, "s")),
+                pb.BatchComputeDueTimesRequest(items=batch_items(run, one_a_day(run), L.STREAM_CHUNK, "t"))]
 
     def business_time(run, cal):
         return [pb.ComputeBusinessTimeRequest(calendar=cal, start_time=_at("1900-01-02T12:00:00Z"),
@@ -183,7 +196,9 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
         return [pb.ComputeScheduleRequest(calendar=cal, entered_time=_at("1950-01-03T09:00:00Z"),
                                           deadlines=deadlines),
                 pb.ComputeScheduleRequest(calendar=cal, entered_time=_at("1950-01-03T09:00:00Z"),
-                                          deadlines=deadlines[:L.MAX_EXPLAINED], explain=True)]
+                                          deadlines=deadlines[:_explained(cal)], explain=True),
+                pb.ComputeScheduleRequest(calendar=one_a_day(run), entered_time=_at("1950-01-03T09:00:00Z"),
+                                          deadlines=deadlines, explain=True)]
 
     def holidays(run, cal):
         return [pb.ListHolidaysRequest(calendar=cal, start_date="1901-01-01", end_date=_day(L.MAX_HOLIDAY_RANGE_DAYS))]

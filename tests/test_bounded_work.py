@@ -135,46 +135,62 @@ def served(method: str, request, app=None):
     return unary_calls(app, CallLimits())["/duetime.v1." + method](request, (), RECEIVED, None)
 
 
-def explained_batch(explained: int) -> pb.BatchComputeDueTimesRequest:
-    items = [zagreb_request() for _ in range(10)]
-    for item in items[:explained]:
-        item.explain = True
-    return pb.BatchComputeDueTimesRequest(items=items)
+def explained_batch(explained: int, intervals: int = 1, items: int = 10) -> pb.BatchComputeDueTimesRequest:
+    """``items`` Zagreb requests, the first ``explained`` explained, in a
+    calendar of ``intervals`` intervals on Monday."""
+    batch = pb.BatchComputeDueTimesRequest(items=[zagreb_request() for _ in range(items)])
+    for i, item in enumerate(batch.items):
+        item.calendar.working_hours.days.add(weekday=pb.WEEKDAY_MONDAY).intervals.extend(
+            pb.TimeInterval(start=a, end=b) for a, b in day_of(intervals))
+        item.explain = i < explained
+    return batch
 
 
-def test_a_batch_may_ask_for_three_explanations():
-    assert L.MAX_EXPLAINED == L.Limits().max_explained == 3
-    answer = served("DueTimeService/BatchComputeDueTimes", explained_batch(3))
+def test_the_weight_of_an_explanation_is_the_most_intervals_of_a_day():
+    assert L.MAX_EXPLANATION_WEIGHT == L.Limits().max_explanation_weight == 144
+    assert L.explanation_weight(zagreb_request().calendar) == 1  # 09:00-17:00
+    assert L.explanation_weight(pb.Calendar(bundle="hr-zagreb")) == 1
+    assert L.explanation_weight(explained_batch(0, 48).items[0].calendar) == 48
+    assert L.explanation_weight(pb.Calendar(date_overrides=[pb.DateOverride(
+        date="2026-12-24", intervals=[pb.TimeInterval(start=a, end=b) for a, b in day_of(7)])])) == 7
+
+
+def test_a_batch_may_explain_three_answers_in_a_calendar_of_48_intervals_a_day():
+    answer = served("DueTimeService/BatchComputeDueTimes", explained_batch(3, 48))
     assert [bool(r.response.explanation) for r in answer.results] == [True] * 3 + [False] * 7
     with pytest.raises(InvalidArgument) as caught:
-        served("DueTimeService/BatchComputeDueTimes", explained_batch(4))
+        served("DueTimeService/BatchComputeDueTimes", explained_batch(4, 48))
     assert violations(caught.value) == [(
-        "items", "4 items ask for an explanation; at most 3 may in one request (set explain only where "
+        "items", "4 items ask for an explanation, weighing 192 (each the most working intervals one day "
+                 "of its calendar has); at most 144 are allowed in one request (set explain only where "
                  "you need one, and ask for the others' explanations in separate requests)")]
 
 
-def test_a_stream_message_may_ask_for_three_explanations():
+def test_a_batch_may_explain_144_answers_in_a_calendar_of_one_interval_a_day():
+    CallLimits().check_items(explained_batch(144, 1, 150).items)
     with pytest.raises(InvalidArgument) as caught:
-        CallLimits().check_items(explained_batch(4).items)
+        CallLimits().check_items(explained_batch(145, 1, 150).items)  # a stream message: the same check
     assert [v.field for v in caught.value.violations] == ["items"]
-    CallLimits().check_items(explained_batch(3).items)
+    assert caught.value.violations[0].description.startswith("145 items ask for an explanation, weighing 145 ")
 
 
-def schedule_request(deadlines: int, explain: bool) -> pb.ComputeScheduleRequest:
+def schedule_request(deadlines: int, explain: bool, intervals: int = 1) -> pb.ComputeScheduleRequest:
     request = pb.ComputeScheduleRequest(
-        calendar=zagreb_request().calendar, explain=explain,
+        calendar=explained_batch(0, intervals).items[0].calendar, explain=explain,
         deadlines=[pb.DeadlineSpec(name=f"d{i}", duration=f"{i + 1}bd") for i in range(deadlines)])
     request.entered_time.FromJsonString("2026-11-27T15:00:00Z")
     return request
 
 
-def test_a_schedule_may_explain_three_deadlines_and_compute_a_hundred():
-    assert len(served("DueTimeService/ComputeSchedule", schedule_request(3, True)).deadlines) == 3
-    assert len(served("DueTimeService/ComputeSchedule", schedule_request(L.MAX_DEADLINES, False)).deadlines) == 100
+def test_a_schedule_explains_as_many_deadlines_as_the_weight_allows():
+    assert len(served("DueTimeService/ComputeSchedule", schedule_request(100, True)).deadlines) == 100
+    assert len(served("DueTimeService/ComputeSchedule", schedule_request(3, True, 48)).deadlines) == 3
+    assert len(served("DueTimeService/ComputeSchedule", schedule_request(100, False, 48)).deadlines) == 100
     with pytest.raises(InvalidArgument) as caught:
-        served("DueTimeService/ComputeSchedule", schedule_request(4, True))
+        served("DueTimeService/ComputeSchedule", schedule_request(4, True, 48))
     assert violations(caught.value) == [(
-        "explain", "4 deadlines ask for an explanation; at most 3 may in one request (set explain only "
+        "explain", "4 deadlines ask for an explanation, weighing 192 (each the most working intervals one "
+                   "day of its calendar has); at most 144 are allowed in one request (set explain only "
                    "where you need one, and ask for the others' explanations in separate requests)")]
 
 

@@ -31,7 +31,7 @@ from google.protobuf.message import Message
 from duetime.api import convert
 from duetime.api.callers import ANYONE, Caller
 from duetime.api.status import status_of
-from duetime.app.limits import explained_problem
+from duetime.app.limits import explanation_problem, explanation_weight
 from duetime.app import (
     MAX_BATCH_ITEMS,
     NAMESPACE_FIELD,
@@ -87,7 +87,8 @@ class CallLimits:
             raise InvalidArgument([FieldViolation(
                 "items", f"has {len(items)} items; at most {limit} are allowed in one message",
                 str(len(items)), str(limit))])
-        if problem := explained_problem(sum(1 for item in items if item.explain), "items", "items ask"):
+        if problem := explanation_problem([explanation_weight(item.calendar) for item in items if item.explain],
+                                          "items", "items"):
             raise InvalidArgument([problem])
 
     def deadline(self) -> CallDeadline | None:

@@ -45,7 +45,7 @@ from duetime.app import (
     too_long,
 )
 from duetime.app import record_filter as domain_record_filter
-from duetime.app.limits import DEFAULT_LIMITS, check_length, explained_problem
+from duetime.app.limits import DEFAULT_LIMITS, check_length, explanation_problem, explanation_weight
 from duetime.bundles import Bundle
 from duetime.core import (
     RULES_VERSION,
@@ -454,8 +454,9 @@ def answer_schedule(request: pb.ComputeScheduleRequest,
     """Every deadline's due time from ``request.entered_time``."""
     (entered,) = _instants(request, "entered_time")
     _check_deadlines(request.deadlines, answering.limits)
-    if request.explain and (problem := explained_problem(len(request.deadlines), "explain", "deadlines ask",
-                                                         answering.limits.max_explained)):
+    if request.explain and (problem := explanation_problem(
+            [explanation_weight(request.calendar)] * len(request.deadlines), "explain", "deadlines",
+            answering.limits.max_explanation_weight)):
         raise InvalidArgument([problem])
     cal = answering.calendar(WireCalendar(request.calendar))
     answer = answers.deadlines_from(

@@ -61,12 +61,14 @@ MAX_DEADLINES = 100
 """Most deadlines one ComputeSchedule request may ask for."""
 MAX_SLA_EVENTS = 1_000
 """Most events one EvaluateSla request may replay."""
-MAX_EXPLAINED = 3
-"""Most answers one request may ask to have explained: the items of one
+MAX_EXPLANATION_WEIGHT = 144
+"""Most explanation weight one request may carry: the items of one
 BatchComputeDueTimes call (or one stream message) with ``explain`` set, or
-the deadlines of one ComputeSchedule request with ``explain`` set. An
+the deadlines of one ComputeSchedule request with ``explain`` set, each
+weighing what :func:`explanation_weight` says of its calendar. An
 explanation describes up to 62 dates, every open interval of each: in a
-calendar of 48 intervals a day it is thousands of steps."""
+calendar of 48 intervals a day it is thousands of steps. 144 is three
+answers in such a calendar, or 144 in a calendar of one interval a day."""
 MAX_LIST_BYTES = 3 << 20
 """A ListRecords page stops growing once its records reach this many bytes."""
 DEFAULT_CALENDAR_CACHE = 1024
@@ -98,7 +100,7 @@ class Limits:
     max_intervals: int = MAX_INTERVALS
     max_deadlines: int = MAX_DEADLINES
     max_sla_events: int = MAX_SLA_EVENTS
-    max_explained: int = MAX_EXPLAINED
+    max_explanation_weight: int = MAX_EXPLANATION_WEIGHT
     max_list_bytes: int = MAX_LIST_BYTES
 
     @property
@@ -166,16 +168,30 @@ def name_problem(text: str, field: str, limit: int = MAX_NAME) -> FieldViolation
     return None
 
 
-def explained_problem(explained: int, field: str, what: str,
-                      limit: int = MAX_EXPLAINED) -> FieldViolation | None:
-    """A violation on ``field`` when one request asks to explain more than
-    ``limit`` answers (``explained`` of them: ``what``, e.g. "items ask"),
-    else None."""
-    if explained <= limit:
+def explanation_weight(calendar) -> int:
+    """What explaining one answer in ``calendar`` (a ``duetime.v1.Calendar``
+    message as the request gives it) weighs: the most working intervals one
+    of its weekdays or date overrides lists, at least 1 (a calendar without
+    working hours, 09:00–17:00, or one named by bundle alone: 1; bundles are
+    the operator's, and real ones have a few intervals a day)."""
+    counts = [len(day.intervals) for day in calendar.working_hours.days]
+    counts += [len(o.intervals) for o in calendar.date_overrides]
+    return max(counts, default=1) or 1
+
+
+def explanation_problem(weights: list[int], field: str, what: str,
+                        limit: int = MAX_EXPLANATION_WEIGHT) -> FieldViolation | None:
+    """A violation on ``field`` when the answers one request asks to have
+    explained weigh more than ``limit`` together (``weights``: one
+    :func:`explanation_weight` per answer; ``what``: what asks, e.g.
+    "items"), else None."""
+    total = sum(weights)
+    if total <= limit:
         return None
-    return FieldViolation(field, f"{explained} {what} for an explanation; at most {limit} may in one "
-                                 "request (set explain only where you need one, and ask for the "
-                                 "others' explanations in separate requests)")
+    return FieldViolation(field, f"{len(weights)} {what} ask for an explanation, weighing {total} (each the "
+                                 "most working intervals one day of its calendar has); at most "
+                                 f"{limit} are allowed in one request (set explain only where you need "
+                                 "one, and ask for the others' explanations in separate requests)")
 
 
 def check_namespace(namespace: str) -> str:
