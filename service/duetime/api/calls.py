@@ -31,7 +31,6 @@ from google.protobuf.message import Message
 from duetime.api import convert
 from duetime.api.callers import ANYONE, Caller
 from duetime.api.status import status_of
-from duetime.app.limits import explanation_problem, explanation_weight
 from duetime.app import (
     MAX_BATCH_ITEMS,
     NAMESPACE_FIELD,
@@ -41,6 +40,7 @@ from duetime.app import (
     DueTimeApp,
     ShuttingDown,
 )
+from duetime.app.limits import explanation_problem, explanation_weight
 from duetime.core.errors import FieldViolation, InvalidArgument, Refusal
 from duetime.impact import analyze as analyze_impact
 from duetime.ledger import LedgerUnavailable, RecordFilter
