@@ -58,17 +58,17 @@ def test_the_limits_are_stated_once_and_generous_for_real_calendars():
     limits = L.Limits()
     assert (limits.max_intervals_per_day, limits.max_intervals, limits.max_dates,
             limits.max_holidays, limits.max_date_overrides, limits.max_extra_working_days) == (
-        96, 10_000, 5_000, 10_000, 10_000, 10_000)
+        48, 10_000, 5_000, 10_000, 10_000, 10_000)
     assert limits.calendar == CalendarLimits()
 
 
 def test_more_intervals_on_a_weekday_than_allowed_is_refused_on_that_day():
-    Calendar.from_text(working_hours=[(1, day_of(96))])  # the bound itself is fine
+    Calendar.from_text(working_hours=[(1, day_of(48))])  # the bound itself is fine
     with pytest.raises(InvalidArgument) as caught:
-        Calendar.from_text(working_hours=[(1, day_of(8)), (3, day_of(97))])
+        Calendar.from_text(working_hours=[(1, day_of(8)), (3, day_of(49))])
     assert violations(caught.value) == [(
         "calendar.working_hours.days[1].intervals",
-        "97 intervals given for one day; at most 96 are allowed (merge intervals that touch, "
+        "49 intervals given for one day; at most 48 are allowed (merge intervals that touch, "
         "or describe the day more coarsely)")]
 
 
@@ -78,19 +78,19 @@ def test_more_intervals_in_an_override_than_allowed_is_refused_on_that_override(
                                            ("2026-12-31", day_of(200), False, "")])
     assert violations(caught.value) == [(
         "calendar.date_overrides[1].intervals",
-        "200 intervals given for one date; at most 96 are allowed (merge intervals that touch, "
+        "200 intervals given for one date; at most 48 are allowed (merge intervals that touch, "
         "or describe the day more coarsely)")]
 
 
 def test_more_intervals_in_one_calendar_than_allowed_is_refused():
-    overrides = [(date.fromordinal(date(2030, 1, 1).toordinal() + i).isoformat(), day_of(50), False, "")
-                 for i in range(201)]
-    Calendar.from_text(date_overrides=overrides[:200])  # 10,000: the bound itself
+    overrides = [(date.fromordinal(date(2030, 1, 1).toordinal() + i).isoformat(), day_of(40), False, "")
+                 for i in range(251)]
+    Calendar.from_text(date_overrides=overrides[:250])  # 10,000: the bound itself
     with pytest.raises(InvalidArgument) as caught:
         Calendar.from_text(date_overrides=overrides)
     assert violations(caught.value) == [(
         "calendar.date_overrides",
-        "10050 working intervals given in all (the week's and every date override's); at most 10000 "
+        "10040 working intervals given in all (the week's and every date override's); at most 10000 "
         "are allowed in one calendar (give fewer date overrides, or split the years into several "
         "calendars)")]
 
@@ -122,10 +122,122 @@ def test_an_app_with_other_limits_applies_its_own():
 def test_a_bundle_larger_than_the_limits_is_refused_at_load():
     content = {"name": "fat", "calendar": {
         "time_zone": "UTC", "weekend": [6, 7], "holidays": [],
-        "working_hours": {"1": [list(iv) for iv in day_of(97)]}}}
+        "working_hours": {"1": [list(iv) for iv in day_of(49)]}}}
     with pytest.raises(InvalidArgument) as caught:
         calendar_of(content)
     assert [v.field for v in caught.value.violations] == ["fat.working_hours.days[0].intervals"]
+
+
+# ---- bounds on the answers one request may multiply ----------------------------------------
+
+def served(method: str, request, app=None):
+    app = app or build_app(MemoryLedger(), Catalog.load(Path(__file__).resolve().parent.parent / "calendars"))
+    return unary_calls(app, CallLimits())["/duetime.v1." + method](request, (), RECEIVED, None)
+
+
+def explained_batch(explained: int, intervals: int = 1, items: int = 10) -> pb.BatchComputeDueTimesRequest:
+    """``items`` Zagreb requests, the first ``explained`` explained, in a
+    calendar of ``intervals`` intervals on Monday."""
+    batch = pb.BatchComputeDueTimesRequest(items=[zagreb_request() for _ in range(items)])
+    for i, item in enumerate(batch.items):
+        item.calendar.working_hours.days.add(weekday=pb.WEEKDAY_MONDAY).intervals.extend(
+            pb.TimeInterval(start=a, end=b) for a, b in day_of(intervals))
+        item.explain = i < explained
+    return batch
+
+
+def test_the_weight_of_an_explanation_is_the_most_intervals_of_a_day():
+    assert L.MAX_EXPLANATION_WEIGHT == L.Limits().max_explanation_weight == 144
+    assert L.explanation_weight(zagreb_request().calendar) == 1  # 09:00-17:00
+    assert L.explanation_weight(pb.Calendar(bundle="hr-zagreb")) == 1
+    assert L.explanation_weight(explained_batch(0, 48).items[0].calendar) == 48
+    assert L.explanation_weight(pb.Calendar(date_overrides=[pb.DateOverride(
+        date="2026-12-24", intervals=[pb.TimeInterval(start=a, end=b) for a, b in day_of(7)])])) == 7
+
+
+def test_a_batch_may_explain_three_answers_in_a_calendar_of_48_intervals_a_day():
+    answer = served("DueTimeService/BatchComputeDueTimes", explained_batch(3, 48))
+    assert [bool(r.response.explanation) for r in answer.results] == [True] * 3 + [False] * 7
+    with pytest.raises(InvalidArgument) as caught:
+        served("DueTimeService/BatchComputeDueTimes", explained_batch(4, 48))
+    assert violations(caught.value) == [(
+        "items", "4 items ask for an explanation, weighing 192 (each the most working intervals one day "
+                 "of its calendar has); at most 144 are allowed in one request (set explain only where "
+                 "you need one, and ask for the others' explanations in separate requests)")]
+
+
+def test_a_batch_may_explain_144_answers_in_a_calendar_of_one_interval_a_day():
+    CallLimits().check_items(explained_batch(144, 1, 150).items)
+    with pytest.raises(InvalidArgument) as caught:
+        CallLimits().check_items(explained_batch(145, 1, 150).items)  # a stream message: the same check
+    assert [v.field for v in caught.value.violations] == ["items"]
+    assert caught.value.violations[0].description.startswith("145 items ask for an explanation, weighing 145 ")
+
+
+def schedule_request(deadlines: int, explain: bool, intervals: int = 1) -> pb.ComputeScheduleRequest:
+    request = pb.ComputeScheduleRequest(
+        calendar=explained_batch(0, intervals).items[0].calendar, explain=explain,
+        deadlines=[pb.DeadlineSpec(name=f"d{i}", duration=f"{i + 1}bd") for i in range(deadlines)])
+    request.entered_time.FromJsonString("2026-11-27T15:00:00Z")
+    return request
+
+
+def test_a_schedule_explains_as_many_deadlines_as_the_weight_allows():
+    assert len(served("DueTimeService/ComputeSchedule", schedule_request(100, True)).deadlines) == 100
+    assert len(served("DueTimeService/ComputeSchedule", schedule_request(3, True, 48)).deadlines) == 3
+    assert len(served("DueTimeService/ComputeSchedule", schedule_request(100, False, 48)).deadlines) == 100
+    with pytest.raises(InvalidArgument) as caught:
+        served("DueTimeService/ComputeSchedule", schedule_request(4, True, 48))
+    assert violations(caught.value) == [(
+        "explain", "4 deadlines ask for an explanation, weighing 192 (each the most working intervals one "
+                   "day of its calendar has); at most 144 are allowed in one request (set explain only "
+                   "where you need one, and ask for the others' explanations in separate requests)")]
+
+
+def test_an_sla_evaluation_replays_at_most_1000_events():
+    assert L.MAX_SLA_EVENTS == 1_000
+    request = costly_sla_request(1_001)
+    with pytest.raises(InvalidArgument) as caught:
+        served("DueTimeService/EvaluateSla", request)
+    assert violations(caught.value) == [("events", "has 1001 events; at most 1000 are allowed")]
+    del request.events[-1]
+    assert served("DueTimeService/EvaluateSla", request).state.recomputations > 0
+
+
+def test_a_clock_state_carries_at_most_100_running_intervals():
+    assert L.MAX_RUNNING_INTERVALS == 100
+    start = pb.StartClockRequest(calendar=zagreb_request().calendar, target="8bh")
+    start.start_time.FromJsonString("2026-01-05T09:00:00Z")
+    state = served("DueTimeService/StartClock", start).state
+    t0 = int(datetime(2026, 1, 5, 9, tzinfo=timezone.utc).timestamp())
+    state.status = pb.CLOCK_STATUS_PAUSED
+    state.ClearField("deadline_time")
+    state.ClearField("running_since_time")
+    state.remaining.FromSeconds(3600)
+    for i in range(101):
+        interval = state.running_intervals.add()
+        interval.start_time.FromSeconds(t0 + i * 7200)
+        interval.end_time.FromSeconds(t0 + i * 7200 + 3600)
+    state.last_event_time.FromSeconds(t0 + 101 * 7200)
+    event = pb.ClockEvent(type=pb.CLOCK_EVENT_TYPE_RETARGET, target="16bh", anchor=pb.RETARGET_ANCHOR_START)
+    event.time.FromSeconds(t0 + 102 * 7200)
+    with pytest.raises(InvalidArgument) as caught:
+        served("DueTimeService/ApplyClockEvent", pb.ApplyClockEventRequest(state=state, event=event))
+    assert ("state.running_intervals", "101 intervals; at most 100") in violations(caught.value)
+    del state.running_intervals[-1]
+    answer = served("DueTimeService/ApplyClockEvent", pb.ApplyClockEventRequest(state=state, event=event))
+    assert answer.state.target == "16bh"
+
+
+def test_an_impact_analysis_replays_at_most_1000_records_a_call():
+    from duetime.impact import MAX_LIMIT, analyze
+
+    assert MAX_LIMIT == 1_000
+    app = build_app(MemoryLedger())
+    with pytest.raises(InvalidArgument) as caught:
+        analyze(pb.AnalyzeImpactRequest(tzdata=True, limit=1_001), app)
+    assert violations(caught.value) == [("limit", "1001 is not in 0..1000 (0: 1000)")]
+    assert analyze(pb.AnalyzeImpactRequest(tzdata=True, limit=1_000), app).records_examined == 0
 
 
 # ---- near-linear work, counted --------------------------------------------------------------
@@ -151,9 +263,9 @@ def test_subtracting_intervals_reads_each_cut_a_bounded_number_of_times():
 
 
 def test_business_time_over_three_centuries_measures_each_dst_shape_once(monkeypatch):
-    """100 intervals on each weekday, 1900→2199 in a zone with DST every year:
+    """48 intervals on each weekday (the most), 1900→2199 in a zone with DST every year:
     the dates next to a change are measured per distinct shape, not per year."""
-    cal = Calendar.from_text("America/New_York", working_hours=[(wd, day_of(90)) for wd in range(1, 6)])
+    cal = Calendar.from_text("America/New_York", working_hours=[(wd, day_of(48)) for wd in range(1, 6)])
     measured = []
     segments = CompiledCalendar.segments
 
@@ -233,18 +345,20 @@ def test_the_cooperative_check_is_cheap_enough_to_call_often():
 
 # ---- a served call past its budget stops using CPU ----------------------------------------
 
-def costly_sla_request() -> pb.EvaluateSlaRequest:
+def costly_sla_request(n: int = 10_000) -> pb.EvaluateSlaRequest:
     events = [pb.BusinessEvent(type="start", attributes={"tier": "priority"})]
     events[0].time.FromJsonString("2024-01-02T09:00:00Z")
     t = int(datetime(2024, 1, 3, tzinfo=timezone.utc).timestamp())
-    for i in range(1, L.MAX_SLA_EVENTS):
+    for i in range(1, n):
         events.append(pb.BusinessEvent(type="awaiting_third_party" if i % 2 else "customer_reply"))
         events[-1].time.FromSeconds(t + i * 5 * 3600)
     return pb.EvaluateSlaRequest(policy="support-contract", events=events, idempotency_key="costly")
 
 
 def test_a_costly_call_past_a_small_budget_stops_within_50_ms_and_records_nothing():
-    app = build_app(MemoryLedger(), Catalog.load(Path(__file__).resolve().parent.parent / "calendars"))
+    # 10,000 events: ten times what the default limits allow, so that the call takes long
+    app = build_app(MemoryLedger(), Catalog.load(Path(__file__).resolve().parent.parent / "calendars"),
+                    limits=L.Limits(max_sla_events=10_000))
     request = costly_sla_request()
     method = "/duetime.v1.DueTimeService/EvaluateSla"
     # without a budget it is answered (and takes longer than the budget)

@@ -276,18 +276,18 @@ def test_rfc3339_instants_are_accepted(capsys, text, utc):
 
 def heavy_request() -> pb.BatchComputeDueTimesRequest:
     """Seconds of computation within the request limits: a batch of 40 items,
-    each with its own calendar of 5,000 holidays and 96 intervals a weekday,
-    each asking for business time across two centuries, explained."""
+    each with its own calendar of 5,000 holidays and 48 intervals a weekday,
+    each asking for business time across two centuries (three explained)."""
     def day(i: int, first: int) -> str:
         return f"{first + i // 300:04d}-{1 + (i % 300) // 28:02d}-{1 + i % 28:02d}"
     week = pb.WorkingHours(days=[pb.DayHours(weekday=wd, intervals=[
         pb.TimeInterval(start=f"{q // 4:02d}:{q % 4 * 15:02d}", end=f"{q // 4:02d}:{q % 4 * 15 + 10:02d}")
-        for q in range(96)]) for wd in range(1, 6)])
+        for q in range(0, 96, 2)]) for wd in range(1, 6)])
     items = []
     for k in range(40):
         calendar = pb.Calendar(time_zone="America/New_York", working_hours=week,
                                holidays=[pb.Holiday(date=day(i, 1950), name=f"{k}") for i in range(5_000)])
-        item = pb.ComputeDueTimeRequest(duration="500000bh", calendar=calendar, explain=True)
+        item = pb.ComputeDueTimeRequest(duration="500000bh", calendar=calendar, explain=k < 3)
         item.start.FromJsonString("1950-01-02T00:00:00Z")
         items.append(item)
     return pb.BatchComputeDueTimesRequest(items=items)

@@ -2073,7 +2073,7 @@ def _records_commands(sub) -> None:
     impact.add_argument("--tzdata", action="store_true",
                         help="also replay records computed with another tz database version")
     impact.add_argument("--limit", type=int, metavar="N",
-                        help="consider at most N records (default 1000, at most 10000)")
+                        help="consider at most N records (default 1000, at most 1000)")
     impact.add_argument("--calendars", metavar="DIR",
                         help="bundles to replay with, without --server (default "
                              "$DUETIME_CALENDARS, else ./calendars)")

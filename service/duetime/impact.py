@@ -41,7 +41,7 @@ from duetime.v1 import duetime_pb2 as pb
 
 DEFAULT_LIMIT = 1000
 """Records considered when the request gives no limit."""
-MAX_LIMIT = 10_000
+MAX_LIMIT = 1_000
 """Most records one analysis considers."""
 MAX_ERROR_TEXT = 300
 """A failed replay's error is cut to this many characters."""

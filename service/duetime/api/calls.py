@@ -40,6 +40,7 @@ from duetime.app import (
     DueTimeApp,
     ShuttingDown,
 )
+from duetime.app.limits import explanation_problem, explanation_weight
 from duetime.core.errors import FieldViolation, InvalidArgument, Refusal
 from duetime.impact import analyze as analyze_impact
 from duetime.ledger import LedgerUnavailable, RecordFilter
@@ -86,6 +87,9 @@ class CallLimits:
             raise InvalidArgument([FieldViolation(
                 "items", f"has {len(items)} items; at most {limit} are allowed in one message",
                 str(len(items)), str(limit))])
+        if problem := explanation_problem([explanation_weight(item.calendar) for item in items if item.explain],
+                                          "items", "items"):
+            raise InvalidArgument([problem])
 
     def deadline(self) -> CallDeadline | None:
         """A new deadline for one call, from the budget (None: no budget)."""

@@ -46,7 +46,7 @@ from duetime.app import (
 )
 from duetime.app import record_filter as domain_record_filter
 from duetime.app.catalog_reads import PolicyListing, PolicyView
-from duetime.app.limits import DEFAULT_LIMITS, check_length
+from duetime.app.limits import DEFAULT_LIMITS, check_length, explanation_problem, explanation_weight
 from duetime.bundles import Bundle
 from duetime.core import (
     RULES_VERSION,
@@ -521,6 +521,10 @@ def answer_schedule(request: pb.ComputeScheduleRequest,
     """Every deadline's due time from ``request.entered_time``."""
     (entered,) = _instants(request, "entered_time")
     _check_deadlines(request.deadlines, answering.limits)
+    if request.explain and (problem := explanation_problem(
+            [explanation_weight(request.calendar)] * len(request.deadlines), "explain", "deadlines",
+            answering.limits.max_explanation_weight)):
+        raise InvalidArgument([problem])
     cal = answering.calendar(WireCalendar(request.calendar))
     answer = answers.deadlines_from(
         entered, [Deadline(d.name, landed_duration(d.duration, d.roll, d.landing_time, f"deadlines[{i}].duration",

@@ -35,8 +35,9 @@ MAX_IDEMPOTENCY_KEY = 200
 """Longest accepted idempotency key, in characters."""
 MAX_RECOMPUTATIONS = 2**62
 """A clock state's recomputation counter stays far below int64's end."""
-MAX_RUNNING_INTERVALS = 10_000
-"""Running intervals a clock state may carry (one per pause/resume cycle)."""
+MAX_RUNNING_INTERVALS = 100
+"""Running intervals a clock state may carry (one per pause/resume cycle;
+a RETARGET anchored at the clock's start measures every one of them)."""
 MAX_HOLIDAY_RANGE_DAYS = 366 * 20
 """Most days ListHolidays' end_date may lie after its start_date."""
 MAX_TIME_ZONE = 64
@@ -54,12 +55,20 @@ MAX_NAME = 200
 #   MAX_DATE_OVERRIDES      date overrides one calendar may give (10,000)
 #   MAX_EXTRA_WORKING_DAYS  extra working days one calendar may list (10,000)
 #   MAX_DATES               holidays, overrides and extra working days together (5,000)
-#   MAX_INTERVALS_PER_DAY   working intervals of one weekday or one override (96)
+#   MAX_INTERVALS_PER_DAY   working intervals of one weekday or one override (48)
 #   MAX_INTERVALS           working intervals of one calendar, week and overrides (10,000)
 MAX_DEADLINES = 100
 """Most deadlines one ComputeSchedule request may ask for."""
-MAX_SLA_EVENTS = 10_000
+MAX_SLA_EVENTS = 1_000
 """Most events one EvaluateSla request may replay."""
+MAX_EXPLANATION_WEIGHT = 144
+"""Most explanation weight one request may carry: the items of one
+BatchComputeDueTimes call (or one stream message) with ``explain`` set, or
+the deadlines of one ComputeSchedule request with ``explain`` set, each
+weighing what :func:`explanation_weight` says of its calendar. An
+explanation describes up to 62 dates, every open interval of each: in a
+calendar of 48 intervals a day it is thousands of steps. 144 is three
+answers in such a calendar, or 144 in a calendar of one interval a day."""
 MAX_LIST_BYTES = 3 << 20
 """A ListRecords page stops growing once its records reach this many bytes."""
 DEFAULT_CALENDAR_CACHE = 1024
@@ -91,6 +100,7 @@ class Limits:
     max_intervals: int = MAX_INTERVALS
     max_deadlines: int = MAX_DEADLINES
     max_sla_events: int = MAX_SLA_EVENTS
+    max_explanation_weight: int = MAX_EXPLANATION_WEIGHT
     max_list_bytes: int = MAX_LIST_BYTES
 
     @property
@@ -156,6 +166,32 @@ def name_problem(text: str, field: str, limit: int = MAX_NAME) -> FieldViolation
         return FieldViolation(field, f"contains the control character U+{ord(found.group()):04X} "
                                      f"at position {found.start() + 1}; names are plain text")
     return None
+
+
+def explanation_weight(calendar) -> int:
+    """What explaining one answer in ``calendar`` (a ``duetime.v1.Calendar``
+    message as the request gives it) weighs: the most working intervals one
+    of its weekdays or date overrides lists, at least 1 (a calendar without
+    working hours, 09:00–17:00, or one named by bundle alone: 1; bundles are
+    the operator's, and real ones have a few intervals a day)."""
+    counts = [len(day.intervals) for day in calendar.working_hours.days]
+    counts += [len(o.intervals) for o in calendar.date_overrides]
+    return max(counts, default=1) or 1
+
+
+def explanation_problem(weights: list[int], field: str, what: str,
+                        limit: int = MAX_EXPLANATION_WEIGHT) -> FieldViolation | None:
+    """A violation on ``field`` when the answers one request asks to have
+    explained weigh more than ``limit`` together (``weights``: one
+    :func:`explanation_weight` per answer; ``what``: what asks, e.g.
+    "items"), else None."""
+    total = sum(weights)
+    if total <= limit:
+        return None
+    return FieldViolation(field, f"{len(weights)} {what} ask for an explanation, weighing {total} (each the "
+                                 "most working intervals one day of its calendar has); at most "
+                                 f"{limit} are allowed in one request (set explain only where you need "
+                                 "one, and ask for the others' explanations in separate requests)")
 
 
 def check_namespace(namespace: str) -> str:

@@ -36,8 +36,8 @@ MAX_EXTRA_WORKING_DAYS = 10_000
 #: fewer than 5,000).
 MAX_DATES = 5_000
 #: Most working intervals of one day (a weekday's, or one override's): one
-#: every quarter of an hour; a real calendar has fewer than ten.
-MAX_INTERVALS_PER_DAY = 96
+#: every half hour; a real calendar has fewer than ten.
+MAX_INTERVALS_PER_DAY = 48
 #: Most working intervals of one calendar: its week's and every override's together.
 MAX_INTERVALS = 10_000
 

@@ -134,6 +134,10 @@ _SHAPE_DAYS = 6
 #: Most DST-correction shapes kept at once (:meth:`CompiledCalendar._correction`).
 _SHAPE_CACHE_SIZE = 4096
 
+#: The first and last local years of the supported range.
+_FIRST_YEAR = date.fromordinal(MIN_ORDINAL).year
+_LAST_YEAR = date.fromordinal(MAX_ORDINAL).year
+
 SEGMENT_CACHE_BYTES = 8 << 20
 """Default bound of one compiled calendar's per-date segment cache, in
 estimated bytes (:attr:`CompiledCalendar.segment_cache_bytes`)."""
@@ -336,6 +340,9 @@ class CompiledCalendar:
         self._corrections_by_shape: dict[tuple, int] = {}
         self._loaded_corrections: tuple[int, int, list[int], list[int]] = (1, 0, [], [0])
         self._segments_by_date: dict[int, list[Segment]] = {}
+        #: Raw segments (:meth:`raw_segments`) of the last few dates
+        #: :meth:`segments` looked at (at most 19, then emptied).
+        self._raw_segments_near: dict[int, list[Segment]] = {}
         #: :meth:`instant_range` once computed, else None. A plain attribute on
         #: purpose: every due time reads it, and a plain instance attribute
         #: reads faster than a cached_property.
@@ -729,9 +736,21 @@ class CompiledCalendar:
         cached = self._segments_by_date.get(o)
         if cached is not None:
             return cached
-        own = self.raw_segments(o)
+        raw = self._raw_segments_near
+        if len(raw) > 16:
+            raw.clear()
+        own = raw.get(o)
+        if own is None:
+            own = raw[o] = self.raw_segments(o)
         if own and (self.crosses_midnight or not self._is_utc):
-            prev = merge(self.raw_segments(o - 1) + self.raw_segments(o - 2))
+            # the two dates before: a walk over consecutive dates asks for each three times
+            before = raw.get(o - 1)
+            if before is None:
+                before = raw[o - 1] = self.raw_segments(o - 1)
+            two_before = raw.get(o - 2)
+            if two_before is None:
+                two_before = raw[o - 2] = self.raw_segments(o - 2)
+            prev = merge(before + two_before)
             if prev and prev[-1][1] > own[0][0]:
                 own = subtract(own, prev)
         size = DATE_BYTES + SEGMENT_BYTES * len(own)
@@ -808,7 +827,16 @@ class CompiledCalendar:
         y0, y1 = date.fromordinal(a).year, date.fromordinal(b - 1).year
         first_date, end_date, _, _ = self._loaded_corrections
         if first_date < end_date:
-            y0, y1 = min(y0, date.fromordinal(first_date).year), max(y1, date.fromordinal(end_date - 1).year)
+            # grow by at least the years already loaded (within the supported range), so
+            # that a walk extending the range a little at a time merges a logarithmic
+            # number of times, not once a step
+            had0, had1 = date.fromordinal(first_date).year, date.fromordinal(end_date - 1).year
+            span = had1 - had0 + 1
+            if y0 < had0:
+                y0 = min(y0, max(had0 - span, _FIRST_YEAR))
+            if y1 > had1:
+                y1 = max(y1, min(had1 + span, _LAST_YEAR))
+            y0, y1 = min(y0, had0), max(y1, had1)
         corrected_dates: list[int] = []
         running = [0]
         for y in range(y0, y1 + 1):

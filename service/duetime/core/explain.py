@@ -59,7 +59,10 @@ def _day(o: int) -> str:
 
 
 def _clock(cc: CompiledCalendar, us: int) -> str:
-    return from_us(us).astimezone(cc.zone).strftime("%H:%M")
+    """Local wall time ``HH:MM`` of instant ``us`` (integer arithmetic on the
+    zone's offset: the same text as formatting the zone's datetime)."""
+    _, wall = cc.local_of(us)
+    return f"{wall // HOUR:02d}:{wall // MINUTE % 60:02d}"
 
 
 def explain_due(start: int, due: int, d: Duration, cc: CompiledCalendar, next_open_moved: bool = False) -> list[Step]:
