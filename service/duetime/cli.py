@@ -914,7 +914,8 @@ def _show_clock(args: argparse.Namespace, response: Message) -> int:
     whole response), the record and versions on stderr."""
     for warning in response.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    print(message_json(response if args.json else response.state))
+    # the state alone stays compact: it is piped into the next clock command
+    print(message_json(response) if args.json else json_format.MessageToJson(response.state))
     _labelled(_record_fields(response), file=sys.stderr)
     return 0
 
