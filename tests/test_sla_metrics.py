@@ -215,3 +215,84 @@ def test_history_refusals():
         evaluate_metrics(EXAMPLE, [HISTORY[1 - 1], BusinessEvent("agent_reply", HISTORY[0].at_us - 1)])
     with pytest.raises(InvalidArgument):
         evaluate_metrics(EXAMPLE, [HISTORY[0], BusinessEvent("nope", HISTORY[0].at_us)])
+
+
+# --- the bundled example: calendars/policy-examples/support-sla.toml ---------
+
+from pathlib import Path  # noqa: E402
+
+from duetime.bundles import BundleStore  # noqa: E402
+from duetime.bundles.compiler import read_versions  # noqa: E402
+from duetime.bundles.policy import PolicyStore, check_policies, compile_policy  # noqa: E402
+from duetime.bundles.source import SourceError  # noqa: E402
+
+CALENDARS = Path(__file__).resolve().parents[1] / "calendars"
+EXAMPLES = CALENDARS / "policy-examples"
+
+
+@pytest.fixture(scope="module")
+def stores():
+    bundles = BundleStore.load(CALENDARS)
+    return bundles, PolicyStore.load(EXAMPLES, bundles), PolicyStore.load(CALENDARS / "policies", bundles)
+
+
+def test_example_policy_is_compiled_and_current(stores):
+    bundles, _, _ = stores
+    assert check_policies(EXAMPLES, bundles) == []
+    assert read_versions(EXAMPLES, "support-sla") == [compile_policy(EXAMPLES / "support-sla.toml", bundles)[1]]
+
+
+def test_one_clock_policy_keeps_its_version(stores):
+    bundles, _, served = stores
+    assert served.versions("support-contract") == ["8b65ed13fadb"]
+    assert compile_policy(CALENDARS / "policies" / "support-contract.toml", bundles)[1] == "8b65ed13fadb"
+
+
+def test_one_clock_policy_as_one_metric_matches_its_evaluation(stores):
+    from duetime.core.sla import evaluate
+    from test_sla_policy import SCENARIO
+    _, _, served = stores
+    legacy = evaluate(served.resolve("support-contract"), SCENARIO)
+    m = evaluate_metrics(served.resolve_metrics("support-contract"), SCENARIO).metrics[0]
+    assert m.name == "" and m.state == legacy.state and m.tier == legacy.tier
+    assert [(e.event, e.action, e.status, e.new_deadline_us, e.remaining_us) for e in m.timeline] == [
+        (e.event, e.action, e.status.value, e.new_deadline_us, e.remaining_us) for e in legacy.timeline]
+
+
+def test_support_sla_ticket(stores):
+    _, examples, _ = stores
+    policy = examples.resolve_metrics("support-sla")
+    assert [m.name for m in policy.metrics] == ["first_response", "next_reply", "resolution"]
+    zone = policy.metrics[0].targets["normal"].calendar.zone
+    h = [BusinessEvent("start", t("2026-12-01T09:00:00+01:00"), {"tier": "high"}),     # Tuesday
+         BusinessEvent("agent_reply", t("2026-12-01T10:00:00+01:00")),
+         BusinessEvent("awaiting_customer", t("2026-12-01T10:00:00+01:00")),
+         BusinessEvent("customer_reply", t("2026-12-01T14:00:00+01:00"))]
+    ev = evaluate_metrics(policy, h)
+    fr, nr, res = ev.metrics
+    assert (fr.status, fr.state.met) == ("STOPPED", True)
+    assert (nr.status, nr.cycles) == ("RUNNING", 1)
+    assert res.status == "RUNNING"
+    # next reply: 4bh from 14:00 over split shifts 08-12/13-17 → Wednesday 09:00; 75% = 1bh left → 08:00
+    assert format_local(nr.state.deadline_us, zone) == "2026-12-02T09:00:00+01:00"
+    assert format_local(ev.next_at_us, zone) == "2026-12-02T08:00:00+01:00"
+    assert [(d.metric, d.kind, d.threshold) for d in ev.next_due] == [("next_reply", "WARNING", "75%")]
+
+
+@pytest.mark.parametrize("body,words", [
+    ('[metrics.m]\ntargets.a = { target = "4bh", calendar = "support-desk-example" }\n'
+     'events.x = { RUNNING = "RESUME" }\n', "RUNNING allows PAUSE or RESET or RETARGET or STOP, not 'RESUME'"),
+    ('[metrics.m]\ntargets.a = { target = "4bh", calendar = "support-desk-example" }\n'
+     'events.x = { NOT_STARTED = "STOP" }\n', "NOT_STARTED allows START, not 'STOP'"),
+    ('[metrics.m]\nwarnings = ["1bd"]\ntargets.a = { target = "4bh", calendar = "support-desk-example" }\n',
+     "warnings[0]"),
+    ('[metrics.m]\ntargets.a = { target = "4bh", calendar = "support-desk-example" }\n'
+     '[metrics.n]\ntargets.b = { target = "4bh", calendar = "support-desk-example" }\n', "every metric has a target"),
+])
+def test_policy_source_refusals(stores, tmp_path, body, words):
+    bundles, _, _ = stores
+    p = tmp_path / "bad.toml"
+    p.write_text(body)
+    with pytest.raises(SourceError) as e:
+        compile_policy(p, bundles)
+    assert words in str(e.value)
