@@ -765,6 +765,9 @@ def answer_sla_evaluation(request: pb.EvaluateSlaRequest,
     catalog). Raises InvalidArgument (unknown policy, event or tier, a
     missing time), FailedPrecondition (a transition the clock refuses) or
     OutOfRange (a date outside a tier calendar's years: on ``events[i].time``)."""
+    if request.HasField("as_of_time") or answers.sla_metrics_policy(
+            request.policy, answering.catalog, answering.limits).declared:
+        return _answer_sla_metrics(request, answering)
     sla = answers.sla_policy(request.policy, answering.catalog, answering.limits)
     events = _business_events(request, sla.initial_calendar.calendar, answering.limits, answering.check)
     answer = answers.evaluate_events(sla, events, answering.check)
@@ -787,6 +790,54 @@ def answer_sla_evaluation(request: pb.EvaluateSlaRequest,
         tier=result.tier, policy_version=f"{sla.policy.name}@{sla.policy.version}",
         timeline=timeline,
     )
+
+
+# --- EvaluateSla with metrics, as of an instant (docs/semantics.md §17) -------
+
+_METRIC_STATUS = {"NOT_STARTED": pb.SLA_METRIC_STATUS_NOT_STARTED, "RUNNING": pb.SLA_METRIC_STATUS_RUNNING,
+                  "PAUSED": pb.SLA_METRIC_STATUS_PAUSED, "STOPPED": pb.SLA_METRIC_STATUS_STOPPED}
+_ENTRY_STATUS = {"NOT_STARTED": pb.CLOCK_STATUS_UNSPECIFIED, "RUNNING": pb.CLOCK_STATUS_RUNNING,
+                 "PAUSED": pb.CLOCK_STATUS_PAUSED, "STOPPED": pb.CLOCK_STATUS_STOPPED}
+_DUE_KIND = {"WARNING": pb.SLA_DUE_KIND_WARNING, "BREACH": pb.SLA_DUE_KIND_BREACH}
+
+
+def _answer_sla_metrics(request: pb.EvaluateSlaRequest, answering: Answering) -> pb.EvaluateSlaResponse:
+    """EvaluateSla of a policy with metrics, or of any policy as of an
+    instant: every metric, the next action and the instant evaluated as of;
+    for a one-clock policy also the fields it always answered."""
+    policy = answers.sla_metrics_policy(request.policy, answering.catalog, answering.limits)
+    first = policy.initial_calendar
+    events = _business_events(request, first.calendar, answering.limits, answering.check)
+    as_of = (start_us(timestamp_to_datetime(request.as_of_time, "as_of_time"), first.calendar, "as_of_time")
+             if request.HasField("as_of_time") else None)
+    if policy.declared:
+        result = answers.evaluate_metric_events(policy, events, as_of, answering.check)
+        response = _answer(pb.EvaluateSlaResponse, ResolvedCalendar(first.calendar, policy.versions), (),
+                           tier=result.tier, policy_version=f"{policy.metrics.name}@{policy.metrics.version}")
+    else:
+        legacy = pb.EvaluateSlaRequest()
+        legacy.CopyFrom(request)
+        legacy.ClearField("as_of_time")
+        response = answer_sla_evaluation(legacy, answering)
+        result = answers.evaluate_metric_events(policy, events, as_of, answering.check)
+    for run, metric in zip(result.metrics, policy.metrics.metrics):
+        out = response.metrics.add(name=run.name, status=_METRIC_STATUS[run.status], cycles=run.cycles,
+                                   tier=run.tier)
+        if run.state is not None:
+            ref = metric.targets[run.tier].calendar_ref
+            out.state.CopyFrom(clock_state_to_proto(run.state, pb.Calendar(bundle=ref), ref))
+        out.timeline.extend(
+            pb.TimelineEntry(event=e.event, time=_timestamp(e.at_us), action=e.action, tier=e.tier,
+                             status=_ENTRY_STATUS[e.status], old_deadline_time=_timestamp(e.old_deadline_us),
+                             new_deadline_time=_timestamp(e.new_deadline_us), remaining=_duration(e.remaining_us),
+                             reason=e.reason, threshold=e.threshold)
+            for e in run.timeline)
+    if result.next_at_us is not None:
+        response.next_action.time.CopyFrom(_timestamp(result.next_at_us))
+        response.next_action.due.extend(pb.SlaDue(metric=d.metric, kind=_DUE_KIND[d.kind], threshold=d.threshold)
+                                        for d in result.next_due)
+    response.as_of_time.CopyFrom(_timestamp(result.as_of_us))
+    return response
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,97 @@
+"""EvaluateSla with metrics, as_of_time and the next action on the wire
+(docs/semantics.md §17): a policy with metrics, a one-clock policy unchanged
+without as_of_time, and refusals naming their field."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from duetime.api.convert import EVALUATE_SLA
+from duetime.catalog import Catalog
+from duetime.compose import build_app
+from duetime.core import InvalidArgument
+from duetime.ledger import MemoryLedger
+from duetime.v1 import duetime_pb2 as pb
+
+CALENDARS = Path(__file__).resolve().parents[1] / "calendars"
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    root = tmp_path_factory.mktemp("cal") / "calendars"
+    shutil.copytree(CALENDARS, root)
+    shutil.copy(root / "policy-examples" / "support-sla.toml", root / "policies")
+    shutil.copytree(root / "policy-examples" / "compiled" / "support-sla",
+                    root / "policies" / "compiled" / "support-sla")
+    return build_app(MemoryLedger(), Catalog.load(root))
+
+
+def ev(type_, time, **attributes):
+    e = pb.BusinessEvent(type=type_, attributes=attributes)
+    e.time.FromJsonString(time)
+    return e
+
+
+def request(policy, events, as_of=None):
+    r = pb.EvaluateSlaRequest(policy=policy, events=events)
+    if as_of:
+        r.as_of_time.FromJsonString(as_of)
+    return r
+
+
+TICKET = [ev("start", "2026-12-01T08:00:00Z", tier="high"),   # Tuesday 09:00+01:00
+          ev("agent_reply", "2026-12-01T09:00:00Z"),
+          ev("awaiting_customer", "2026-12-01T09:00:00Z"),
+          ev("customer_reply", "2026-12-01T13:00:00Z")]
+
+
+def test_policy_with_metrics(app):
+    r = app.answer(EVALUATE_SLA, request("support-sla", TICKET))
+    assert not r.HasField("state") and list(r.timeline) == []
+    assert r.tier == "high" and r.policy_version == "support-sla@fc8edd68c67b"
+    assert [(m.name, m.status, m.cycles, m.tier) for m in r.metrics] == [
+        ("first_response", pb.SLA_METRIC_STATUS_STOPPED, 1, "high"),
+        ("next_reply", pb.SLA_METRIC_STATUS_RUNNING, 1, "high"),
+        ("resolution", pb.SLA_METRIC_STATUS_RUNNING, 1, "high"),
+    ]
+    assert r.metrics[1].state.deadline_time.ToJsonString() == "2026-12-02T08:00:00Z"
+    assert r.next_action.time.ToJsonString() == "2026-12-02T07:00:00Z"
+    assert [(d.metric, d.kind, d.threshold) for d in r.next_action.due] == [
+        ("next_reply", pb.SLA_DUE_KIND_WARNING, "75%")]
+    assert r.as_of_time.ToJsonString() == "2026-12-01T13:00:00Z"
+
+
+def test_as_of_later_shows_what_fell(app):
+    r = app.answer(EVALUATE_SLA, request("support-sla", TICKET, "2026-12-02T08:30:00Z"))
+    fell = [(e.action, e.time.ToJsonString(), e.threshold) for e in r.metrics[1].timeline
+            if e.action in ("WARNING", "BREACH")]
+    # 4bh from Tuesday 14:00 (08-12/13-17): due Wednesday 09:00; 75% → 08:00, 30bm left → 08:30, breach 09:00
+    assert fell == [("WARNING", "2026-12-02T07:00:00Z", "75%"), ("WARNING", "2026-12-02T07:30:00Z", "30bm"),
+                    ("BREACH", "2026-12-02T08:00:00Z", "")]
+
+
+def test_one_clock_policy_is_unchanged_without_as_of(app):
+    events = [ev("start", "2026-12-11T09:00:00Z"), ev("customer_reply", "2026-12-14T09:00:00Z")]
+    r = app.answer(EVALUATE_SLA, request("support-contract", events))
+    assert list(r.metrics) == [] and not r.HasField("next_action") and not r.HasField("as_of_time")
+
+
+def test_one_clock_policy_as_of_is_one_unnamed_metric(app):
+    events = [ev("start", "2026-12-11T09:00:00Z"), ev("customer_reply", "2026-12-14T09:00:00Z")]
+    plain = app.answer(EVALUATE_SLA, request("support-contract", events))
+    r = app.answer(EVALUATE_SLA, request("support-contract", events, "2026-12-29T00:00:00Z"))
+    assert r.state == plain.state and list(r.timeline) == list(plain.timeline)
+    (m,) = r.metrics
+    assert (m.name, m.status, m.cycles) == ("", pb.SLA_METRIC_STATUS_RUNNING, 1)
+    # 14d from the reset: due 2026-12-28T09:00Z, which fell before the as-of instant
+    assert [(e.action, e.time.ToJsonString()) for e in m.timeline][-1] == ("BREACH", "2026-12-28T09:00:00Z")
+    assert not r.HasField("next_action")
+
+
+def test_as_of_before_the_last_event_is_refused(app):
+    with pytest.raises(InvalidArgument) as e:
+        app.answer(EVALUATE_SLA, request("support-sla", TICKET, "2026-12-01T12:00:00Z"))
+    assert [v.field for v in e.value.violations] == ["as_of_time"]
