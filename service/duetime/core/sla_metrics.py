@@ -211,6 +211,7 @@ class _Run:
         self.timeline: list[MetricEntry] = []
         self.lefts: list[tuple[int, Warning]] = []  # armed warnings not yet fallen: (amount left, warning)
         self.breach_armed = False
+        self.armed_at = 0  # when the target was last set
 
     def cal(self) -> Calendar:
         return self.metric.targets[self.tier].calendar
@@ -225,6 +226,7 @@ class _Run:
             lefts.append((left, w))
         self.lefts = sorted(lefts, key=lambda x: -x[0])  # they fall in this order
         self.breach_armed = True
+        self.armed_at = at_us
 
     def pending(self) -> list[Due]:
         """What falls from the current running stretch on, in order, if no
@@ -232,7 +234,7 @@ class _Run:
         s = self.state
         if self.status != "RUNNING" or s is None:
             return []
-        r = s.running_since_us
+        r = max(s.running_since_us, self.armed_at)  # nothing falls before the target was set
         out = [Due(self.metric.name, "WARNING", w.text, max(_instant_left(s, left, self.cal()), r))
                for left, w in self.lefts]
         if self.breach_armed:
