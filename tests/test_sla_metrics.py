@@ -296,3 +296,17 @@ def test_policy_source_refusals(stores, tmp_path, body, words):
     with pytest.raises(SourceError) as e:
         compile_policy(p, bundles)
     assert words in str(e.value)
+
+
+def test_example_next_action_after_each_event():
+    """The table of docs/sla.md: the next action after each event."""
+    rows = []
+    for n in range(1, len(HISTORY) + 1):
+        ev = evaluate_metrics(EXAMPLE, HISTORY[:n])
+        rows.append((local(ev.next_at_us), [(d.metric, d.kind, d.threshold) for d in ev.next_due]))
+    assert rows == [
+        ("2026-11-30T13:00:00+01:00", [("first_response", "BREACH", "")]),
+        ("2026-12-01T13:00:00+01:00", [("resolution", "WARNING", "75%")]),
+        (None, []),
+        ("2026-12-02T16:00:00+01:00", [("resolution", "WARNING", "75%")]),
+    ]
