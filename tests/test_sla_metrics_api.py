@@ -95,3 +95,16 @@ def test_as_of_before_the_last_event_is_refused(app):
     with pytest.raises(InvalidArgument) as e:
         app.answer(EVALUATE_SLA, request("support-sla", TICKET, "2026-12-01T12:00:00Z"))
     assert [v.field for v in e.value.violations] == ["as_of_time"]
+
+
+@pytest.mark.parametrize("seconds", [-62135596800, 253402300799, 4102444800])
+def test_hostile_as_of_is_refused_on_its_field_or_answered(app, seconds):
+    from duetime.core.errors import Refusal
+    r = request("support-sla", TICKET)
+    r.as_of_time.seconds = seconds
+    try:
+        answer = app.answer(EVALUATE_SLA, r)
+    except Refusal as e:
+        assert any(v.field == "as_of_time" for v in e.violations), e
+    else:
+        assert answer.as_of_time.seconds == seconds
