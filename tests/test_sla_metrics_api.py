@@ -108,3 +108,27 @@ def test_hostile_as_of_is_refused_on_its_field_or_answered(app, seconds):
         assert any(v.field == "as_of_time" for v in e.violations), e
     else:
         assert answer.as_of_time.seconds == seconds
+
+
+def test_get_policy_writes_the_metrics_out(app):
+    from duetime.api.convert import policy_to_proto
+    from duetime.app.catalog_reads import policy_named
+    r = policy_to_proto(policy_named("support-sla", app.answering().catalog.policies))
+    assert [m.name for m in r.metrics] == ["first_response", "next_reply", "resolution"]
+    fr = r.metrics[0]
+    assert [(t.name, t.target) for t in fr.targets] == [("high", "2bh"), ("low", "16bh"), ("normal", "8bh"),
+                                                        ("urgent", "1bh")]
+    assert list(fr.warnings) == ["75%", "30bm"]
+    assert [(x.event, x.status, x.action, x.anchor) for x in fr.rules] == [
+        ("agent_reply", "RUNNING", "STOP", "EVENT"), ("agent_reply", "PAUSED", "STOP", "EVENT"),
+        ("priority_change", "RUNNING", "RETARGET", "START"), ("priority_change", "PAUSED", "RETARGET", "START"),
+        ("solved", "RUNNING", "STOP", "EVENT"), ("solved", "PAUSED", "STOP", "EVENT"),
+        ("start", "NOT_STARTED", "START", "EVENT")]
+    assert [(x.event, x.status, x.action) for x in r.metrics[1].rules if x.event in ("start", "customer_reply")] == [
+        ("customer_reply", "NOT_STARTED", "START"), ("customer_reply", "STOPPED", "START")]
+
+
+def test_get_policy_of_a_one_clock_policy_has_no_metrics(app):
+    from duetime.api.convert import policy_to_proto
+    from duetime.app.catalog_reads import policy_named
+    assert list(policy_to_proto(policy_named("support-contract", app.answering().catalog.policies)).metrics) == []

@@ -1281,4 +1281,12 @@ def policy_to_proto(view: PolicyView) -> pb.GetPolicyResponse:
                                when_paused=e.when_paused.value if e.when_paused else "NONE",
                                anchor=e.anchor, description=e.description)
                 for e in view.events],
+        metrics=[pb.PolicyMetric(
+            name=m.name,
+            targets=[pb.PolicyTier(name=t.name, target=t.target, measure=_MEASURE_NUMBERS[t.measure],
+                                   calendar_version=t.calendar_version, time_zone=t.time_zone)
+                     for t in m.targets],
+            rules=[pb.PolicyMetricRule(event=e, status=st, action=a, anchor=an) for e, st, a, an in m.rules],
+            warnings=list(m.warnings))
+            for m in view.metrics],
     )

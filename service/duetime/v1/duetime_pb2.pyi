@@ -947,18 +947,44 @@ class PolicyEvent(_message.Message):
     def __init__(self, name: _Optional[str] = ..., when_running: _Optional[str] = ..., when_paused: _Optional[str] = ..., anchor: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
 
 class GetPolicyResponse(_message.Message):
-    __slots__ = ("info", "version", "initial_tier", "tiers", "events")
+    __slots__ = ("info", "version", "initial_tier", "tiers", "events", "metrics")
     INFO_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     INITIAL_TIER_FIELD_NUMBER: _ClassVar[int]
     TIERS_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    METRICS_FIELD_NUMBER: _ClassVar[int]
     info: PolicyInfo
     version: str
     initial_tier: str
     tiers: _containers.RepeatedCompositeFieldContainer[PolicyTier]
     events: _containers.RepeatedCompositeFieldContainer[PolicyEvent]
-    def __init__(self, info: _Optional[_Union[PolicyInfo, _Mapping]] = ..., version: _Optional[str] = ..., initial_tier: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[PolicyTier, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[PolicyEvent, _Mapping]]] = ...) -> None: ...
+    metrics: _containers.RepeatedCompositeFieldContainer[PolicyMetric]
+    def __init__(self, info: _Optional[_Union[PolicyInfo, _Mapping]] = ..., version: _Optional[str] = ..., initial_tier: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[PolicyTier, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[PolicyEvent, _Mapping]]] = ..., metrics: _Optional[_Iterable[_Union[PolicyMetric, _Mapping]]] = ...) -> None: ...
+
+class PolicyMetric(_message.Message):
+    __slots__ = ("name", "targets", "rules", "warnings")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TARGETS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    targets: _containers.RepeatedCompositeFieldContainer[PolicyTier]
+    rules: _containers.RepeatedCompositeFieldContainer[PolicyMetricRule]
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., targets: _Optional[_Iterable[_Union[PolicyTier, _Mapping]]] = ..., rules: _Optional[_Iterable[_Union[PolicyMetricRule, _Mapping]]] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class PolicyMetricRule(_message.Message):
+    __slots__ = ("event", "status", "action", "anchor")
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ANCHOR_FIELD_NUMBER: _ClassVar[int]
+    event: str
+    status: str
+    action: str
+    anchor: str
+    def __init__(self, event: _Optional[str] = ..., status: _Optional[str] = ..., action: _Optional[str] = ..., anchor: _Optional[str] = ...) -> None: ...
 
 class ListOpenPeriodsRequest(_message.Message):
     __slots__ = ("start_time", "end_time", "calendar", "page_size", "page_token", "idempotency_key")
