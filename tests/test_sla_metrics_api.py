@@ -132,3 +132,48 @@ def test_get_policy_of_a_one_clock_policy_has_no_metrics(app):
     from duetime.api.convert import policy_to_proto
     from duetime.app.catalog_reads import policy_named
     assert list(policy_to_proto(policy_named("support-contract", app.answering().catalog.policies)).metrics) == []
+
+
+def _start(app, thresholds=()):
+    from duetime.api.convert import START_CLOCK
+    r = pb.StartClockRequest(target="4bh", calendar=pb.Calendar(time_zone="Europe/Zagreb"),
+                             warning_thresholds=list(thresholds))
+    r.start_time.FromJsonString("2026-11-30T14:00:00Z")  # Monday 15:00+01:00: due Tuesday 11:00
+    return app.answer(START_CLOCK, r)
+
+
+def test_start_clock_with_thresholds_reports_its_next_action(app):
+    plain = _start(app)
+    assert not plain.HasField("next_action")
+    r = _start(app, ["75%", "30bm"])
+    assert r.state == plain.state
+    # 1bh left at Tuesday 10:00+01:00
+    assert r.next_action.time.ToJsonString() == "2026-12-01T09:00:00Z"
+    assert [(d.metric, d.kind, d.threshold) for d in r.next_action.due] == [("", pb.SLA_DUE_KIND_WARNING, "75%")]
+
+
+def test_apply_clock_event_reports_the_next_action_after_the_event(app):
+    from duetime.api.convert import CLOCK_EVENT
+    state = _start(app).state
+    r = pb.ApplyClockEventRequest(state=state, event=pb.ClockEvent(type=pb.CLOCK_EVENT_TYPE_PAUSE),
+                                  warning_thresholds=["75%", "30bm"])
+    r.event.time.FromJsonString("2026-12-01T09:15:00Z")  # Tuesday 10:15: the 75% warning has fallen
+    assert not app.answer(CLOCK_EVENT, r).HasField("next_action")  # paused: nothing due
+    r.event.type = pb.CLOCK_EVENT_TYPE_RESET
+    answer = app.answer(CLOCK_EVENT, r)
+    # reset at Tuesday 10:15 → due 14:15; 75%: 13:15
+    assert answer.next_action.time.ToJsonString() == "2026-12-01T12:15:00Z"
+    with pytest.raises(InvalidArgument) as e:  # an elapsed amount for a business-time clock
+        app.answer(CLOCK_EVENT, _with(r, ["30m"]))
+    assert e.value.violations[0].field == "warning_thresholds[0]"
+    with pytest.raises(InvalidArgument) as e:
+        app.answer(CLOCK_EVENT, _with(r, ["1bm"] * 9))
+    assert e.value.violations[0].field == "warning_thresholds"
+
+
+def _with(request, thresholds):
+    out = pb.ApplyClockEventRequest()
+    out.CopyFrom(request)
+    del out.warning_thresholds[:]
+    out.warning_thresholds.extend(thresholds)
+    return out

@@ -72,6 +72,7 @@ from duetime.core.durations import Roll, with_landing
 from duetime.core.engine import start_us
 from duetime.core.periods import page_token, read_page_token
 from duetime.core.sla import BusinessEvent
+from duetime.core.sla_metrics import MAX_WARNINGS as MAX_CLOCK_WARNINGS, clock_next_action, parse_warning
 from duetime.core.calendar import DEFAULT_CALENDAR_LIMITS, MAX_HOLIDAYS, CalendarLimits, size_problems
 from duetime.core.zones import MAX_DATE, MIN_DATE
 from duetime.core.zones import format_local as format_local_us
@@ -705,10 +706,13 @@ def answer_start_clock(request: pb.StartClockRequest,
     (start,) = _instants(request, "start_time")
     check_length(request.target, "target", answering.limits.max_duration_text)
     cal = answering.calendar(WireCalendar(request.calendar))
+    thresholds = _warning_thresholds(request, answering)
     clock = answers.new_clock(request.target, start, cal)
-    return _answer(pb.StartClockResponse, cal, clock.warnings,
-                   state=clock_state_to_proto(clock.state, _pinned(request.calendar, cal),
-                                              cal.version))
+    response = _answer(pb.StartClockResponse, cal, clock.warnings,
+                       state=clock_state_to_proto(clock.state, _pinned(request.calendar, cal),
+                                                  cal.version))
+    _add_clock_next_action(response, clock.state, thresholds, cal.calendar, start_us(start, cal.calendar))
+    return response
 
 
 def _clock_event(event: pb.ClockEvent, calendar: Calendar, limits: Limits) -> ClockEvent:
@@ -736,9 +740,38 @@ def answer_clock_event(request: pb.ApplyClockEventRequest,
         raise InvalidArgument([FieldViolation(f, "is required") for f in missing])
     state, cal = clock_state_from_proto(request.state, answering)
     event = _clock_event(request.event, cal.calendar, answering.limits)
+    thresholds = _warning_thresholds(request, answering)
     clock = answers.clock_after(state, event, cal, answering.check)
-    return _answer(pb.ApplyClockEventResponse, cal, clock.warnings,
-                   state=clock_state_to_proto(clock.state, request.state.calendar, cal.version))
+    response = _answer(pb.ApplyClockEventResponse, cal, clock.warnings,
+                       state=clock_state_to_proto(clock.state, request.state.calendar, cal.version))
+    _add_clock_next_action(response, clock.state, thresholds, cal.calendar, event.at_us)
+    return response
+
+
+# --- a clock's warning thresholds and next action (docs/semantics.md §17) -----
+
+def _warning_thresholds(request, answering: Answering) -> list[str]:
+    """``request.warning_thresholds``, checked for count and length (the
+    measure is checked once the clock's target is known)."""
+    texts = list(request.warning_thresholds)
+    if len(texts) > MAX_CLOCK_WARNINGS:
+        raise InvalidArgument.at("warning_thresholds", f"has {len(texts)} thresholds; at most "
+                                                       f"{MAX_CLOCK_WARNINGS} are allowed")
+    for i, text in enumerate(texts):
+        check_length(text, f"warning_thresholds[{i}]", answering.limits.max_duration_text)
+    return texts
+
+
+def _add_clock_next_action(response, state: ClockState, thresholds: list[str], calendar: Calendar,
+                           after_us: int) -> None:
+    if not thresholds:
+        return
+    warnings = [parse_warning(text, state.measure, f"warning_thresholds[{i}]") for i, text in enumerate(thresholds)]
+    at, due = clock_next_action(state, warnings, calendar, after_us)
+    if at is not None:
+        response.next_action.time.CopyFrom(_timestamp(at))
+        response.next_action.due.extend(pb.SlaDue(metric=d.metric, kind=_DUE_KIND[d.kind], threshold=d.threshold)
+                                        for d in due)
 
 
 def _business_events(request: pb.EvaluateSlaRequest, calendar: Calendar, limits: Limits,

@@ -371,3 +371,29 @@ def _apply(run: _Run, e: BusinessEvent, i: int, tier: str, policy: MetricPolicy)
         why = f"{e.type}: {action.lower()} to {s.target}; {fmt_amount(s.remaining_us)} left"
     run.timeline.append(MetricEntry(e.type, e.at_us, action, run.tier, run.status, old, s.deadline_us,
                                     s.remaining_us, why))
+
+
+#: How many warnings a clock or a metric may carry.
+MAX_WARNINGS = 8
+
+
+def clock_next_action(state: ClockState, warnings: Sequence[Warning], cal: Calendar,
+                      after_us: int) -> tuple[int | None, tuple[Due, ...]]:
+    """The next action of a single clock (docs/semantics.md §17): the
+    earliest instant strictly after ``after_us`` at which one of
+    ``warnings`` or the deadline of the RUNNING ``state`` falls, with what
+    falls then (metric name empty), warnings before the breach. A share
+    counts from the target at ``state.started_us``; a warning whose instant
+    is not after ``after_us`` is taken as fallen. (None, ()) unless RUNNING
+    or when nothing falls after ``after_us``."""
+    if state.status is not Status.RUNNING or state.deadline_us is None:
+        return None, ()
+    amount = _target_amount(parse_duration(state.target, "target"), state.measure, state.started_us, cal, "target")
+    lefts = sorted(((w.left_us if w.share is None else (amount * (1 - w.share)).__floor__(), w) for w in warnings),
+                   key=lambda x: -x[0])
+    floor = state.running_since_us if state.running_since_us is not None else state.last_event_us
+    due = [Due("", "WARNING", w.text, max(_instant_left(state, left, cal), floor)) for left, w in lefts]
+    due.append(Due("", "BREACH", "", max(state.deadline_us, floor)))
+    due = [d for d in due if d.at_us > after_us]
+    at = min((d.at_us for d in due), default=None)
+    return at, tuple(d for d in due if d.at_us == at)

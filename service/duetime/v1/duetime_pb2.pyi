@@ -716,19 +716,21 @@ class ClockEvent(_message.Message):
     def __init__(self, type: _Optional[_Union[ClockEventType, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., target: _Optional[str] = ..., anchor: _Optional[_Union[RetargetAnchor, str]] = ...) -> None: ...
 
 class StartClockRequest(_message.Message):
-    __slots__ = ("target", "calendar", "start_time", "idempotency_key")
+    __slots__ = ("target", "calendar", "start_time", "idempotency_key", "warning_thresholds")
     TARGET_FIELD_NUMBER: _ClassVar[int]
     CALENDAR_FIELD_NUMBER: _ClassVar[int]
     START_TIME_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    WARNING_THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
     target: str
     calendar: Calendar
     start_time: _timestamp_pb2.Timestamp
     idempotency_key: str
-    def __init__(self, target: _Optional[str] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+    warning_thresholds: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, target: _Optional[str] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., warning_thresholds: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class StartClockResponse(_message.Message):
-    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "next_action")
     STATE_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
     RECORD_ID_FIELD_NUMBER: _ClassVar[int]
@@ -736,6 +738,7 @@ class StartClockResponse(_message.Message):
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
     TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ACTION_FIELD_NUMBER: _ClassVar[int]
     state: ClockState
     time_zone: str
     record_id: str
@@ -743,20 +746,23 @@ class StartClockResponse(_message.Message):
     rules_version: str
     tzdata_version: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+    next_action: SlaNextAction
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ...) -> None: ...
 
 class ApplyClockEventRequest(_message.Message):
-    __slots__ = ("state", "event", "idempotency_key")
+    __slots__ = ("state", "event", "idempotency_key", "warning_thresholds")
     STATE_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    WARNING_THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
     state: ClockState
     event: ClockEvent
     idempotency_key: str
-    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., event: _Optional[_Union[ClockEvent, _Mapping]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+    warning_thresholds: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., event: _Optional[_Union[ClockEvent, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., warning_thresholds: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ApplyClockEventResponse(_message.Message):
-    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "next_action")
     STATE_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
     RECORD_ID_FIELD_NUMBER: _ClassVar[int]
@@ -764,6 +770,7 @@ class ApplyClockEventResponse(_message.Message):
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
     TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ACTION_FIELD_NUMBER: _ClassVar[int]
     state: ClockState
     time_zone: str
     record_id: str
@@ -771,7 +778,8 @@ class ApplyClockEventResponse(_message.Message):
     rules_version: str
     tzdata_version: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+    next_action: SlaNextAction
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ...) -> None: ...
 
 class BusinessEvent(_message.Message):
     __slots__ = ("type", "time", "attributes")
