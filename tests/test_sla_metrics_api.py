@@ -177,3 +177,45 @@ def _with(request, thresholds):
     del out.warning_thresholds[:]
     out.warning_thresholds.extend(thresholds)
     return out
+
+
+def test_cli_evaluates_metrics_as_of(capsys, tmp_path, app):
+    import json
+    from test_cli_queries import run
+    root = app.answering().catalog.root
+    path = tmp_path / "events.json"
+    path.write_text(json.dumps([
+        {"type": e.type, "time": e.time.ToJsonString(), "attributes": dict(e.attributes)} for e in TICKET]))
+    code, lines, err = run(capsys, "sla", "evaluate", "support-sla", str(path), "--calendars", str(root),
+                           "--as-of", "2026-12-02T09:30:00+01:00")
+    assert (code, err) == (0, "")
+    assert [line.split()[:4] for line in lines if line.startswith("next_reply ") and "WARNING" in line] == [
+        ["next_reply", "2026-12-02T08:00:00+01:00", "WARNING", "75%"],
+        ["next_reply", "2026-12-02T08:30:00+01:00", "WARNING", "30bm"]]
+    assert "metric first_response: STOPPED, met, cycles 1" in lines
+    assert "next action:           2026-12-03T08:00:00+01:00: resolution WARNING 75%" in lines
+    assert "as of:                 2026-12-02T09:30:00+01:00" in lines
+
+
+def test_typed_client_and_grpc_answer_metrics_with_as_of(app, tmp_path):
+    from datetime import datetime
+    from duetime.client import DuetimeClient, SlaDue, SlaEvent
+    from server_process import ServerProcess
+    server = ServerProcess(tmp_path / "ledger.db", app.answering().catalog.root)
+    try:
+        with DuetimeClient(server.address, timeout=10) as duetime:
+            events = [SlaEvent(e.type, datetime.fromisoformat(e.time.ToJsonString().replace("Z", "+00:00")),
+                               dict(e.attributes)) for e in TICKET]
+            answer = duetime.evaluate_sla("support-sla", events,
+                                          as_of=datetime.fromisoformat("2026-12-02T09:30:00+01:00"))
+            assert [(m.name, m.status, m.cycles) for m in answer.metrics] == [
+                ("first_response", "STOPPED", 1), ("next_reply", "RUNNING", 1), ("resolution", "RUNNING", 1)]
+            assert [(e.action, e.threshold) for e in answer.metrics[1].timeline if e.event == ""] == [
+                ("WARNING", "75%"), ("WARNING", "30bm"), ("BREACH", "")]
+            assert answer.next_action.time.isoformat() == "2026-12-03T07:00:00+00:00"
+            assert answer.next_action.due == (SlaDue("resolution", "WARNING", "75%"),)
+            plain = duetime.evaluate_sla("support-contract", [SlaEvent("start", events[0].time)])
+            assert plain.metrics == () and plain.next_action is None
+        assert server.terminate() == 0, "".join(server.stderr)
+    finally:
+        server.kill()
