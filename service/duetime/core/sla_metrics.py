@@ -20,7 +20,7 @@ from typing import Callable, Mapping, Sequence
 
 from .calendar import Calendar
 from .clock import (Anchor, ClockEvent, ClockState, EventType, FailedPrecondition, Measure, Status,
-                    _add_amount, _compiled, _target_amount, apply_event, measure_of, start_clock)
+                    _add_amount, _between, _compiled, _target_amount, apply_event, measure_of, start_clock)
 from .durations import DurationKind, parse_duration
 from .engine import first_open_at_or_after
 from .errors import FieldViolation, InvalidArgument
@@ -188,15 +188,23 @@ def _when(us: int | None, cal: Calendar) -> str:
     return format_local(us, cal.zone) if us is not None else "none"
 
 
-def _instant_left(state: ClockState, left: int, cal: Calendar) -> int:
-    """The latest instant W with open time in [W, deadline) equal to ``left``."""
+def _falls_at(state: ClockState, left: int, cal: Calendar, floor: int) -> int:
+    """When a warning with ``left`` left falls on the RUNNING ``state``: the
+    latest instant W with open time in [W, deadline) equal to ``left``, or
+    ``floor`` (when the clock last started running or its target was set)
+    if W lies before it. Never looks before ``floor``, so it stays inside
+    the calendar's range whatever ``left`` is."""
     d = state.deadline_us
-    if left <= 0:
-        return d
-    w = _add_amount(state.measure, d, -left, cal, "warnings")
-    if state.measure is not Measure.ELAPSED:
+    business = state.measure is not Measure.ELAPSED
+    avail = _between(state.measure, floor, d, cal) if d >= floor else d - floor
+    if left > avail:
+        return floor
+    if left == avail:
+        return min(first_open_at_or_after(_compiled(state.measure, cal), floor), d) if business and d > floor else floor
+    w = d if left <= 0 else _add_amount(state.measure, d, -left, cal, "warnings")
+    if business:
         w = min(first_open_at_or_after(_compiled(state.measure, cal), w), d)
-    return w
+    return max(w, floor)
 
 
 class _Run:
@@ -235,7 +243,7 @@ class _Run:
         if self.status != "RUNNING" or s is None:
             return []
         r = max(s.running_since_us, self.armed_at)  # nothing falls before the target was set
-        out = [Due(self.metric.name, "WARNING", w.text, max(_instant_left(s, left, self.cal()), r))
+        out = [Due(self.metric.name, "WARNING", w.text, _falls_at(s, left, self.cal(), r))
                for left, w in self.lefts]
         if self.breach_armed:
             out.append(Due(self.metric.name, "BREACH", "", max(s.deadline_us, r)))
@@ -246,8 +254,8 @@ class _Run:
         for due in self.pending():
             cal = self.cal()
             if due.at_us < end_us or (inclusive and due.at_us == end_us):
-                if due.kind == "WARNING":
-                    self.lefts = [x for x in self.lefts if x[1].text != due.threshold]
+                if due.kind == "WARNING":  # one of them, if a threshold is given twice
+                    del self.lefts[next(i for i, x in enumerate(self.lefts) if x[1].text == due.threshold)]
                     why = f"warning {due.threshold}: due {_when(self.state.deadline_us, cal)}"
                 else:
                     self.breach_armed = False
@@ -392,7 +400,7 @@ def clock_next_action(state: ClockState, warnings: Sequence[Warning], cal: Calen
     lefts = sorted(((w.left_us if w.share is None else (amount * (1 - w.share)).__floor__(), w) for w in warnings),
                    key=lambda x: -x[0])
     floor = state.running_since_us if state.running_since_us is not None else state.last_event_us
-    due = [Due("", "WARNING", w.text, max(_instant_left(state, left, cal), floor)) for left, w in lefts]
+    due = [Due("", "WARNING", w.text, _falls_at(state, left, cal, floor)) for left, w in lefts]
     due.append(Due("", "BREACH", "", max(state.deadline_us, floor)))
     due = [d for d in due if d.at_us > after_us]
     at = min((d.at_us for d in due), default=None)
