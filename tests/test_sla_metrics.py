@@ -314,12 +314,12 @@ def test_example_next_action_after_each_event():
 
 def test_a_threshold_given_twice_falls_twice_and_a_huge_amount_falls_at_the_start():
     p = MetricPolicy("p", "v", "standard", ("standard",), (
-        metric("m", "4bh", START, ["75%", "75%", "99999999bh"]),))
+        metric("m", "4bh", START, ["75%", "75%", "9999bh"]),))
     ev = evaluate_metrics(p, [BusinessEvent("start", t("2026-11-30T09:00:00+01:00"))],
                           t("2026-11-30T12:00:00+01:00"))
     assert [(e.action, local(e.at_us), e.threshold) for e in ev.metrics[0].timeline] == [
         ("START", "2026-11-30T09:00:00+01:00", ""),
-        ("WARNING", "2026-11-30T09:00:00+01:00", "99999999bh"),
+        ("WARNING", "2026-11-30T09:00:00+01:00", "9999bh"),
         ("WARNING", "2026-11-30T12:00:00+01:00", "75%"),
         ("WARNING", "2026-11-30T12:00:00+01:00", "75%"),
     ]
