@@ -72,7 +72,7 @@ from duetime.core.durations import Roll, with_landing
 from duetime.core.engine import start_us
 from duetime.core.periods import page_token, read_page_token
 from duetime.core.sla import BusinessEvent
-from duetime.core.sla_metrics import MAX_WARNINGS as MAX_CLOCK_WARNINGS, clock_next_action, parse_warning
+from duetime.core.sla_metrics import clock_next_action, parse_warning
 from duetime.core.calendar import DEFAULT_CALENDAR_LIMITS, MAX_HOLIDAYS, CalendarLimits, size_problems
 from duetime.core.zones import MAX_DATE, MIN_DATE
 from duetime.core.zones import format_local as format_local_us
@@ -754,9 +754,9 @@ def _warning_thresholds(request, answering: Answering) -> list[str]:
     """``request.warning_thresholds``, checked for count and length (the
     measure is checked once the clock's target is known)."""
     texts = list(request.warning_thresholds)
-    if len(texts) > MAX_CLOCK_WARNINGS:
+    if len(texts) > answering.limits.max_clock_warnings:
         raise InvalidArgument.at("warning_thresholds", f"has {len(texts)} thresholds; at most "
-                                                       f"{MAX_CLOCK_WARNINGS} are allowed")
+                                                       f"{answering.limits.max_clock_warnings} are allowed")
     for i, text in enumerate(texts):
         check_length(text, f"warning_thresholds[{i}]", answering.limits.max_duration_text)
     return texts

@@ -60,6 +60,11 @@ MAX_DEADLINES = 100
 """Most deadlines one ComputeSchedule request may ask for."""
 MAX_SLA_EVENTS = 10_000
 """Most events one EvaluateSla request may replay."""
+MAX_CLOCK_WARNINGS = 8
+"""Most warning thresholds one StartClock or ApplyClockEvent request may give."""
+# A policy's own bounds are checked when it is compiled (duetime.bundles.policy):
+#   MAX_METRICS             metrics one policy may declare (16)
+#   MAX_WARNINGS            warnings one metric may declare (8)
 MAX_LIST_BYTES = 3 << 20
 """A ListRecords page stops growing once its records reach this many bytes."""
 DEFAULT_CALENDAR_CACHE = 1024
@@ -92,6 +97,7 @@ class Limits:
     max_deadlines: int = MAX_DEADLINES
     max_sla_events: int = MAX_SLA_EVENTS
     max_list_bytes: int = MAX_LIST_BYTES
+    max_clock_warnings: int = MAX_CLOCK_WARNINGS
 
     @property
     def calendar(self) -> CalendarLimits:

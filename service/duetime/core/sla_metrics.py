@@ -381,9 +381,6 @@ def _apply(run: _Run, e: BusinessEvent, i: int, tier: str, policy: MetricPolicy)
                                     s.remaining_us, why))
 
 
-#: How many warnings a clock or a metric may carry.
-MAX_WARNINGS = 8
-
 
 def clock_next_action(state: ClockState, warnings: Sequence[Warning], cal: Calendar,
                       after_us: int) -> tuple[int | None, tuple[Due, ...]]:
