@@ -798,8 +798,7 @@ def answer_sla_evaluation(request: pb.EvaluateSlaRequest,
     catalog). Raises InvalidArgument (unknown policy, event or tier, a
     missing time), FailedPrecondition (a transition the clock refuses) or
     OutOfRange (a date outside a tier calendar's years: on ``events[i].time``)."""
-    if request.HasField("as_of_time") or answers.sla_metrics_policy(
-            request.policy, answering.catalog, answering.limits).declared:
+    if request.HasField("as_of_time") or _declares_metrics(request.policy, answering):
         return _answer_sla_metrics(request, answering)
     sla = answers.sla_policy(request.policy, answering.catalog, answering.limits)
     events = _business_events(request, sla.initial_calendar.calendar, answering.limits, answering.check)
@@ -832,6 +831,15 @@ _METRIC_STATUS = {"NOT_STARTED": pb.SLA_METRIC_STATUS_NOT_STARTED, "RUNNING": pb
 _ENTRY_STATUS = {"NOT_STARTED": pb.CLOCK_STATUS_UNSPECIFIED, "RUNNING": pb.CLOCK_STATUS_RUNNING,
                  "PAUSED": pb.CLOCK_STATUS_PAUSED, "STOPPED": pb.CLOCK_STATUS_STOPPED}
 _DUE_KIND = {"WARNING": pb.SLA_DUE_KIND_WARNING, "BREACH": pb.SLA_DUE_KIND_BREACH}
+
+
+def _declares_metrics(ref: str, answering: Answering) -> bool:
+    """Whether the policy ``ref`` names (its newest version without one)
+    declares metrics; False for a policy not loaded (refused later)."""
+    policies = answering.catalog.policies
+    name, _, version = ref.partition("@")
+    versions = policies.versions(name)
+    return bool(versions) and "metrics" in policies.content(f"{name}@{version or versions[-1]}")
 
 
 def _answer_sla_metrics(request: pb.EvaluateSlaRequest, answering: Answering) -> pb.EvaluateSlaResponse:
