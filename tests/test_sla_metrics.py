@@ -324,3 +324,15 @@ def test_a_threshold_given_twice_falls_twice_and_a_huge_amount_falls_at_the_star
         ("WARNING", "2026-11-30T12:00:00+01:00", "75%"),
     ]
     assert local(ev.next_at_us) == "2026-11-30T13:00:00+01:00"
+
+
+def test_business_day_clock_warns_in_hours_of_business_day_open_time():
+    p = MetricPolicy("p", "v", "standard", ("standard",), (metric("m", "1bd", START, ["2h", "50%"]),))
+    ev = evaluate_metrics(p, [BusinessEvent("start", t("2026-11-27T10:00:00+01:00"))])  # a Friday
+    # due Monday 10:00; open time of the business-day measure: Friday 10-24, Monday 00-10 (24 h)
+    assert local(ev.metrics[0].state.deadline_us) == "2026-11-30T10:00:00+01:00"
+    assert local(ev.next_at_us) == "2026-11-27T22:00:00+01:00"  # 12 h left: Friday 22-24, Monday 00-10
+    later = evaluate_metrics(p, [BusinessEvent("start", t("2026-11-27T10:00:00+01:00"))],
+                             t("2026-11-30T09:00:00+01:00"))
+    assert [(e.action, local(e.at_us), e.threshold) for e in later.metrics[0].timeline][1:] == [
+        ("WARNING", "2026-11-27T22:00:00+01:00", "50%"), ("WARNING", "2026-11-30T08:00:00+01:00", "2h")]
