@@ -733,3 +733,22 @@ def test_an_api_token_is_sent_and_a_refused_one_is_said(browser, tmp_path):
         assert token not in "".join(guarded.stderr)
     finally:
         guarded.kill()
+
+
+def test_sla_panel_as_of_shows_what_fell_and_the_next_action(page):
+    page.get_by_test_id("sla-event").nth(5).get_by_role("button").click()  # no "resolved"
+    page.get_by_test_id("sla-as-of").fill("2026-12-29T11:00")
+    page.get_by_test_id("sla-replay").click()
+    expect(page.get_by_test_id("sla-metric")).to_have_count(1)
+    expect(page.get_by_test_id("sla-metric")).to_contain_text(
+        "(clock): RUNNING, due 2026-12-29T12:00:00+01:00, cycles 1")
+    expect(page.get_by_test_id("sla-next-action")).to_have_text(
+        "Next action at 2026-12-29T12:00:00+01:00: (clock) BREACH.")
+    page.get_by_test_id("sla-as-of").fill("2026-12-30T12:00")
+    page.get_by_test_id("sla-replay").click()
+    expect(page.get_by_test_id("sla-metric-fell")).to_have_text(["BREACH at 2026-12-29T12:00:00+01:00"])
+    expect(page.get_by_test_id("sla-next-action")).to_have_text(
+        "No next action as of 2026-12-30T12:00:00+01:00: no metric runs.")
+    page.get_by_test_id("sla-as-of").fill("2026-12-01T12:00")
+    page.get_by_test_id("sla-replay").click()
+    expect(page.get_by_test_id("sla-as-of-error")).to_contain_text("is earlier than the last event")

@@ -503,7 +503,8 @@ def _ask(duetime: DuetimeClient, request: Message) -> Message:
             request.state, EVENT_NAMES[event.type], _utc(event.time), target=event.target,
             anchor=ANCHOR_NAMES.get(event.anchor, ""), idempotency_key=key)
     elif isinstance(request, pb.EvaluateSlaRequest):
-        evaluation = duetime.evaluate_sla(request.policy, request.events, idempotency_key=key)
+        evaluation = duetime.evaluate_sla(request.policy, request.events, idempotency_key=key,
+                                          as_of=_utc(request.as_of_time) if request.HasField("as_of_time") else None)
         return evaluation.clock.recorded.message
     elif isinstance(request, pb.ListOpenPeriodsRequest):
         answer = duetime.list_open_periods(
@@ -969,7 +970,11 @@ def _business_events(data) -> list[pb.BusinessEvent]:
 def cmd_sla_evaluate(args: argparse.Namespace) -> int:
     request = pb.EvaluateSlaRequest(
         policy=args.policy, events=_business_events(_read_json(args.events, "EVENTS_JSON_FILE")))
+    if args.as_of:
+        _set_instant(request, "as_of_time", args.as_of, "--as-of")
     response = _run(EVALUATE_SLA, request, args)
+    if response.metrics:
+        return _show_sla_metrics(args, response)
     tz, state = response.time_zone, response.state
     if not args.json:
         rows = [("#", "event", f"time ({tz})", "action", "tier", "status", "deadline",
@@ -991,6 +996,31 @@ def cmd_sla_evaluate(args: argparse.Namespace) -> int:
 
 def _status(value: int) -> str:
     return pb.ClockStatus.Name(value).removeprefix("CLOCK_STATUS_")
+
+
+def _show_sla_metrics(args: argparse.Namespace, response: pb.EvaluateSlaResponse) -> int:
+    """Print each metric's timeline (WARNING and BREACH entries among the
+    events) and the next action (docs/semantics.md §17)."""
+    tz = response.time_zone
+    if not args.json:
+        rows = [("metric", "event", f"time ({tz})", "action", "tier", "deadline", "reason")] + [
+            (m.name or "(clock)", e.event, _local(e.time, tz), e.action + (f" {e.threshold}" if e.threshold else ""),
+             e.tier, _local(e.new_deadline_time, tz) if e.HasField("new_deadline_time") else "", e.reason)
+            for m in response.metrics for e in m.timeline
+        ]
+        print("\n".join(table(rows)))
+    fields = [(f"metric {m.name or '(clock)'}",
+               pb.SlaMetricStatus.Name(m.status).removeprefix("SLA_METRIC_STATUS_")
+               + (f", {'met' if m.state.met else 'breached'}" if m.state.HasField("met") else "")
+               + f", cycles {m.cycles}")
+              for m in response.metrics]
+    nxt = response.next_action
+    fields.append(("next action", _local(nxt.time, tz) + ": " + ", ".join(
+        f"{d.metric or '(clock)'} {pb.SlaDueKind.Name(d.kind).removeprefix('SLA_DUE_KIND_')}"
+        + (f" {d.threshold}" if d.threshold else "") for d in nxt.due) if response.HasField("next_action") else "none"))
+    fields += [("as of", _local(response.as_of_time, tz)), ("tier", response.tier),
+               ("policy", response.policy_version)]
+    return _show(args, response, fields)
 
 
 def _record_json(record: pb.Record, indent: int | None = 2) -> str | None:
@@ -2150,6 +2180,9 @@ def _clock_commands(sub, flags: list[argparse.ArgumentParser]) -> None:
     evaluate.add_argument("events", metavar="EVENTS_JSON_FILE",
                           help='a JSON list of {"type", "time", "attributes"}, beginning '
                                'with a "start" event; - reads stdin')
+    evaluate.add_argument("--as-of", metavar="INSTANT", default="",
+                          help="evaluate as of this instant (RFC 3339; default: the last event's): "
+                               "show what fell by then and the next action")
     evaluate.set_defaults(run=cmd_sla_evaluate)
 
 

@@ -462,6 +462,41 @@ class TimelineEntry:
     new_deadline: datetime | None
     remaining: timedelta | None
     reason: str
+    #: A WARNING entry's threshold as written ("75%", "30bm"); empty otherwise.
+    threshold: str = ""
+
+
+@dataclass(frozen=True)
+class SlaDue:
+    """Something falling at the next action: ``kind`` "WARNING" or
+    "BREACH" of ``metric``; ``threshold`` the warning's text (empty for a breach)."""
+
+    metric: str
+    kind: str
+    threshold: str
+
+
+@dataclass(frozen=True)
+class SlaNextAction:
+    """The one timer to arm: when, and everything that falls then."""
+
+    time: datetime
+    due: tuple[SlaDue, ...]
+
+
+@dataclass(frozen=True)
+class SlaMetric:
+    """One metric of a policy, evaluated (docs/semantics.md §17): ``status``
+    NOT_STARTED, RUNNING, PAUSED or STOPPED; ``state`` the serialized
+    ClockState (empty before its first start); ``timeline`` with WARNING and
+    BREACH entries at their instants."""
+
+    name: str
+    status: str
+    cycles: int
+    tier: str
+    state: bytes
+    timeline: tuple[TimelineEntry, ...]
 
 
 @dataclass(frozen=True)
@@ -470,6 +505,10 @@ class SlaEvaluation:
     tier: str
     policy_version: str
     timeline: tuple[TimelineEntry, ...]
+    #: Every metric (filled for a policy with metrics, or when ``as_of`` was given).
+    metrics: tuple[SlaMetric, ...] = ()
+    #: None: nothing is due, or ``metrics`` is empty.
+    next_action: SlaNextAction | None = None
 
 
 @dataclass(frozen=True)
@@ -946,6 +985,16 @@ def _status(value: int) -> str:
     return pb.ClockStatus.Name(value).removeprefix("CLOCK_STATUS_")
 
 
+def _timeline(entries) -> tuple[TimelineEntry, ...]:
+    return tuple(
+        TimelineEntry(
+            event=e.event, time=_datetime(e, "time"), action=e.action, tier=e.tier,
+            status=_status(e.status), old_deadline=_datetime(e, "old_deadline_time"),
+            new_deadline=_datetime(e, "new_deadline_time"),
+            remaining=_timedelta(e, "remaining"), reason=e.reason, threshold=e.threshold)
+        for e in entries)
+
+
 def _clock(response) -> Clock:
     state = response.state
     return Clock(
@@ -1374,27 +1423,35 @@ class DuetimeClient:
         return _clock(self._call("ApplyClockEvent", request))
 
     def evaluate_sla(self, policy: str, events: Iterable[SlaEvent | pb.BusinessEvent], *,
-                     idempotency_key: str = "") -> SlaEvaluation:
+                     idempotency_key: str = "", as_of: datetime | None = None) -> SlaEvaluation:
         """Replay a ticket's ``events`` (the first ``start``) under ``policy``
-        (``name`` or ``name@version``). A BusinessEvent message is sent as it is."""
+        (``name`` or ``name@version``). A BusinessEvent message is sent as it
+        is. ``as_of`` (aware; None: the last event's instant): evaluate as of
+        that instant (docs/semantics.md §17), filling ``metrics`` and
+        ``next_action``."""
         key = self._key(idempotency_key)
         request = pb.EvaluateSlaRequest(policy=policy, idempotency_key=key, events=[
             e if isinstance(e, pb.BusinessEvent) else
             pb.BusinessEvent(type=e.type, time=_timestamp(e.time, f"events[{i}].time"),
                              attributes=dict(e.attributes))
             for i, e in enumerate(events)])
+        if as_of is not None:
+            request.as_of_time.CopyFrom(_timestamp(as_of, "as_of_time"))
         response = self._call("EvaluateSla", request)
         return SlaEvaluation(
             clock=_clock(response),
             tier=response.tier,
             policy_version=response.policy_version,
-            timeline=tuple(
-                TimelineEntry(
-                    event=e.event, time=_datetime(e, "time"), action=e.action, tier=e.tier,
-                    status=_status(e.status), old_deadline=_datetime(e, "old_deadline_time"),
-                    new_deadline=_datetime(e, "new_deadline_time"),
-                    remaining=_timedelta(e, "remaining"), reason=e.reason)
-                for e in response.timeline),
+            timeline=_timeline(response.timeline),
+            metrics=tuple(SlaMetric(m.name, pb.SlaMetricStatus.Name(m.status).removeprefix("SLA_METRIC_STATUS_"),
+                                    m.cycles, m.tier,
+                                    m.state.SerializeToString(deterministic=True) if m.HasField("state") else b"",
+                                    _timeline(m.timeline))
+                          for m in response.metrics),
+            next_action=SlaNextAction(
+                _datetime(response.next_action, "time"),
+                tuple(SlaDue(d.metric, pb.SlaDueKind.Name(d.kind).removeprefix("SLA_DUE_KIND_"), d.threshold)
+                      for d in response.next_action.due)) if response.HasField("next_action") else None,
         )
 
     def get_record(self, record_id: str) -> pb.Record:

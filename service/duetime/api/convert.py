@@ -72,6 +72,7 @@ from duetime.core.durations import Roll, with_landing
 from duetime.core.engine import start_us
 from duetime.core.periods import page_token, read_page_token
 from duetime.core.sla import BusinessEvent
+from duetime.core.sla_metrics import clock_next_action, parse_warning
 from duetime.core.calendar import DEFAULT_CALENDAR_LIMITS, MAX_HOLIDAYS, CalendarLimits, size_problems
 from duetime.core.zones import MAX_DATE, MIN_DATE
 from duetime.core.zones import format_local as format_local_us
@@ -709,10 +710,13 @@ def answer_start_clock(request: pb.StartClockRequest,
     (start,) = _instants(request, "start_time")
     check_length(request.target, "target", answering.limits.max_duration_text)
     cal = answering.calendar(WireCalendar(request.calendar))
+    thresholds = _warning_thresholds(request, answering)
     clock = answers.new_clock(request.target, start, cal)
-    return _answer(pb.StartClockResponse, cal, clock.warnings,
-                   state=clock_state_to_proto(clock.state, _pinned(request.calendar, cal),
-                                              cal.version))
+    response = _answer(pb.StartClockResponse, cal, clock.warnings,
+                       state=clock_state_to_proto(clock.state, _pinned(request.calendar, cal),
+                                                  cal.version))
+    _add_clock_next_action(response, clock.state, thresholds, cal.calendar, start_us(start, cal.calendar))
+    return response
 
 
 def _clock_event(event: pb.ClockEvent, calendar: Calendar, limits: Limits) -> ClockEvent:
@@ -740,9 +744,38 @@ def answer_clock_event(request: pb.ApplyClockEventRequest,
         raise InvalidArgument([FieldViolation(f, "is required") for f in missing])
     state, cal = clock_state_from_proto(request.state, answering)
     event = _clock_event(request.event, cal.calendar, answering.limits)
+    thresholds = _warning_thresholds(request, answering)
     clock = answers.clock_after(state, event, cal, answering.check)
-    return _answer(pb.ApplyClockEventResponse, cal, clock.warnings,
-                   state=clock_state_to_proto(clock.state, request.state.calendar, cal.version))
+    response = _answer(pb.ApplyClockEventResponse, cal, clock.warnings,
+                       state=clock_state_to_proto(clock.state, request.state.calendar, cal.version))
+    _add_clock_next_action(response, clock.state, thresholds, cal.calendar, event.at_us)
+    return response
+
+
+# --- a clock's warning thresholds and next action (docs/semantics.md §17) -----
+
+def _warning_thresholds(request, answering: Answering) -> list[str]:
+    """``request.warning_thresholds``, checked for count and length (the
+    measure is checked once the clock's target is known)."""
+    texts = list(request.warning_thresholds)
+    if len(texts) > answering.limits.max_clock_warnings:
+        raise InvalidArgument.at("warning_thresholds", f"has {len(texts)} thresholds; at most "
+                                                       f"{answering.limits.max_clock_warnings} are allowed")
+    for i, text in enumerate(texts):
+        check_length(text, f"warning_thresholds[{i}]", answering.limits.max_duration_text)
+    return texts
+
+
+def _add_clock_next_action(response, state: ClockState, thresholds: list[str], calendar: Calendar,
+                           after_us: int) -> None:
+    if not thresholds:
+        return
+    warnings = [parse_warning(text, state.measure, f"warning_thresholds[{i}]") for i, text in enumerate(thresholds)]
+    at, due = clock_next_action(state, warnings, calendar, after_us)
+    if at is not None:
+        response.next_action.time.CopyFrom(_timestamp(at))
+        response.next_action.due.extend(pb.SlaDue(metric=d.metric, kind=_DUE_KIND[d.kind], threshold=d.threshold)
+                                        for d in due)
 
 
 def _business_events(request: pb.EvaluateSlaRequest, calendar: Calendar, limits: Limits,
@@ -769,6 +802,8 @@ def answer_sla_evaluation(request: pb.EvaluateSlaRequest,
     catalog). Raises InvalidArgument (unknown policy, event or tier, a
     missing time), FailedPrecondition (a transition the clock refuses) or
     OutOfRange (a date outside a tier calendar's years: on ``events[i].time``)."""
+    if request.HasField("as_of_time") or _declares_metrics(request.policy, answering):
+        return _answer_sla_metrics(request, answering)
     sla = answers.sla_policy(request.policy, answering.catalog, answering.limits)
     events = _business_events(request, sla.initial_calendar.calendar, answering.limits, answering.check)
     answer = answers.evaluate_events(sla, events, answering.check)
@@ -791,6 +826,63 @@ def answer_sla_evaluation(request: pb.EvaluateSlaRequest,
         tier=result.tier, policy_version=f"{sla.policy.name}@{sla.policy.version}",
         timeline=timeline,
     )
+
+
+# --- EvaluateSla with metrics, as of an instant (docs/semantics.md §17) -------
+
+_METRIC_STATUS = {"NOT_STARTED": pb.SLA_METRIC_STATUS_NOT_STARTED, "RUNNING": pb.SLA_METRIC_STATUS_RUNNING,
+                  "PAUSED": pb.SLA_METRIC_STATUS_PAUSED, "STOPPED": pb.SLA_METRIC_STATUS_STOPPED}
+_ENTRY_STATUS = {"NOT_STARTED": pb.CLOCK_STATUS_UNSPECIFIED, "RUNNING": pb.CLOCK_STATUS_RUNNING,
+                 "PAUSED": pb.CLOCK_STATUS_PAUSED, "STOPPED": pb.CLOCK_STATUS_STOPPED}
+_DUE_KIND = {"WARNING": pb.SLA_DUE_KIND_WARNING, "BREACH": pb.SLA_DUE_KIND_BREACH}
+
+
+def _declares_metrics(ref: str, answering: Answering) -> bool:
+    """Whether the policy ``ref`` names (its newest version without one)
+    declares metrics; False for a policy not loaded (refused later)."""
+    policies = answering.catalog.policies
+    name, _, version = ref.partition("@")
+    versions = policies.versions(name)
+    return bool(versions) and "metrics" in policies.content(f"{name}@{version or versions[-1]}")
+
+
+def _answer_sla_metrics(request: pb.EvaluateSlaRequest, answering: Answering) -> pb.EvaluateSlaResponse:
+    """EvaluateSla of a policy with metrics, or of any policy as of an
+    instant: every metric, the next action and the instant evaluated as of;
+    for a one-clock policy also the fields it always answered."""
+    policy = answers.sla_metrics_policy(request.policy, answering.catalog, answering.limits)
+    first = policy.initial_calendar
+    events = _business_events(request, first.calendar, answering.limits, answering.check)
+    as_of = (start_us(timestamp_to_datetime(request.as_of_time, "as_of_time"), first.calendar, "as_of_time")
+             if request.HasField("as_of_time") else None)
+    if policy.declared:
+        result = answers.evaluate_metric_events(policy, events, as_of, answering.check)
+        response = _answer(pb.EvaluateSlaResponse, ResolvedCalendar(first.calendar, policy.versions), (),
+                           tier=result.tier, policy_version=f"{policy.metrics.name}@{policy.metrics.version}")
+    else:
+        legacy = pb.EvaluateSlaRequest()
+        legacy.CopyFrom(request)
+        legacy.ClearField("as_of_time")
+        response = answer_sla_evaluation(legacy, answering)
+        result = answers.evaluate_metric_events(policy, events, as_of, answering.check)
+    for run, metric in zip(result.metrics, policy.metrics.metrics):
+        out = response.metrics.add(name=run.name, status=_METRIC_STATUS[run.status], cycles=run.cycles,
+                                   tier=run.tier)
+        if run.state is not None:
+            ref = metric.targets[run.tier].calendar_ref
+            out.state.CopyFrom(clock_state_to_proto(run.state, pb.Calendar(bundle=ref), ref))
+        out.timeline.extend(
+            pb.TimelineEntry(event=e.event, time=_timestamp(e.at_us), action=e.action, tier=e.tier,
+                             status=_ENTRY_STATUS[e.status], old_deadline_time=_timestamp(e.old_deadline_us),
+                             new_deadline_time=_timestamp(e.new_deadline_us), remaining=_duration(e.remaining_us),
+                             reason=e.reason, threshold=e.threshold)
+            for e in run.timeline)
+    if result.next_at_us is not None:
+        response.next_action.time.CopyFrom(_timestamp(result.next_at_us))
+        response.next_action.due.extend(pb.SlaDue(metric=d.metric, kind=_DUE_KIND[d.kind], threshold=d.threshold)
+                                        for d in result.next_due)
+    response.as_of_time.CopyFrom(_timestamp(result.as_of_us))
+    return response
 
 
 # ---------------------------------------------------------------------------
@@ -1239,4 +1331,12 @@ def policy_to_proto(view: PolicyView) -> pb.GetPolicyResponse:
                                when_paused=e.when_paused.value if e.when_paused else "NONE",
                                anchor=e.anchor, description=e.description)
                 for e in view.events],
+        metrics=[pb.PolicyMetric(
+            name=m.name,
+            targets=[pb.PolicyTier(name=t.name, target=t.target, measure=_MEASURE_NUMBERS[t.measure],
+                                   calendar_version=t.calendar_version, time_zone=t.time_zone)
+                     for t in m.targets],
+            rules=[pb.PolicyMetricRule(event=e, status=st, action=a, anchor=an) for e, st, a, an in m.rules],
+            warnings=list(m.warnings))
+            for m in view.metrics],
     )

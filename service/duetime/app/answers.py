@@ -36,6 +36,7 @@ from duetime.core.engine import start_us
 from duetime.core.periods import OpenPeriods, RunBounds, count_business_days, open_periods, run_bounds
 from duetime.core.queries import horizon
 from duetime.core.sla import BusinessEvent, Evaluation, Policy, evaluate
+from duetime.core.sla_metrics import MetricPolicy, MetricsEvaluation, evaluate_metrics, one_metric
 from duetime.app.calendars import ResolvedCalendar, renamed
 from duetime.app.limits import DEFAULT_LIMITS, Limits, check_length
 
@@ -165,6 +166,55 @@ def evaluate_events(sla: SlaPolicy, events: Sequence[BusinessEvent],
     final = sla.tiers[result.tier]
     versions = ",".join(sorted({cal.version for cal in sla.tiers.values()}))
     return SlaAnswer(result, tuple(dict.fromkeys(warnings)), final, versions)
+
+
+# --- SLA policies with metrics (docs/semantics.md §17) -----------------------
+
+
+@dataclass(frozen=True)
+class SlaMetricsPolicy:
+    """A policy of the catalog as metrics. ``declared``: it declares metrics
+    (False: a one-clock policy seen as one unnamed metric); ``calendars``:
+    the resolved calendar of every metric's tiers, by pinned reference."""
+
+    sla: SlaPolicy
+    metrics: MetricPolicy
+    declared: bool
+    calendars: dict[str, ResolvedCalendar]
+
+    @property
+    def versions(self) -> str:
+        """Every calendar version its metrics pin, distinct, sorted, joined by ","."""
+        return ",".join(sorted({cal.version for cal in self.calendars.values()}))
+
+    @property
+    def initial_calendar(self) -> ResolvedCalendar:
+        """The calendar of the first metric's initial tier."""
+        return self.calendars[self.metrics.metrics[0].targets[self.metrics.initial_tier].calendar_ref]
+
+
+def sla_metrics_policy(ref: str, catalog: Catalog, limits: Limits = DEFAULT_LIMITS) -> SlaMetricsPolicy:
+    """The policy ``ref`` of ``catalog`` as metrics (docs/semantics.md §17).
+    Raises InvalidArgument on ``policy`` (empty, too long, unknown)."""
+    sla = sla_policy(ref, catalog, limits)
+    name = f"{sla.policy.name}@{sla.policy.version}"
+    declared = "metrics" in catalog.policies.content(name)
+    metrics = catalog.policies.resolve_metrics(name) if declared else one_metric(sla.policy)
+    refs = {t.calendar_ref for m in metrics.metrics for t in m.targets.values()}
+    calendars = {r: ResolvedCalendar(catalog.bundles.resolve(r).calendar, r, catalog.bundles.resolve(r))
+                 for r in sorted(refs)}
+    return SlaMetricsPolicy(sla, metrics, declared, calendars)
+
+
+def evaluate_metric_events(policy: SlaMetricsPolicy, events: Sequence[BusinessEvent], as_of_us: int | None,
+                           check: Callable[[], None] | None = None) -> MetricsEvaluation:
+    """Replay ``events`` under ``policy`` as of ``as_of_us`` (None: the last
+    event's instant; docs/semantics.md §17). Raises InvalidArgument (an
+    unknown event or tier, ``as_of_time`` before the last event),
+    FailedPrecondition (the history out of order, a second start) or
+    OutOfRange (a date outside a calendar's years: on ``events[i].time``)."""
+    with policy.initial_calendar.answering():
+        return evaluate_metrics(policy.metrics, list(events), as_of_us, check)
 
 
 def check_holiday_range(first: date, last: date, limits: Limits = DEFAULT_LIMITS) -> None:

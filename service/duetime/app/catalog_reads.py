@@ -122,6 +122,34 @@ class PolicyEventView:
 
 
 @dataclass(frozen=True)
+class PolicyMetricView:
+    """One metric of a policy with metrics (docs/semantics.md §17): its
+    targets by tier, its rules as (event, status, action, anchor) by event
+    then status, its warnings as written."""
+
+    name: str
+    targets: tuple[PolicyTierView, ...]
+    rules: tuple[tuple[str, str, str, str], ...]
+    warnings: tuple[str, ...]
+
+
+def _metric_views(policies: PolicyStore, ref: str) -> tuple[PolicyMetricView, ...]:
+    if "metrics" not in policies.content(ref):
+        return ()
+    order = {s: i for i, s in enumerate(("NOT_STARTED", "RUNNING", "PAUSED", "STOPPED"))}
+    return tuple(
+        PolicyMetricView(
+            m.name,
+            tuple(PolicyTierView(t.name, t.target, measure_of(parse_duration(t.target, "target"), "target"),
+                                 t.calendar_ref, t.calendar.time_zone) for _, t in sorted(m.targets.items())),
+            tuple((e, s, a, m.anchors.get(e).value if e in m.anchors else "EVENT")
+                  for e, by_status in sorted(m.rules.items())
+                  for s, a in sorted(by_status.items(), key=lambda x: order[x[0]])),
+            tuple(w.text for w in m.warnings))
+        for m in policies.resolve_metrics(ref, "name").metrics)
+
+
+@dataclass(frozen=True)
 class PolicyView:
     """One policy version written out: tiers and events by name."""
 
@@ -130,6 +158,7 @@ class PolicyView:
     initial_tier: str
     tiers: tuple[PolicyTierView, ...]
     events: tuple[PolicyEventView, ...]
+    metrics: tuple[PolicyMetricView, ...] = ()
 
 
 _ACTION_WORDS = {
@@ -186,4 +215,5 @@ def policy_named(ref: str, policies: PolicyStore, limits: Limits = DEFAULT_LIMIT
         anchor = rule.anchor.value
         events.append(PolicyEventView(event, running, paused, anchor, _event_words(running, paused, anchor)))
     return PolicyView(PolicyListing(name, versions, str(content.get("description", ""))),
-                      policy.version, policy.initial_tier, tiers, tuple(events))
+                      policy.version, policy.initial_tier, tiers, tuple(events),
+                      _metric_views(policies, f"{name}@{policy.version}"))

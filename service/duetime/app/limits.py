@@ -69,6 +69,11 @@ weighing what :func:`explanation_weight` says of its calendar. An
 explanation describes up to 62 dates, every open interval of each: in a
 calendar of 48 intervals a day it is thousands of steps. 144 is three
 answers in such a calendar, or 144 in a calendar of one interval a day."""
+MAX_CLOCK_WARNINGS = 8
+"""Most warning thresholds one StartClock or ApplyClockEvent request may give."""
+# A policy's own bounds are checked when it is compiled (duetime.bundles.policy):
+#   MAX_METRICS             metrics one policy may declare (16)
+#   MAX_WARNINGS            warnings one metric may declare (8)
 MAX_LIST_BYTES = 3 << 20
 """A ListRecords page stops growing once its records reach this many bytes."""
 DEFAULT_CALENDAR_CACHE = 1024
@@ -102,6 +107,7 @@ class Limits:
     max_sla_events: int = MAX_SLA_EVENTS
     max_explanation_weight: int = MAX_EXPLANATION_WEIGHT
     max_list_bytes: int = MAX_LIST_BYTES
+    max_clock_warnings: int = MAX_CLOCK_WARNINGS
 
     @property
     def calendar(self) -> CalendarLimits:

@@ -37,12 +37,16 @@ from duetime.core import DuetimeError, InvalidArgument
 from duetime.core.clock import Anchor, EventType, measure_of
 from duetime.core.durations import parse_duration
 from duetime.core.sla import START_EVENT, Policy, Rule, Tier
+from duetime.core.sla_metrics import STATUSES, Metric, MetricPolicy, check_rules, one_metric, parse_warning
 
 from .compiler import CheckProblem, Compiled, check_compiled, publish, read_compiled, read_versions, version_of
 from .source import SourceError, _NAME
 from .store import BundleNotFound, BundleStore, split_ref
 
 _STATUSES = ("RUNNING", "PAUSED")
+#: How many metrics a policy may declare, and warnings a metric.
+MAX_METRICS = 16
+MAX_WARNINGS = 8
 _ACTIONS = {e.value for e in EventType}
 
 
@@ -55,6 +59,9 @@ def compile_policy(path: Path, bundles: BundleStore) -> tuple[dict, str]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SourceError(f"{where}: not valid TOML: {e}") from None
+    if "metrics" in data:
+        content = _compile_metrics(name, where, data, bundles)
+        return content, version_of(content)
     tiers = data.get("tiers")
     if not isinstance(tiers, dict) or not tiers:
         raise SourceError(f"{where}: give at least one [tiers.NAME] with target and calendar")
@@ -94,6 +101,76 @@ def compile_policy(path: Path, bundles: BundleStore) -> tuple[dict, str]:
         "events": out_events,
     }
     return content, version_of(content)
+
+
+def _compile_metrics(name: str, where: str, data: dict, bundles: BundleStore) -> dict:
+    """The compiled content of a policy with ``[metrics.NAME]`` tables
+    (docs/semantics.md §17). Raises SourceError naming the table."""
+    metrics = data["metrics"]
+    if not isinstance(metrics, dict) or not metrics:
+        raise SourceError(f"{where}: give at least one [metrics.NAME] with targets and events")
+    if len(metrics) > MAX_METRICS:
+        raise SourceError(f"{where}: {len(metrics)} metrics; at most {MAX_METRICS} are allowed")
+    unknown = set(data) - {"description", "initial_tier", "metrics"}
+    if unknown:
+        raise SourceError(f"{where}: a policy with metrics has description, initial_tier and [metrics.NAME] "
+                          f"tables only (not {', '.join(sorted(unknown))})")
+    out, tier_names = [], None
+    for mname, m in metrics.items():
+        w = f"{where}: metrics.{mname}"
+        if not _NAME.fullmatch(mname.replace("_", "-")) or not isinstance(m, dict):
+            raise SourceError(f"{w}: a metric is a table named with lower-case letters, digits and '_'")
+        extra = set(m) - {"targets", "events", "warnings"}
+        if extra:
+            raise SourceError(f"{w}: a metric has targets, events and warnings (not {', '.join(sorted(extra))})")
+        targets = m.get("targets")
+        if not isinstance(targets, dict) or not targets:
+            raise SourceError(f"{w}: give [metrics.{mname}.targets] with TIER = {{ target = ..., calendar = ... }}")
+        if tier_names is None:
+            tier_names = list(targets)
+        elif sorted(targets) != sorted(tier_names):
+            raise SourceError(f"{w}.targets: every metric has a target for each tier ({', '.join(tier_names)})")
+        out_targets, measures = {}, set()
+        for tname, t in targets.items():
+            tw = f"{w}.targets.{tname}"
+            if not isinstance(t, dict):
+                raise SourceError(f"{tw}: write {{ target = \"4bh\", calendar = \"NAME\" }}")
+            try:
+                measures.add(measure_of(parse_duration(str(t.get("target", "")), "target"), "target"))
+                bundle = bundles.resolve(str(t.get("calendar", "")), "calendar")
+            except (DuetimeError, BundleNotFound) as e:
+                raise SourceError(f"{tw}: {e}") from None
+            out_targets[tname] = {"target": str(t["target"]), "calendar": bundle.ref}
+        warnings = m.get("warnings", [])
+        if not isinstance(warnings, list) or len(warnings) > MAX_WARNINGS:
+            raise SourceError(f"{w}.warnings: a list of at most {MAX_WARNINGS} thresholds, e.g. [\"75%\", \"30bm\"]")
+        for k, text in enumerate(warnings):
+            for measure in measures:
+                try:
+                    parse_warning(str(text), measure, "warnings")
+                except DuetimeError as e:
+                    raise SourceError(f"{w}.warnings[{k}]: {e}") from None
+        events = m.get("events", {})
+        out_events = {START_EVENT: {"NOT_STARTED": "START", "anchor": "EVENT"}}
+        for ename, rule in events.items():
+            ew = f"{w}.events.{ename}"
+            if not isinstance(rule, dict):
+                raise SourceError(f"{ew}: map statuses ({', '.join(STATUSES)}) to actions")
+            actions = {k: str(v).upper() for k, v in rule.items() if k != "anchor"}
+            anchor = str(rule.get("anchor", "EVENT")).upper()
+            if anchor not in ("EVENT", "START"):
+                raise SourceError(f"{ew}: anchor is EVENT or START")
+            problems = check_rules(Metric(mname, {}, {ename: actions}, {}), f"{w}.events")
+            if problems:
+                raise SourceError(f"{where}: {problems[0].removeprefix(where + ': ')}")
+            out_events[ename] = {**actions, "anchor": anchor}
+        out.append({"name": mname, "targets": out_targets, "events": out_events,
+                    "warnings": [str(x) for x in warnings]})
+    initial = data.get("initial_tier", tier_names[0])
+    if initial not in tier_names:
+        raise SourceError(f"{where}: initial_tier {initial!r} is not one of the tiers {sorted(tier_names)}")
+    return {"format": 1, "kind": "policy", "name": name, "description": str(data.get("description", "")),
+            "initial_tier": initial, "tiers": {}, "metrics": out}
 
 
 def compile_policies(root: Path, bundles: BundleStore) -> list[Compiled]:
@@ -136,7 +213,8 @@ class PolicyStore:
                 content = read_compiled(Path(root), d.name, v)
                 if version_of(content) != v:
                     raise ValueError(f"{d / v}.json: content does not hash to its version (edited by hand?)")
-                for t in content["tiers"].values():
+                for t in [*content["tiers"].values(),
+                          *(x for m in content.get("metrics", ()) for x in m["targets"].values())]:
                     bundles.resolve(t["calendar"])  # every pinned calendar must be loadable
                 versions.append((v, content))
             out[d.name] = versions
@@ -160,10 +238,13 @@ class PolicyStore:
         if not versions:
             raise InvalidArgument.at(field, f"no policy named {name!r} (known: {', '.join(self.names()) or 'none'})")
         v = version or versions[-1][0]
-        found = next((c for have, c in versions if have == v), None)
-        if found is None:
-            raise InvalidArgument.at(field, f"policy {name!r} has no version {version!r} "
-                                            f"(versions: {', '.join(have for have, _ in versions)})")
+        found = self._found(name, version, versions, field)
+        if "metrics" in found:  # the tiers of its first metric, every event (docs/semantics.md §17)
+            first = found["metrics"][0]["targets"]
+            tiers = {n: Tier(n, t["target"], self._bundles.resolve(t["calendar"]).calendar, t["calendar"])
+                     for n, t in first.items()}
+            events = {e for m in found["metrics"] for e in m["events"]} - {START_EVENT}
+            return Policy(name, v, found["initial_tier"], tiers, {e: Rule({}) for e in sorted(events)})
         tiers = {
             n: Tier(n, t["target"], self._bundles.resolve(t["calendar"]).calendar, t["calendar"])
             for n, t in found["tiers"].items()
@@ -173,6 +254,34 @@ class PolicyStore:
             for e, r in found["events"].items()
         }
         return Policy(name, v, found["initial_tier"], tiers, rules)
+
+    @staticmethod
+    def _found(name: str, version: str, versions: list[tuple[str, dict]], field: str) -> dict:
+        v = version or versions[-1][0]
+        found = next((c for have, c in versions if have == v), None)
+        if found is None:
+            raise InvalidArgument.at(field, f"policy {name!r} has no version {version!r} "
+                                            f"(versions: {', '.join(have for have, _ in versions)})")
+        return found
+
+    def resolve_metrics(self, ref: str, field: str = "policy") -> MetricPolicy:
+        """``name`` or ``name@version`` → the policy as metrics (a one-clock
+        policy is one unnamed metric; docs/semantics.md §17). InvalidArgument
+        naming ``field`` as :meth:`resolve`."""
+        policy = self.resolve(ref, field)
+        found = self.content(f"{policy.name}@{policy.version}")
+        if "metrics" not in found:
+            return one_metric(policy)
+        metrics = []
+        for m in found["metrics"]:
+            targets = {n: Tier(n, t["target"], self._bundles.resolve(t["calendar"]).calendar, t["calendar"])
+                       for n, t in m["targets"].items()}
+            measure = measure_of(parse_duration(next(iter(targets.values())).target, "target"), "target")
+            rules = {e: {s: a for s, a in r.items() if s != "anchor"} for e, r in m["events"].items()}
+            anchors = {e: Anchor(r.get("anchor", "EVENT")) for e, r in m["events"].items()}
+            warnings = tuple(parse_warning(w, measure, "warnings") for w in m["warnings"])
+            metrics.append(Metric(m["name"], targets, rules, anchors, warnings))
+        return MetricPolicy(policy.name, policy.version, found["initial_tier"], tuple(policy.tiers), tuple(metrics))
 
     def content(self, ref: str) -> dict:
         name, _, version = ref.partition("@")

@@ -67,6 +67,20 @@ class RetargetAnchor(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RETARGET_ANCHOR_UNSPECIFIED: _ClassVar[RetargetAnchor]
     RETARGET_ANCHOR_EVENT: _ClassVar[RetargetAnchor]
     RETARGET_ANCHOR_START: _ClassVar[RetargetAnchor]
+
+class SlaMetricStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SLA_METRIC_STATUS_UNSPECIFIED: _ClassVar[SlaMetricStatus]
+    SLA_METRIC_STATUS_NOT_STARTED: _ClassVar[SlaMetricStatus]
+    SLA_METRIC_STATUS_RUNNING: _ClassVar[SlaMetricStatus]
+    SLA_METRIC_STATUS_PAUSED: _ClassVar[SlaMetricStatus]
+    SLA_METRIC_STATUS_STOPPED: _ClassVar[SlaMetricStatus]
+
+class SlaDueKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SLA_DUE_KIND_UNSPECIFIED: _ClassVar[SlaDueKind]
+    SLA_DUE_KIND_WARNING: _ClassVar[SlaDueKind]
+    SLA_DUE_KIND_BREACH: _ClassVar[SlaDueKind]
 WEEKDAY_UNSPECIFIED: Weekday
 WEEKDAY_MONDAY: Weekday
 WEEKDAY_TUESDAY: Weekday
@@ -100,6 +114,14 @@ CLOCK_EVENT_TYPE_STOP: ClockEventType
 RETARGET_ANCHOR_UNSPECIFIED: RetargetAnchor
 RETARGET_ANCHOR_EVENT: RetargetAnchor
 RETARGET_ANCHOR_START: RetargetAnchor
+SLA_METRIC_STATUS_UNSPECIFIED: SlaMetricStatus
+SLA_METRIC_STATUS_NOT_STARTED: SlaMetricStatus
+SLA_METRIC_STATUS_RUNNING: SlaMetricStatus
+SLA_METRIC_STATUS_PAUSED: SlaMetricStatus
+SLA_METRIC_STATUS_STOPPED: SlaMetricStatus
+SLA_DUE_KIND_UNSPECIFIED: SlaDueKind
+SLA_DUE_KIND_WARNING: SlaDueKind
+SLA_DUE_KIND_BREACH: SlaDueKind
 
 class Calendar(_message.Message):
     __slots__ = ("time_zone", "holidays", "weekend", "working_hours", "date_overrides", "extra_working_days", "holidays_valid_until", "bundle")
@@ -694,19 +716,21 @@ class ClockEvent(_message.Message):
     def __init__(self, type: _Optional[_Union[ClockEventType, str]] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., target: _Optional[str] = ..., anchor: _Optional[_Union[RetargetAnchor, str]] = ...) -> None: ...
 
 class StartClockRequest(_message.Message):
-    __slots__ = ("target", "calendar", "start_time", "idempotency_key")
+    __slots__ = ("target", "calendar", "start_time", "idempotency_key", "warning_thresholds")
     TARGET_FIELD_NUMBER: _ClassVar[int]
     CALENDAR_FIELD_NUMBER: _ClassVar[int]
     START_TIME_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    WARNING_THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
     target: str
     calendar: Calendar
     start_time: _timestamp_pb2.Timestamp
     idempotency_key: str
-    def __init__(self, target: _Optional[str] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+    warning_thresholds: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, target: _Optional[str] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., warning_thresholds: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class StartClockResponse(_message.Message):
-    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "next_action")
     STATE_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
     RECORD_ID_FIELD_NUMBER: _ClassVar[int]
@@ -714,6 +738,7 @@ class StartClockResponse(_message.Message):
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
     TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ACTION_FIELD_NUMBER: _ClassVar[int]
     state: ClockState
     time_zone: str
     record_id: str
@@ -721,20 +746,23 @@ class StartClockResponse(_message.Message):
     rules_version: str
     tzdata_version: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+    next_action: SlaNextAction
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ...) -> None: ...
 
 class ApplyClockEventRequest(_message.Message):
-    __slots__ = ("state", "event", "idempotency_key")
+    __slots__ = ("state", "event", "idempotency_key", "warning_thresholds")
     STATE_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    WARNING_THRESHOLDS_FIELD_NUMBER: _ClassVar[int]
     state: ClockState
     event: ClockEvent
     idempotency_key: str
-    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., event: _Optional[_Union[ClockEvent, _Mapping]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+    warning_thresholds: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., event: _Optional[_Union[ClockEvent, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., warning_thresholds: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ApplyClockEventResponse(_message.Message):
-    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "next_action")
     STATE_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
     RECORD_ID_FIELD_NUMBER: _ClassVar[int]
@@ -742,6 +770,7 @@ class ApplyClockEventResponse(_message.Message):
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
     TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ACTION_FIELD_NUMBER: _ClassVar[int]
     state: ClockState
     time_zone: str
     record_id: str
@@ -749,7 +778,8 @@ class ApplyClockEventResponse(_message.Message):
     rules_version: str
     tzdata_version: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+    next_action: SlaNextAction
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ...) -> None: ...
 
 class BusinessEvent(_message.Message):
     __slots__ = ("type", "time", "attributes")
@@ -769,17 +799,19 @@ class BusinessEvent(_message.Message):
     def __init__(self, type: _Optional[str] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., attributes: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class EvaluateSlaRequest(_message.Message):
-    __slots__ = ("policy", "events", "idempotency_key")
+    __slots__ = ("policy", "events", "idempotency_key", "as_of_time")
     POLICY_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
+    AS_OF_TIME_FIELD_NUMBER: _ClassVar[int]
     policy: str
     events: _containers.RepeatedCompositeFieldContainer[BusinessEvent]
     idempotency_key: str
-    def __init__(self, policy: _Optional[str] = ..., events: _Optional[_Iterable[_Union[BusinessEvent, _Mapping]]] = ..., idempotency_key: _Optional[str] = ...) -> None: ...
+    as_of_time: _timestamp_pb2.Timestamp
+    def __init__(self, policy: _Optional[str] = ..., events: _Optional[_Iterable[_Union[BusinessEvent, _Mapping]]] = ..., idempotency_key: _Optional[str] = ..., as_of_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class TimelineEntry(_message.Message):
-    __slots__ = ("event", "time", "action", "tier", "status", "old_deadline_time", "new_deadline_time", "remaining", "reason")
+    __slots__ = ("event", "time", "action", "tier", "status", "old_deadline_time", "new_deadline_time", "remaining", "reason", "threshold")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
@@ -789,6 +821,7 @@ class TimelineEntry(_message.Message):
     NEW_DEADLINE_TIME_FIELD_NUMBER: _ClassVar[int]
     REMAINING_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    THRESHOLD_FIELD_NUMBER: _ClassVar[int]
     event: str
     time: _timestamp_pb2.Timestamp
     action: str
@@ -798,10 +831,11 @@ class TimelineEntry(_message.Message):
     new_deadline_time: _timestamp_pb2.Timestamp
     remaining: _duration_pb2.Duration
     reason: str
-    def __init__(self, event: _Optional[str] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., action: _Optional[str] = ..., tier: _Optional[str] = ..., status: _Optional[_Union[ClockStatus, str]] = ..., old_deadline_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., new_deadline_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., remaining: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., reason: _Optional[str] = ...) -> None: ...
+    threshold: str
+    def __init__(self, event: _Optional[str] = ..., time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., action: _Optional[str] = ..., tier: _Optional[str] = ..., status: _Optional[_Union[ClockStatus, str]] = ..., old_deadline_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., new_deadline_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., remaining: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., reason: _Optional[str] = ..., threshold: _Optional[str] = ...) -> None: ...
 
 class EvaluateSlaResponse(_message.Message):
-    __slots__ = ("state", "tier", "policy_version", "timeline", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings")
+    __slots__ = ("state", "tier", "policy_version", "timeline", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "metrics", "next_action", "as_of_time")
     STATE_FIELD_NUMBER: _ClassVar[int]
     TIER_FIELD_NUMBER: _ClassVar[int]
     POLICY_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -812,6 +846,9 @@ class EvaluateSlaResponse(_message.Message):
     RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
     TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    METRICS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ACTION_FIELD_NUMBER: _ClassVar[int]
+    AS_OF_TIME_FIELD_NUMBER: _ClassVar[int]
     state: ClockState
     tier: str
     policy_version: str
@@ -822,7 +859,44 @@ class EvaluateSlaResponse(_message.Message):
     rules_version: str
     tzdata_version: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., tier: _Optional[str] = ..., policy_version: _Optional[str] = ..., timeline: _Optional[_Iterable[_Union[TimelineEntry, _Mapping]]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+    metrics: _containers.RepeatedCompositeFieldContainer[SlaMetric]
+    next_action: SlaNextAction
+    as_of_time: _timestamp_pb2.Timestamp
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., tier: _Optional[str] = ..., policy_version: _Optional[str] = ..., timeline: _Optional[_Iterable[_Union[TimelineEntry, _Mapping]]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., metrics: _Optional[_Iterable[_Union[SlaMetric, _Mapping]]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ..., as_of_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class SlaMetric(_message.Message):
+    __slots__ = ("name", "status", "cycles", "tier", "state", "timeline")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    CYCLES_FIELD_NUMBER: _ClassVar[int]
+    TIER_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TIMELINE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    status: SlaMetricStatus
+    cycles: int
+    tier: str
+    state: ClockState
+    timeline: _containers.RepeatedCompositeFieldContainer[TimelineEntry]
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[SlaMetricStatus, str]] = ..., cycles: _Optional[int] = ..., tier: _Optional[str] = ..., state: _Optional[_Union[ClockState, _Mapping]] = ..., timeline: _Optional[_Iterable[_Union[TimelineEntry, _Mapping]]] = ...) -> None: ...
+
+class SlaDue(_message.Message):
+    __slots__ = ("metric", "kind", "threshold")
+    METRIC_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    THRESHOLD_FIELD_NUMBER: _ClassVar[int]
+    metric: str
+    kind: SlaDueKind
+    threshold: str
+    def __init__(self, metric: _Optional[str] = ..., kind: _Optional[_Union[SlaDueKind, str]] = ..., threshold: _Optional[str] = ...) -> None: ...
+
+class SlaNextAction(_message.Message):
+    __slots__ = ("time", "due")
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    DUE_FIELD_NUMBER: _ClassVar[int]
+    time: _timestamp_pb2.Timestamp
+    due: _containers.RepeatedCompositeFieldContainer[SlaDue]
+    def __init__(self, time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., due: _Optional[_Iterable[_Union[SlaDue, _Mapping]]] = ...) -> None: ...
 
 class ListPoliciesRequest(_message.Message):
     __slots__ = ()
@@ -881,18 +955,44 @@ class PolicyEvent(_message.Message):
     def __init__(self, name: _Optional[str] = ..., when_running: _Optional[str] = ..., when_paused: _Optional[str] = ..., anchor: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
 
 class GetPolicyResponse(_message.Message):
-    __slots__ = ("info", "version", "initial_tier", "tiers", "events")
+    __slots__ = ("info", "version", "initial_tier", "tiers", "events", "metrics")
     INFO_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     INITIAL_TIER_FIELD_NUMBER: _ClassVar[int]
     TIERS_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    METRICS_FIELD_NUMBER: _ClassVar[int]
     info: PolicyInfo
     version: str
     initial_tier: str
     tiers: _containers.RepeatedCompositeFieldContainer[PolicyTier]
     events: _containers.RepeatedCompositeFieldContainer[PolicyEvent]
-    def __init__(self, info: _Optional[_Union[PolicyInfo, _Mapping]] = ..., version: _Optional[str] = ..., initial_tier: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[PolicyTier, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[PolicyEvent, _Mapping]]] = ...) -> None: ...
+    metrics: _containers.RepeatedCompositeFieldContainer[PolicyMetric]
+    def __init__(self, info: _Optional[_Union[PolicyInfo, _Mapping]] = ..., version: _Optional[str] = ..., initial_tier: _Optional[str] = ..., tiers: _Optional[_Iterable[_Union[PolicyTier, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[PolicyEvent, _Mapping]]] = ..., metrics: _Optional[_Iterable[_Union[PolicyMetric, _Mapping]]] = ...) -> None: ...
+
+class PolicyMetric(_message.Message):
+    __slots__ = ("name", "targets", "rules", "warnings")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TARGETS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    targets: _containers.RepeatedCompositeFieldContainer[PolicyTier]
+    rules: _containers.RepeatedCompositeFieldContainer[PolicyMetricRule]
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., targets: _Optional[_Iterable[_Union[PolicyTier, _Mapping]]] = ..., rules: _Optional[_Iterable[_Union[PolicyMetricRule, _Mapping]]] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class PolicyMetricRule(_message.Message):
+    __slots__ = ("event", "status", "action", "anchor")
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ANCHOR_FIELD_NUMBER: _ClassVar[int]
+    event: str
+    status: str
+    action: str
+    anchor: str
+    def __init__(self, event: _Optional[str] = ..., status: _Optional[str] = ..., action: _Optional[str] = ..., anchor: _Optional[str] = ...) -> None: ...
 
 class ListOpenPeriodsRequest(_message.Message):
     __slots__ = ("start_time", "end_time", "calendar", "page_size", "page_token", "idempotency_key")

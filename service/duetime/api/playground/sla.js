@@ -92,8 +92,10 @@ export function setUpSlaPanel(root) {
   const zone = root.querySelector("[data-testid=sla-time-zone]");
   const result = root.querySelector("[data-testid=sla-result]");
   const errors = new FieldErrors(root.querySelector("[data-testid=sla-error]"));
+  const asOf = root.querySelector("[data-testid=sla-as-of]");
   attachErrorSlot(policy);
   attachErrorSlot(zone);
+  attachErrorSlot(asOf);
   /** The event types of the policy named in the form ("start" and the
    * preset's until the service has said them). */
   let types = [...new Set(SCENARIO.map((event) => event.type))];
@@ -191,6 +193,15 @@ export function setUpSlaPanel(root) {
       }
       request.events.push(event);
     });
+    errors.register("as_of_time", asOf);
+    if (asOf.value.trim()) {
+      try {
+        request.asOfTime = formatUtc(parseDateTime(asOf.value, timeZone, { where: "the time zone above" }).us);
+      } catch (exc) {
+        if (!(exc instanceof UnknownZoneError)) errors.showOn(asOf, exc.message);
+        bad = true;
+      }
+    }
     if (bad) {
       errors.focusFirst();
       return;
@@ -292,6 +303,8 @@ function showAnswer(result, answer) {
   verdict.append(
     status === "STOPPED"
       ? `Clock STOPPED, ${state.met ? "SLA met" : "SLA breached"}${state.breachTime ? `; breach at ${local(state.breachTime)}` : ""}. Tier ${answer.tier}, record `
+      : !answer.state && answer.metrics?.length
+      ? `${answer.metrics.length} metrics (below). Tier ${answer.tier}, record `
       : `Clock ${status}${state.deadlineTime ? `, due ${local(state.deadlineTime)}` : ""}${state.remaining ? `, ${formatDuration(parseDuration(state.remaining))} left` : ""}. Tier ${answer.tier}, record `,
     record,
     ".",
@@ -307,12 +320,51 @@ function showAnswer(result, answer) {
     '<span class="moved">Red bold</span>: the event moved the deadline (its title says where it was). ' +
     '<span class="paused">Purple bold</span>: the clock is paused; the time left waits for a resume.';
   result.replaceChildren(verdict, slaTrack(timeline, zone), wrap, legend);
+  if (answer.metrics?.length) result.append(...metricsView(answer, local));
   for (const warning of answer.warnings ?? []) {
     const p = document.createElement("p");
     p.className = "warning";
     p.textContent = `warning: ${warning}`;
     result.append(p);
   }
+}
+
+/** A policy's metrics (docs/semantics.md §17): each one's status and the
+ * warnings and breaches that fell by the as-of instant, then the next action. */
+function metricsView(answer, local) {
+  const list = document.createElement("ul");
+  list.dataset.testid = "sla-metrics";
+  for (const metric of answer.metrics) {
+    const item = document.createElement("li");
+    item.dataset.testid = "sla-metric";
+    const status = (metric.status ?? "").replace("SLA_METRIC_STATUS_", "");
+    const met = metric.state?.met === undefined ? "" : metric.state.met ? ", met" : ", breached";
+    const due = metric.state?.deadlineTime ? `, due ${local(metric.state.deadlineTime)}` : "";
+    item.append(`${metric.name || "(clock)"}: ${status}${met}${due}, cycles ${metric.cycles ?? 0}`);
+    const fell = (metric.timeline ?? []).filter((e) => e.action === "WARNING" || e.action === "BREACH");
+    if (fell.length) {
+      const inner = document.createElement("ul");
+      for (const entry of fell) {
+        const li = document.createElement("li");
+        li.dataset.testid = "sla-metric-fell";
+        li.dataset.action = entry.action;
+        li.textContent = `${entry.action}${entry.threshold ? ` ${entry.threshold}` : ""} at ${local(entry.time)}`;
+        inner.append(li);
+      }
+      item.append(inner);
+    }
+    list.append(item);
+  }
+  const next = document.createElement("p");
+  next.dataset.testid = "sla-next-action";
+  const action = answer.nextAction;
+  next.textContent = action
+    ? `Next action at ${local(action.time)}: ` +
+      action.due
+        .map((d) => `${d.metric || "(clock)"} ${(d.kind ?? "").replace("SLA_DUE_KIND_", "")}${d.threshold ? ` ${d.threshold}` : ""}`)
+        .join(", ") + "."
+    : `No next action as of ${local(answer.asOfTime)}: no metric runs.`;
+  return [list, next];
 }
 
 /** Watches the width of the SLA track's tick lane (one track is shown). */

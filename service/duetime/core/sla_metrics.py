@@ -1,0 +1,404 @@
+"""SLA policies with metrics, warnings and the next action (docs/semantics.md §17).
+
+A :class:`MetricPolicy` holds one or more :class:`Metric` s; each is a clock
+(docs/semantics.md §11) with a target per tier, rules per (business event,
+status) and optional warnings. :func:`evaluate_metrics` replays a ticket's
+history as of an instant and returns, per metric, its status, cycles, state
+and a timeline in which WARNING and BREACH entries stand at their own
+instants, and the next action: the earliest instant after the as-of instant
+at which something falls, with everything that falls then.
+
+Instants and amounts are integer µs. Pure: no I/O, no wall clock.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Callable, Mapping, Sequence
+
+from .calendar import Calendar
+from .clock import (Anchor, ClockEvent, ClockState, EventType, FailedPrecondition, Measure, Status,
+                    _add_amount, _between, _compiled, _target_amount, apply_event, measure_of, start_clock)
+from .durations import DurationKind, parse_duration
+from .engine import first_open_at_or_after
+from .errors import FieldViolation, InvalidArgument
+from .explain import fmt_amount
+from .sla import START_EVENT, BusinessEvent, Policy, Tier
+from .zones import format_local
+
+#: The statuses a metric's rules may name; NOT_STARTED is a metric's status
+#: before its first START.
+NOT_STARTED = "NOT_STARTED"
+STATUSES = (NOT_STARTED, "RUNNING", "PAUSED", "STOPPED")
+START = "START"
+
+#: Which actions each status allows (docs/semantics.md §17).
+ALLOWED = {
+    NOT_STARTED: ("START",),
+    "STOPPED": ("START",),
+    "RUNNING": ("PAUSE", "RESET", "RETARGET", "STOP"),
+    "PAUSED": ("RESUME", "RESET", "RETARGET", "STOP"),
+}
+
+_SHARE = re.compile(r"(\d{1,2}(?:\.\d{1,6})?)%")
+_UNITS = {
+    Measure.ELAPSED: (DurationKind.ELAPSED, "elapsed units (h, m, s, d, w)"),
+    Measure.BUSINESS_TIME: (DurationKind.BUSINESS_TIME, "business time (bh, bm)"),
+    Measure.BUSINESS_DAY: (DurationKind.ELAPSED, "hours of business-day open time (h, m, s)"),
+}
+
+
+@dataclass(frozen=True)
+class Warning:
+    """A threshold of a running clock: ``share`` consumed (a Fraction in
+    (0, 1)) or ``left_us`` left in the clock's measure; ``text`` as written
+    (``"75%"``, ``"30bm"``)."""
+
+    text: str
+    share: Fraction | None = None
+    left_us: int | None = None
+
+
+def parse_warning(text: str, measure: Measure, field: str) -> Warning:
+    """``"NN%"`` (0 < NN < 100) or an amount left in the units of ``measure``
+    (docs/semantics.md §17). InvalidArgument naming ``field`` otherwise."""
+    m = _SHARE.fullmatch(text.strip())
+    if m:
+        share = Fraction(m.group(1)) / 100
+        if not 0 < share < 1:
+            raise InvalidArgument.at(field, f"{text!r}: a share is more than 0% and less than 100%")
+        return Warning(text.strip(), share=share)
+    if text.strip().endswith("%"):
+        raise InvalidArgument.at(field, f"{text!r}: write a share as NN% (0 < NN < 100), e.g. '75%'")
+    kind, words = _UNITS[measure]
+    d = parse_duration(text.strip(), field)
+    if d.is_relative or d.kind is not kind or d.days:
+        raise InvalidArgument.at(field, f"{text!r}: a {measure.value.lower()} clock's warning is a share "
+                                        f"('75%') or an amount left in {words}")
+    if d.micros <= 0:
+        raise InvalidArgument.at(field, f"{text!r}: the amount left must be more than zero")
+    return Warning(d.text, left_us=d.micros)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One clock of a policy. ``targets``: tier name → Tier (target and
+    calendar); ``rules``: business event → {status → action} (actions as in
+    :data:`ALLOWED`); ``anchors``: business event → RETARGET anchor;
+    ``warnings`` in the policy's order."""
+
+    name: str
+    targets: Mapping[str, Tier]
+    rules: Mapping[str, Mapping[str, str]]
+    anchors: Mapping[str, Anchor]
+    warnings: tuple[Warning, ...] = ()
+
+
+@dataclass(frozen=True)
+class MetricPolicy:
+    """A policy of metrics. ``tier_on_any_event``: an event's ``tier``
+    attribute changes the tier in force whatever it does (False: only a
+    RETARGET does, as a one-clock policy always did)."""
+
+    name: str
+    version: str
+    initial_tier: str
+    tiers: tuple[str, ...]
+    metrics: tuple[Metric, ...]
+    tier_on_any_event: bool = True
+
+
+def one_metric(policy: Policy, name: str = "") -> MetricPolicy:
+    """A one-clock :class:`Policy` as a policy with one metric (named
+    ``name``, empty: unnamed) that starts on ``start``."""
+    rules = {e: {s: a.value for s, a in r.actions.items()} for e, r in policy.rules.items()}
+    rules[START_EVENT] = {NOT_STARTED: START}
+    return MetricPolicy(policy.name, policy.version, policy.initial_tier, tuple(policy.tiers),
+                        (Metric(name, dict(policy.tiers), rules, {e: r.anchor for e, r in policy.rules.items()}),),
+                        tier_on_any_event=False)
+
+
+def check_rules(metric: Metric, where: str) -> list[str]:
+    """Problems with ``metric``'s rules: an action its status does not allow
+    (docs/semantics.md §17), an unknown status or action. Empty: none."""
+    problems = []
+    for event, by_status in metric.rules.items():
+        for status, action in by_status.items():
+            if status not in ALLOWED:
+                problems.append(f"{where}.{event}: {status!r} is not a status (one of {', '.join(STATUSES)})")
+            elif action not in ALLOWED[status]:
+                problems.append(f"{where}.{event}: {status} allows {' or '.join(ALLOWED[status])}, not {action!r}")
+    return problems
+
+
+@dataclass(frozen=True)
+class MetricEntry:
+    """One timeline entry of a metric. ``action``: START, PAUSE, RESUME,
+    RESET, RETARGET, STOP, NONE (an event), or WARNING / BREACH (something
+    that fell; ``event`` empty, ``threshold`` the warning's text)."""
+
+    event: str
+    at_us: int
+    action: str
+    tier: str
+    status: str
+    old_deadline_us: int | None
+    new_deadline_us: int | None
+    remaining_us: int | None
+    reason: str
+    threshold: str = ""
+
+
+@dataclass(frozen=True)
+class Due:
+    """Something that falls: ``kind`` WARNING or BREACH of ``metric``;
+    ``threshold`` the warning's text (empty for a breach)."""
+
+    metric: str
+    kind: str
+    threshold: str
+    at_us: int
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    name: str
+    status: str
+    cycles: int
+    tier: str
+    state: ClockState | None
+    timeline: tuple[MetricEntry, ...]
+
+
+@dataclass(frozen=True)
+class MetricsEvaluation:
+    """Per metric, in the policy's order; ``next_at_us`` None: nothing is
+    due (no metric runs); ``next_due`` everything falling at it."""
+
+    metrics: tuple[MetricResult, ...]
+    tier: str
+    as_of_us: int
+    next_at_us: int | None
+    next_due: tuple[Due, ...]
+
+
+def _when(us: int | None, cal: Calendar) -> str:
+    return format_local(us, cal.zone) if us is not None else "none"
+
+
+def _falls_at(state: ClockState, left: int, cal: Calendar, floor: int) -> int:
+    """When a warning with ``left`` left falls on the RUNNING ``state``: the
+    latest instant W with open time in [W, deadline) equal to ``left``, or
+    ``floor`` (when the clock last started running or its target was set)
+    if W lies before it. Never looks before ``floor``, so it stays inside
+    the calendar's range whatever ``left`` is."""
+    d = state.deadline_us
+    business = state.measure is not Measure.ELAPSED
+    avail = _between(state.measure, floor, d, cal) if d >= floor else d - floor
+    if left > avail:
+        return floor
+    if left == avail:
+        return min(first_open_at_or_after(_compiled(state.measure, cal), floor), d) if business and d > floor else floor
+    w = d if left <= 0 else _add_amount(state.measure, d, -left, cal, "warnings")
+    if business:
+        w = min(first_open_at_or_after(_compiled(state.measure, cal), w), d)
+    return max(w, floor)
+
+
+class _Run:
+    """One metric's clock while the history is replayed."""
+
+    def __init__(self, metric: Metric):
+        self.metric = metric
+        self.state: ClockState | None = None
+        self.status = NOT_STARTED
+        self.cycles = 0
+        self.tier = ""
+        self.timeline: list[MetricEntry] = []
+        self.lefts: list[tuple[int, Warning]] = []  # armed warnings not yet fallen: (amount left, warning)
+        self.breach_armed = False
+        self.armed_at = 0  # when the target was last set
+
+    def cal(self) -> Calendar:
+        return self.metric.targets[self.tier].calendar
+
+    def arm(self, at_us: int) -> None:
+        """A target was set at ``at_us``: arm every warning and the breach."""
+        s = self.state
+        amount = _target_amount(parse_duration(s.target, "target"), s.measure, at_us, self.cal(), "target")
+        lefts = []
+        for w in self.metric.warnings:
+            left = w.left_us if w.share is None else (amount * (1 - w.share)).__floor__()
+            lefts.append((left, w))
+        self.lefts = sorted(lefts, key=lambda x: -x[0])  # they fall in this order
+        self.breach_armed = True
+        self.armed_at = at_us
+
+    def pending(self) -> list[Due]:
+        """What falls from the current running stretch on, in order, if no
+        event comes first (empty unless RUNNING)."""
+        s = self.state
+        if self.status != "RUNNING" or s is None:
+            return []
+        r = max(s.running_since_us, self.armed_at)  # nothing falls before the target was set
+        out = [Due(self.metric.name, "WARNING", w.text, _falls_at(s, left, self.cal(), r))
+               for left, w in self.lefts]
+        if self.breach_armed:
+            out.append(Due(self.metric.name, "BREACH", "", max(s.deadline_us, r)))
+        return sorted(out, key=lambda d: d.at_us)  # stable: warnings before the breach at one instant
+
+    def fall_before(self, end_us: int, inclusive: bool) -> None:
+        """Record what falls before ``end_us`` (at it too when ``inclusive``)."""
+        for due in self.pending():
+            cal = self.cal()
+            if due.at_us < end_us or (inclusive and due.at_us == end_us):
+                if due.kind == "WARNING":  # one of them, if a threshold is given twice
+                    del self.lefts[next(i for i, x in enumerate(self.lefts) if x[1].text == due.threshold)]
+                    why = f"warning {due.threshold}: due {_when(self.state.deadline_us, cal)}"
+                else:
+                    self.breach_armed = False
+                    why = f"breach: the deadline {_when(self.state.deadline_us, cal)} passed"
+                self.timeline.append(MetricEntry("", due.at_us, due.kind, self.tier, self.status,
+                                                 self.state.deadline_us, self.state.deadline_us, None, why,
+                                                 due.threshold))
+
+
+def evaluate_metrics(policy: MetricPolicy, events: Sequence[BusinessEvent], as_of_us: int | None = None,
+                     check: Callable[[], None] | None = None) -> MetricsEvaluation:
+    """Replay ``events`` (the first ``start``) under ``policy`` as of
+    ``as_of_us`` (None: the last event's instant). InvalidArgument: an
+    unknown event (``events[i].type``) or tier (``events[i].attributes``), a
+    RETARGET without a tier, ``as_of`` earlier than the last event.
+    FailedPrecondition: events out of time order, a second ``start``.
+    ``check``: a cooperative check called before each event."""
+    known = {e for m in policy.metrics for e in m.rules} | {START_EVENT}
+    if not events or events[0].type != START_EVENT:
+        raise InvalidArgument.at("events[0].type", f"a history begins with a {START_EVENT!r} event")
+    bad, order = [], []
+    for i, e in enumerate(events):
+        if i and e.type not in known:
+            bad.append(FieldViolation(f"events[{i}].type", f"{e.type!r} is not an event of policy {policy.name!r} "
+                                                           f"(known: {', '.join(sorted(known - {START_EVENT}))})"))
+        tier = e.attributes.get("tier")
+        if tier is not None and tier not in policy.tiers:
+            bad.append(FieldViolation(f"events[{i}].attributes", f"tier {tier!r} is not a tier of policy "
+                                                                 f"{policy.name!r} (tiers: {', '.join(sorted(policy.tiers))})"))
+        if i and e.type == START_EVENT:
+            order.append(FieldViolation(f"events[{i}].type", f"a history has one {START_EVENT!r} event, its first"))
+        elif i and e.at_us < events[i - 1].at_us:
+            order.append(FieldViolation(f"events[{i}].time", "the event is earlier than "
+                                        + ("the start" if e.at_us < events[0].at_us else "the one before it")
+                                        + "; events must come in time order"))
+    if bad:
+        raise InvalidArgument(bad)
+    if order:
+        raise FailedPrecondition(order[:1])
+    last = events[-1].at_us
+    as_of = last if as_of_us is None else as_of_us
+    if as_of < last:
+        raise InvalidArgument.at("as_of_time", "is earlier than the last event; give an instant at or after it "
+                                               "(or leave it unset: the last event's instant)")
+    tier = events[0].attributes.get("tier", policy.initial_tier)
+    runs = [_Run(m) for m in policy.metrics]
+    for i, e in enumerate(events):
+        if check is not None:
+            check()
+        new_tier = e.attributes.get("tier")
+        if new_tier is not None and (policy.tier_on_any_event or i == 0):
+            tier = new_tier
+        for run in runs:
+            run.fall_before(e.at_us, inclusive=False)
+            _apply(run, e, i, tier, policy)
+            if new_tier is not None and not policy.tier_on_any_event and run.timeline[-1].action == "RETARGET":
+                tier = new_tier
+    for run in runs:
+        run.fall_before(as_of, inclusive=True)
+    upcoming = [d for run in runs for d in run.pending()]
+    next_at = min((d.at_us for d in upcoming), default=None)
+    due = tuple(d for d in upcoming if d.at_us == next_at)  # runs in policy order, each in falling order
+    return MetricsEvaluation(
+        tuple(MetricResult(r.metric.name, r.status, r.cycles, r.tier, r.state, tuple(r.timeline)) for r in runs),
+        tier, as_of, next_at, due)
+
+
+def _apply(run: _Run, e: BusinessEvent, i: int, tier: str, policy: MetricPolicy) -> None:
+    action = run.metric.rules.get(e.type, {}).get(run.status)
+    old = run.state.deadline_us if run.state is not None else None
+    if action is None:
+        if run.state is not None or e.type != START_EVENT or i:
+            run.timeline.append(MetricEntry(e.type, e.at_us, "NONE", run.tier or tier, run.status, old, old,
+                                            run.state.remaining_us if run.state else None,
+                                            f"{e.type} while {run.status}: the policy does nothing"))
+        return
+    if action == START:
+        run.tier = tier
+        t = run.metric.targets[tier]
+        run.state = start_clock(t.target, e.at_us, t.calendar, f"events[{i}]")
+        run.status = "RUNNING"
+        run.cycles += 1
+        run.arm(e.at_us)
+        run.timeline.append(MetricEntry(e.type, e.at_us, START, tier, "RUNNING", old, run.state.deadline_us, None,
+                                        f"{e.type}: clock started (cycle {run.cycles}): {tier} target {t.target}, "
+                                        f"due {_when(run.state.deadline_us, t.calendar)}"))
+        return
+    kind = EventType(action)
+    target = ""
+    if kind is EventType.RETARGET:
+        new_tier = e.attributes.get("tier")
+        if new_tier is None:
+            raise InvalidArgument.at(f"events[{i}].attributes", f"{e.type} retargets the clock: give the new 'tier'")
+        run.tier = new_tier
+        target = run.metric.targets[new_tier].target
+    elif kind is EventType.RESET and run.tier != tier:  # a reset uses the target of the tier in force
+        run.tier = tier
+        d = parse_duration(run.metric.targets[tier].target, "target")
+        run.state = replace(run.state, target=d.text, measure=measure_of(d, "target"))
+    event = ClockEvent(kind, e.at_us, target, run.metric.anchors.get(e.type, Anchor.EVENT))
+    try:
+        run.state = apply_event(run.state, event, run.cal())
+    except FailedPrecondition as err:
+        raise FailedPrecondition([FieldViolation(f"events[{i}]{v.field.removeprefix('event')}",
+                                                 f"{e.type} ({action}): {v.description}")
+                                  for v in err.violations]) from None
+    s = run.state
+    run.status = s.status.value
+    if kind in (EventType.RESET, EventType.RETARGET):
+        run.arm(e.at_us)
+    cal = run.cal()
+    if kind is EventType.PAUSE:
+        why = f"{e.type}: clock paused with {fmt_amount(s.remaining_us)} left in its measure"
+    elif kind is EventType.RESUME:
+        why = f"{e.type}: clock resumed; due {_when(s.deadline_us, cal)}"
+    elif kind is EventType.STOP:
+        why = f"{e.type}: clock stopped, SLA {'met' if s.met else 'breached'}"
+    elif s.status is Status.RUNNING:
+        why = f"{e.type}: {action.lower()} to {s.target}; due {_when(s.deadline_us, cal)}"
+    else:
+        why = f"{e.type}: {action.lower()} to {s.target}; {fmt_amount(s.remaining_us)} left"
+    run.timeline.append(MetricEntry(e.type, e.at_us, action, run.tier, run.status, old, s.deadline_us,
+                                    s.remaining_us, why))
+
+
+
+def clock_next_action(state: ClockState, warnings: Sequence[Warning], cal: Calendar,
+                      after_us: int) -> tuple[int | None, tuple[Due, ...]]:
+    """The next action of a single clock (docs/semantics.md §17): the
+    earliest instant strictly after ``after_us`` at which one of
+    ``warnings`` or the deadline of the RUNNING ``state`` falls, with what
+    falls then (metric name empty), warnings before the breach. A share
+    counts from the target at ``state.started_us``; a warning whose instant
+    is not after ``after_us`` is taken as fallen. (None, ()) unless RUNNING
+    or when nothing falls after ``after_us``."""
+    if state.status is not Status.RUNNING or state.deadline_us is None:
+        return None, ()
+    amount = _target_amount(parse_duration(state.target, "target"), state.measure, state.started_us, cal, "target")
+    lefts = sorted(((w.left_us if w.share is None else (amount * (1 - w.share)).__floor__(), w) for w in warnings),
+                   key=lambda x: -x[0])
+    floor = state.running_since_us if state.running_since_us is not None else state.last_event_us
+    due = [Due("", "WARNING", w.text, _falls_at(state, left, cal, floor)) for left, w in lefts]
+    due.append(Due("", "BREACH", "", max(state.deadline_us, floor)))
+    due = [d for d in due if d.at_us > after_us]
+    at = min((d.at_us for d in due), default=None)
+    return at, tuple(d for d in due if d.at_us == at)
