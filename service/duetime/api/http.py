@@ -102,6 +102,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import anyio
+import anyio.abc
 import anyio.to_thread
 import uvicorn
 from google.api import annotations_pb2, http_pb2
@@ -768,6 +769,38 @@ async def _read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+async def _run_watched(run: Callable, request: Request, deadline, limiter):
+    """``run()`` in a worker thread; meanwhile, once the request body has been
+    read, an ``http.disconnect`` from the client marks ``deadline`` (a
+    CallDeadline, or None: not watched) so that the work stops at its next
+    check with CallerGone."""
+    if deadline is None:
+        return await anyio.to_thread.run_sync(run, limiter=limiter)
+
+    async def watch() -> None:
+        while True:
+            message = await request.receive()
+            if message.get("type") == "http.disconnect":
+                deadline.caller_gone()
+                return
+
+    outcome: list = []
+
+    async def work(group: anyio.abc.TaskGroup) -> None:
+        try:
+            outcome.append(await anyio.to_thread.run_sync(run, limiter=limiter))
+        except Exception as exc:  # noqa: BLE001 - raised again below, outside the group
+            outcome.append(exc)
+        group.cancel_scope.cancel()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch)
+        group.start_soon(work, group)
+    if isinstance(outcome[0], Exception):
+        raise outcome[0]
+    return outcome[0]
+
+
 # ---------------------------------------------------------------------------
 # who may send requests: Host and Origin
 
@@ -951,6 +984,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
 
         async def answer(request: Request) -> Response:
             began = time.perf_counter()
+            deadline = limits.deadline()  # from arrival: reading and parsing count too
             peer = f"http:{request.client.host}:{request.client.port}" if request.client else ""
             metadata = tuple(_Metadatum(k.lower(), v) for k, v in request.headers.items())
             response, text, error = None, "", None
@@ -962,15 +996,19 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                 body = await _read_body(request, max_body_bytes) if binding.body else b""
 
                 def run() -> tuple[Message, str]:
+                    if deadline is not None:
+                        deadline.check()
                     message = build_request(binding, body, request.path_params,
                                             request.query_params.multi_items())
+                    if deadline is not None:
+                        deadline.check()
                     received_at = datetime.now(timezone.utc)
-                    reply = use_case(message, metadata, received_at, limits.deadline(), caller)
+                    reply = use_case(message, metadata, received_at, deadline, caller)
                     # rendered here, so that a reply that cannot be rendered (a
                     # stored record whose bytes are corrupt) is this call's error
                     return reply, message_json(reply)
 
-                response, text = await anyio.to_thread.run_sync(run, limiter=limiter())
+                response, text = await _run_watched(run, request, deadline, limiter())
             except ClientDisconnect:
                 # the caller went away mid-body: nothing to compute, no one to answer
                 seconds = time.perf_counter() - began

@@ -243,8 +243,11 @@ class _Servicer:
         """Answer the unary RPC ``method`` (its full name) from :attr:`calls`,
         within a deadline from the call budget (:attr:`limits`)."""
         received_at = datetime.now(timezone.utc)
+        deadline = self.limits.deadline()
+        if deadline is not None and not context.add_callback(deadline.caller_gone):
+            deadline.caller_gone()  # the call has already ended (cancelled)
         return self._call(context, self.calls[method], request,
-                          context.invocation_metadata(), received_at, self.limits.deadline(),
+                          context.invocation_metadata(), received_at, deadline,
                           caller_of(context))
 
 
@@ -265,14 +268,23 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
         namespace = self._call(context, call_namespace, caller_of(context),
                                context.invocation_metadata())
         step = self.app.limits.stream_chunk
+        current: list = [None]  # the chunk's deadline, marked when the caller goes
+
+        def caller_gone() -> None:
+            if current[0] is not None:
+                current[0].caller_gone()
+
+        active = context.add_callback(caller_gone)
         for message in request_iterator:
             items = message.items
             self._call(context, self.limits.check_items, items)
             for first in range(0, len(items), step):
                 chunk = items[first:first + step]
+                deadline = current[0] = self.limits.deadline()
+                if deadline is not None and not (active and context.is_active()):
+                    deadline.caller_gone()
                 results = self._call(context, self.app.call_many, DUE_TIME, chunk,
-                                     datetime.now(timezone.utc), namespace,
-                                     self.limits.deadline())
+                                     datetime.now(timezone.utc), namespace, deadline)
                 reply = pb.StreamComputeDueTimesResponse()
                 add_item_results(reply.results, results)
                 yield reply

