@@ -6,6 +6,7 @@ duplicate headers."""
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 import threading
@@ -63,6 +64,19 @@ def batch(n: int) -> pb.BatchComputeDueTimesRequest:
     return pb.BatchComputeDueTimesRequest(items=[zagreb_request(f"k-{i}") for i in range(n)])
 
 
+def raw_post(port: int, path: str, body: bytes, headers: str = "Host: 127.0.0.1\r\n"
+             "Content-Type: application/json\r\n", verb: str = "POST") -> tuple[int, bytes]:
+    """Send one request on a fresh connection; its status and body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(f"{verb} {path} HTTP/1.1\r\n{headers}Content-Length: {len(body)}\r\n"
+                     "Connection: close\r\n\r\n".encode() + body)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, rest = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), rest
+
+
 # ---------------------------------------------------------------------------
 # 1. a call whose caller has gone stops at its next check, records nothing
 
@@ -98,3 +112,32 @@ def test_an_http_client_hanging_up_stops_its_call_and_records_nothing(
     assert stored(grpc_server.app) == 0
     assert any("CANCELLED" in r.getMessage() and "BatchComputeDueTimes" in r.getMessage()
                for r in caplog.records)
+
+
+# ---------------------------------------------------------------------------
+# 3. over HTTP the call budget counts from the request's arrival: a large
+# body's parse is stopped at the budget, not answered after the whole parse
+
+
+def test_a_large_http_body_is_stopped_within_the_call_budget(caplog):
+    caplog.set_level(logging.INFO, logger="duetime")
+    running = start_server(MemoryLedger(), port=0, call_budget=0.5)
+    served = http.start_http_server(running.app, "127.0.0.1", 0, limits=running.limits)
+    try:
+        item = zagreb_request()
+        item.calendar.holidays.extend(pb.Holiday(date=f"2000-{m:02d}-{d:02d}")
+                                      for m in range(1, 10) for d in range(10, 20))
+        one = json_format.MessageToDict(item)
+        body = json.dumps({"items": [dict(one, idempotencyKey=f"k-{i}")
+                                     for i in range(6000)]}).encode()
+        assert 13_000_000 < len(body) < 16 * 2**20  # parsed whole: several seconds of CPU
+        began = time.monotonic()
+        status, answer = raw_post(served.port, "/v1/dueTimes:batchCompute", body)
+        took = time.monotonic() - began
+        assert status == 504
+        assert json.loads(answer)["error"]["status"] == "DEADLINE_EXCEEDED"
+        assert took < 0.5 + 2.0
+        assert stored(running.app) == 0
+    finally:
+        served.stop()
+        running.stop(grace=0)

@@ -645,11 +645,47 @@ def _first_line(exc: BaseException) -> str:
     return text or type(exc).__name__
 
 
-def _parse_body(text: str, target: Message) -> None:
+PARSE_CHUNK = 64
+"""How many elements of a long top-level repeated message field (a batch's
+``items``) are read into messages between two checks of the call's deadline."""
+
+
+def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None) -> None:
+    """``json_format.ParseDict(tree, target)``; with ``check``, a long
+    top-level list of messages is read :data:`PARSE_CHUNK` elements at a
+    time with ``check()`` between them (it raises to stop the parse)."""
+    if check is None:
+        json_format.ParseDict(tree, target)
+        return
+    fields = target.DESCRIPTOR.fields_by_name
+    camel = target.DESCRIPTOR.fields_by_camelcase_name
+    rest, lists = {}, []
+    for key, value in tree.items():
+        field = camel.get(key) or fields.get(key)
+        if (field is not None and field.is_repeated
+                and field.message_type is not None
+                and not field.message_type.GetOptions().map_entry
+                and isinstance(value, list) and len(value) > PARSE_CHUNK):
+            lists.append((key, value))
+        else:
+            rest[key] = value
+    json_format.ParseDict(rest, target)
+    for key, value in lists:
+        for first in range(0, len(value), PARSE_CHUNK):
+            check()
+            part = type(target)()
+            json_format.ParseDict({key: value[first:first + PARSE_CHUNK]}, part)
+            target.MergeFrom(part)
+    check()
+
+
+def _parse_body(text: str, target: Message, check: Callable[[], None] | None = None) -> None:
     """Merge ``text`` (JSON) into ``target`` by the protobuf JSON mapping.
     Raises InvalidArgument on ``body``: ``is not valid JSON for T: <why>``
     (bad JSON, a duplicate key, an unknown field of T itself), or ``field
-    a.b: <what is wrong>`` as the walk over T's descriptor found it."""
+    a.b: <what is wrong>`` as the walk over T's descriptor found it.
+    ``check`` (the call deadline's): called between the steps of a long
+    parse, it raises to stop it (see :func:`_parse_tree`)."""
     descriptor = target.DESCRIPTOR
     try:
         tree = json.loads(text, object_pairs_hook=_unique_keys)
@@ -660,13 +696,20 @@ def _parse_body(text: str, target: Message) -> None:
     except ValueError as exc:
         why = str(exc)
     else:
+        if check is not None:
+            check()
         try:
-            json_format.ParseDict(canonical_json(tree, descriptor), target)
+            canonical = canonical_json(tree, descriptor)
+            if check is not None:
+                check()
+            _parse_tree(canonical, target, check)
             return
         except JsonValueError as exc:
             raise InvalidArgument.at("body", f"field {exc.path}: {exc.text}") from None
         except RecursionError:
             why = "it is nested too deeply"
+        except Refusal:  # from ``check``: the call's budget ran out or its caller went
+            raise
         except Exception as exc:  # noqa: BLE001 - whatever json_format refuses is the body's
             problem = _message_problem(tree, descriptor, descriptor.name)
             if problem is not None and problem.path:
@@ -677,10 +720,13 @@ def _parse_body(text: str, target: Message) -> None:
 
 
 def build_request(binding: HttpBinding, body: bytes, path_params: dict[str, str],
-                  query: Iterable[tuple[str, str]]) -> Message:
+                  query: Iterable[tuple[str, str]],
+                  check: Callable[[], None] | None = None) -> Message:
     """The request message of ``binding`` from the HTTP request's ``body``,
     path parameters (by router name) and query parameters. Raises
-    InvalidArgument naming ``body``, a path field or a query parameter."""
+    InvalidArgument naming ``body``, a path field or a query parameter.
+    ``check``: the call deadline's check, called while a long body is
+    parsed (whatever it raises stops the parse)."""
     request = binding.request_type()
     descriptor = request.DESCRIPTOR
     if binding.body == "*":  # the body is the whole request: nothing is left for the query
@@ -701,7 +747,7 @@ def build_request(binding: HttpBinding, body: bytes, path_params: dict[str, str]
             raise InvalidArgument.at("body", f"must be a JSON object (a "
                                              f"{target.DESCRIPTOR.full_name} in the protobuf "
                                              "JSON mapping)")
-        _parse_body(text, target)
+        _parse_body(text, target, check)
     for name, dotted in binding.variables:
         _merge(request, dotted, [path_params[name]], dotted)
     if binding.body != "*":
@@ -999,9 +1045,8 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                     if deadline is not None:
                         deadline.check()
                     message = build_request(binding, body, request.path_params,
-                                            request.query_params.multi_items())
-                    if deadline is not None:
-                        deadline.check()
+                                            request.query_params.multi_items(),
+                                            deadline.check if deadline is not None else None)
                     received_at = datetime.now(timezone.utc)
                     reply = use_case(message, metadata, received_at, deadline, caller)
                     # rendered here, so that a reply that cannot be rendered (a
