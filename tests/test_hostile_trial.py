@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import socket
 import threading
 import time
@@ -16,6 +17,7 @@ import grpc
 import pytest
 from duetime.api import http
 from duetime.app import answers
+from duetime.auth import TokenSet
 from duetime.api.server import start_server
 from duetime.ledger import MemoryLedger, RecordFilter
 from duetime.v1 import duetime_pb2 as pb
@@ -44,6 +46,10 @@ def slow_due_times(monkeypatch) -> list[float]:
 
 def stored(app) -> int:
     return len(list(app.records(RecordFilter())))
+
+
+def namespaces(app) -> list[str]:
+    return [row.namespace for row in app.records(RecordFilter())]
 
 
 @pytest.fixture
@@ -140,4 +146,68 @@ def test_a_large_http_body_is_stopped_within_the_call_budget(caplog):
         assert stored(running.app) == 0
     finally:
         served.stop()
+        running.stop(grace=0)
+
+
+# ---------------------------------------------------------------------------
+# 2. a token revoked by a reload ends an open stream before its next chunk
+
+
+def test_a_revoked_token_ends_an_open_stream_and_records_nothing_more(tmp_path):
+    path = tmp_path / "tokens"
+    path.write_text("team-a-token.1 namespaces=team-a scopes=compute,read\n")
+    tokens = TokenSet(path)
+    running = start_server(MemoryLedger(), port=0, tokens=tokens, log_calls=False)
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            stub = pb_grpc.DueTimeServiceStub(channel)
+            sent: queue.Queue = queue.Queue()
+
+            def messages():
+                while (message := sent.get()) is not None:
+                    yield message
+
+            replies = stub.StreamComputeDueTimes(
+                messages(), timeout=30, metadata=(("authorization", "Bearer team-a-token.1"),))
+            sent.put(pb.StreamComputeDueTimesRequest(items=[zagreb_request("k-1")]))
+            next(replies)
+            assert namespaces(running.app) == ["team-a"]
+            path.write_text("# nobody for now\n")
+            tokens.reload()  # what SIGHUP does
+            for key in ("k-2", "k-3", "k-4"):
+                sent.put(pb.StreamComputeDueTimesRequest(items=[zagreb_request(key)]))
+            with pytest.raises(grpc.RpcError) as caught:
+                next(replies)
+            sent.put(None)
+            assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
+            assert stored(running.app) == 1
+    finally:
+        running.stop(grace=0)
+
+
+def test_an_open_stream_goes_on_after_a_reload_that_keeps_its_token(tmp_path):
+    path = tmp_path / "tokens"
+    path.write_text("team-a-token.1 namespaces=team-a scopes=compute\n")
+    tokens = TokenSet(path)
+    running = start_server(MemoryLedger(), port=0, tokens=tokens, log_calls=False)
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            stub = pb_grpc.DueTimeServiceStub(channel)
+            sent: queue.Queue = queue.Queue()
+
+            def messages():
+                while (message := sent.get()) is not None:
+                    yield message
+
+            replies = stub.StreamComputeDueTimes(
+                messages(), timeout=30, metadata=(("authorization", "Bearer team-a-token.1"),))
+            sent.put(pb.StreamComputeDueTimesRequest(items=[zagreb_request("k-1")]))
+            next(replies)
+            path.write_text("team-a-token.1 namespaces=team-a scopes=compute\nother-token.2\n")
+            tokens.reload()
+            sent.put(pb.StreamComputeDueTimesRequest(items=[zagreb_request("k-2")]))
+            next(replies)
+            sent.put(None)
+            assert namespaces(running.app) == ["team-a", "team-a"]
+    finally:
         running.stop(grace=0)
