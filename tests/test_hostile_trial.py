@@ -20,6 +20,7 @@ from duetime.app import answers
 from duetime.auth import TokenSet
 from duetime.api.server import start_server
 from duetime.ledger import MemoryLedger, RecordFilter
+from duetime.metrics import Metrics
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
 from google.protobuf import json_format
@@ -211,3 +212,94 @@ def test_an_open_stream_goes_on_after_a_reload_that_keeps_its_token(tmp_path):
             assert namespaces(running.app) == ["team-a", "team-a"]
     finally:
         running.stop(grace=0)
+
+
+# ---------------------------------------------------------------------------
+# 5. a JSON enum is a name or a whole number
+
+
+@pytest.mark.parametrize("value, shown", [("1.5", "1.5"), ("true", "true"), ("-0.5", "-0.5")])
+def test_a_fractional_or_boolean_enum_is_invalid_argument_on_its_field(
+        http_server, grpc_server, value, shown):
+    request = json.loads(json_format.MessageToJson(zagreb_request()))
+    body = json.dumps(request)[:-1] + f', "atClose": {value}}}'
+    status, answer = raw_post(http_server.port, "/v1/dueTimes:compute", body.encode())
+    assert status == 400
+    error = json.loads(answer)["error"]
+    assert error["status"] == "INVALID_ARGUMENT"
+    violation = error["details"][0]["fieldViolations"][0]
+    assert violation["field"] == "body"
+    assert violation["description"].startswith(
+        f"field atClose: {shown} is not a value of AtClose: write a name or a whole number, "
+        "one of ")
+    assert stored(grpc_server.app) == 0
+
+
+def test_a_whole_enum_number_is_still_read(http_server):
+    request = json.loads(json_format.MessageToJson(zagreb_request()))
+    for value in ("1", "1.0", '"AT_CLOSE_END_OF_WINDOW"'):
+        body = json.dumps(request)[:-1] + f', "atClose": {value}}}'
+        assert raw_post(http_server.port, "/v1/dueTimes:compute", body.encode())[0] == 200
+
+
+# ---------------------------------------------------------------------------
+# 6. the metrics port answers exactly /metrics
+
+
+def test_the_metrics_port_refuses_a_doubled_slash():
+    metrics = Metrics()
+    port = metrics.serve("127.0.0.1", 0)
+    try:
+        for path, expected in (("/metrics", 200), ("//metrics", 404), ("///metrics", 404),
+                               ("//metrics?x=1", 404), ("/metrics?x=1", 200)):
+            status, _ = raw_post(port, path, b"", "Host: 127.0.0.1\r\n", verb="GET")
+            assert status == expected, path
+    finally:
+        metrics.close()
+
+
+# ---------------------------------------------------------------------------
+# 7. Host is parsed strictly on a loopback server; Origin, Content-Type and
+# Host are refused when given twice
+
+
+@pytest.mark.parametrize("host", [
+    "localhost:80@evil.com", "127.0.0.1:47080, evil.com", "localhost:abc", "localhost:",
+    "localhost:80:80", "[::1]x", "local host", "",
+])
+def test_a_malformed_host_is_refused_on_loopback(http_server, grpc_server, host):
+    body = json_format.MessageToJson(zagreb_request()).encode()
+    status, answer = raw_post(http_server.port, "/v1/dueTimes:compute", body,
+                              f"Host: {host}\r\nContent-Type: application/json\r\n")
+    assert status == 403, answer
+    error = json.loads(answer)["error"]
+    assert error["details"][-1]["reason"] == "HOST_NOT_ALLOWED"
+    assert error["message"].startswith(
+        f"header Host: {host!r} is not a host name with an optional :port (digits); "
+        "it answers ")
+    assert stored(grpc_server.app) == 0
+
+
+@pytest.mark.parametrize("host", ["localhost:8080", "127.0.0.1", "[::1]:47080", "LOCALHOST.:1"])
+def test_a_wellformed_loopback_host_is_answered(http_server, host):
+    body = json_format.MessageToJson(zagreb_request()).encode()
+    assert raw_post(http_server.port, "/v1/dueTimes:compute", body,
+                    f"Host: {host}\r\nContent-Type: application/json\r\n")[0] == 200
+
+
+@pytest.mark.parametrize("headers, name", [
+    ("Origin: http://127.0.0.1\r\nOrigin: http://evil.example\r\n", "Origin"),
+    ("Content-Type: application/json\r\n", "Content-Type"),
+    ("Content-type: text/plain\r\n", "Content-Type"),
+])
+def test_a_header_given_twice_is_400_naming_it(http_server, grpc_server, headers, name):
+    body = json_format.MessageToJson(zagreb_request()).encode()
+    status, answer = raw_post(http_server.port, "/v1/dueTimes:compute", body,
+                              "Host: 127.0.0.1\r\nContent-Type: application/json\r\n" + headers)
+    assert status == 400, answer
+    error = json.loads(answer)["error"]
+    assert (error["status"], error["message"]) == (
+        "INVALID_ARGUMENT", f"header {name}: is given more than once; send it once")
+    assert error["details"][0]["fieldViolations"] == [
+        {"field": f"header {name}", "description": "is given more than once; send it once"}]
+    assert stored(grpc_server.app) == 0

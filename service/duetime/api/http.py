@@ -857,6 +857,10 @@ CORS_METHODS = "GET, POST"
 CORS_HEADERS = "Authorization, Content-Type, X-Duetime-Namespace"
 """The request headers a listed origin's scripts may send (preflight answer)."""
 CORS_MAX_AGE = "600"
+SINGLE_HEADERS = {"host": "Host", "origin": "Origin", "content-type": "Content-Type"}
+"""Headers a request may carry at most once (lower-case name → as written):
+given twice, the request is refused 400 INVALID_ARGUMENT on ``header Name``,
+never read by its first or its last value."""
 
 
 def is_loopback(host: str) -> bool:
@@ -883,15 +887,18 @@ def host_allowlist(host: str, extra: Iterable[str] = ()) -> frozenset[str] | Non
     return LOOPBACK_NAMES | {bound} | extra
 
 
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::[0-9]{1,5})?")
+"""A ``Host`` header value: a name, an IPv4 address or a bracketed IPv6
+address, and optionally ``:`` and a port of digits; nothing else."""
+
+
 def host_name(value: str) -> str:
     """The name of a ``Host`` header value, lower-case, without the port or a
-    trailing dot (``[::1]:8080`` → ``[::1]``)."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        name = value[:value.find("]") + 1] if "]" in value else value
-    else:
-        name = value.rsplit(":", 1)[0] if value.count(":") == 1 else value
-    return name.rstrip(".")
+    trailing dot (``[::1]:8080`` → ``[::1]``); ``""`` when the value is not
+    ``host[:port]`` (:data:`_HOST`: ``localhost:80@evil.example``,
+    ``a, b``, ``localhost:abc``)."""
+    found = _HOST.fullmatch(value.strip().lower())
+    return found.group(1).rstrip(".") if found else ""
 
 
 def _host_allowed(name: str, allowed: frozenset[str]) -> bool:
@@ -904,7 +911,10 @@ class RequestGuards:
     """ASGI middleware in front of the HTTP face, refusing what a browser on
     another site could be made to send:
 
-    * a ``Host`` header not in ``allowed_hosts`` (None: any) is 403
+    * a ``Host``, ``Origin`` or ``Content-Type`` header given twice is 400
+      INVALID_ARGUMENT on ``header Name`` (:data:`SINGLE_HEADERS`);
+    * a ``Host`` header not in ``allowed_hosts`` (None: any), or not
+      ``host[:port]`` at all, is 403
       PERMISSION_DENIED on ``header Host`` (HOST_NOT_ALLOWED): a DNS-rebinding
       page reaches a server on 127.0.0.1 under its own name;
     * an ``Origin`` header that is neither the server's own origin (the
@@ -933,15 +943,25 @@ class RequestGuards:
             return
         headers = {}
         for key, value in scope["headers"]:
-            headers.setdefault(key.decode("latin-1").lower(), value.decode("latin-1"))
+            name = key.decode("latin-1").lower()
+            if name in headers and name in SINGLE_HEADERS:
+                await _refusal_response(InvalidArgument.at(
+                    f"header {SINGLE_HEADERS[name]}",
+                    "is given more than once; send it once"),
+                    headers={"Vary": "Origin"})(scope, receive, send)
+                return
+            headers.setdefault(name, value.decode("latin-1"))
         host = headers.get("host")
         if self.allowed_hosts is not None and host is not None and \
                 not _host_allowed(host_name(host), self.allowed_hosts):
             shown = sorted(self.allowed_hosts)
+            name = host_name(host)
             await self._refuse(HeaderNotAllowed(
                 "Host", "HOST_NOT_ALLOWED",
-                f"{host_name(host)!r} is not a name of this server; it answers "
-                f"{', '.join(shown)} (serve with --http-allow-host NAME to add one)"),
+                (f"{name!r} is not a name of this server" if name else
+                 f"{host[:200]!r} is not a host name with an optional :port (digits)")
+                + f"; it answers {', '.join(shown)} "
+                "(serve with --http-allow-host NAME to add one)"),
                 scope, receive, send)
             return
         origin = headers.get("origin")
