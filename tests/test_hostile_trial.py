@@ -303,3 +303,41 @@ def test_a_header_given_twice_is_400_naming_it(http_server, grpc_server, headers
     assert error["details"][0]["fieldViolations"] == [
         {"field": f"header {name}", "description": "is given more than once; send it once"}]
     assert stored(grpc_server.app) == 0
+
+
+# ---------------------------------------------------------------------------
+# 4. the log line (and span) shows the namespace the call was made in: the
+# token's default when the call names none
+
+
+def test_the_log_shows_the_callers_default_namespace(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="duetime")
+    path = tmp_path / "tokens"
+    path.write_text("team-a-token.1 namespaces=team-a,team-b default=team-a scopes=compute,read\n")
+    tokens = TokenSet(path)
+    running = start_server(MemoryLedger(), port=0, tokens=tokens)
+    served = http.start_http_server(running.app, "127.0.0.1", 0, tokens=tokens,
+                                    limits=running.limits)
+    bearer = (("authorization", "Bearer team-a-token.1"),)
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            stub = pb_grpc.DueTimeServiceStub(channel)
+            stub.ComputeDueTime(zagreb_request("k-1"), timeout=10, metadata=bearer)
+            list(stub.StreamComputeDueTimes(
+                iter([pb.StreamComputeDueTimesRequest(items=[zagreb_request("k-2")])]),
+                timeout=10, metadata=bearer))
+            stub.ComputeDueTime(zagreb_request("k-3"), timeout=10,
+                                metadata=bearer + (("x-duetime-namespace", "team-b"),))
+        body = json_format.MessageToJson(zagreb_request("k-4")).encode()
+        assert raw_post(served.port, "/v1/dueTimes:compute", body,
+                        "Host: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        "Authorization: Bearer team-a-token.1\r\n")[0] == 200
+        assert namespaces(running.app) == ["team-a", "team-a", "team-b", "team-a"]
+    finally:
+        served.stop()
+        running.stop(grace=0)
+    lines = [r.getMessage() for r in caplog.records if r.name == "duetime.access"]
+    shown = [(line.split()[1].rsplit("/", 1)[1], line.split("namespace=")[1].split()[0])
+             for line in lines]
+    assert shown == [("ComputeDueTime", "team-a"), ("StreamComputeDueTimes", "team-a"),
+                     ("ComputeDueTime", "team-b"), ("ComputeDueTime", "team-a")]

@@ -302,6 +302,9 @@ def _with_caller(handler: grpc.RpcMethodHandler, caller: Caller, tokens: TokenSe
     behavior = getattr(handler, kind)
 
     def with_caller(request, context):
+        note = getattr(context, "note_caller", None)  # the call observer's, for its log line
+        if note is not None:
+            note(caller)
         return behavior(request, _CallerContext(context, caller, tokens, generation, method))
 
     return handler._replace(**{kind: with_caller})

@@ -1053,7 +1053,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
             deadline = limits.deadline()  # from arrival: reading and parsing count too
             peer = f"http:{request.client.host}:{request.client.port}" if request.client else ""
             metadata = tuple(_Metadatum(k.lower(), v) for k, v in request.headers.items())
-            response, text, error = None, "", None
+            response, text, error, caller = None, "", None, ANYONE
             try:
                 caller = (authenticate(tokens, metadata, rpc, http=True) if tokens is not None
                           else ANYONE)
@@ -1082,7 +1082,8 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                 if metrics is not None:
                     metrics.observe_call(rpc, DISCONNECTED, seconds)
                 if log_calls:
-                    log_call(rpc, DISCONNECTED, seconds, "", logged_namespace(metadata), peer)
+                    log_call(rpc, DISCONNECTED, seconds, "",
+                             logged_namespace(metadata, caller.default), peer)
                 return error_response(status_pb2.Status(
                     code=code_pb2.CANCELLED, message="the client disconnected before sending "
                                                      "its whole request body"))
@@ -1094,11 +1095,12 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
             if metrics is not None:
                 metrics.observe_call(rpc, code, seconds)
             if log_calls:
-                log_call(rpc, code, seconds, record_id_of(response), logged_namespace(metadata), peer)
+                log_call(rpc, code, seconds, record_id_of(response),
+                         logged_namespace(metadata, caller.default), peer)
             if tracer is not None:
                 tracer.http_call(rpc, binding.verb, binding.template,
                                  200 if error is None else http_status_of(error), code, seconds,
-                                 record_id_of(response), logged_namespace(metadata))
+                                 record_id_of(response), logged_namespace(metadata, caller.default))
             if error is not None:
                 return _refusal_response(error, getattr(error, "http_status", None),
                                          headers={"WWW-Authenticate": "Bearer"}
