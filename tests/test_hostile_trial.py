@@ -104,6 +104,20 @@ def test_a_cancelled_grpc_batch_stops_and_records_nothing(grpc_server, slow_due_
     assert not any("DEADLINE_EXCEEDED" in r.getMessage() for r in caplog.records)
 
 
+def test_a_cancelled_grpc_stream_stops_and_records_nothing_more(grpc_server, slow_due_times):
+    with grpc.insecure_channel(f"127.0.0.1:{grpc_server.port}") as channel:
+        stub = pb_grpc.DueTimeServiceStub(channel)
+        replies = stub.StreamComputeDueTimes(
+            iter([pb.StreamComputeDueTimesRequest(items=[zagreb_request(f"k-{i}")
+                                                         for i in range(100)])]), timeout=30)
+        time.sleep(0.5)
+        cancelled_at = time.monotonic()
+        replies.cancel()
+        time.sleep(0.6)
+    assert slow_due_times and max(slow_due_times) < cancelled_at + 2 * SLOW
+    assert stored(grpc_server.app) == 0  # its one chunk (of 1,000 items at most) was stopped
+
+
 def test_an_http_client_hanging_up_stops_its_call_and_records_nothing(
         http_server, grpc_server, slow_due_times, caplog):
     caplog.set_level(logging.INFO, logger="duetime")
