@@ -66,8 +66,7 @@ __all__ = ["ANYONE", "AUTHORIZATION", "INVALID", "MAX_TOKEN", "MISSING", "OPEN_M
            "SCOPES", "SCOPE_OF", "BearerTokenInterceptor", "Caller", "NamespaceNotPermitted",
            "PermissionDenied", "ScopeMissing", "TokenError", "TokenInvalid", "TokenMissing",
            "TokenSet", "Unauthenticated", "authenticate", "bearer_token", "caller_of",
-           "current_caller",
-           "load_tokens", "scope_of"]
+           "current_caller", "load_tokens", "scope_of"]
 
 AUTHORIZATION = "authorization"
 """The call metadata key carrying the token (gRPC metadata keys are lower case)."""
