@@ -66,7 +66,7 @@ __all__ = ["ANYONE", "AUTHORIZATION", "INVALID", "MAX_TOKEN", "MISSING", "OPEN_M
            "SCOPES", "SCOPE_OF", "BearerTokenInterceptor", "Caller", "NamespaceNotPermitted",
            "PermissionDenied", "ScopeMissing", "TokenError", "TokenInvalid", "TokenMissing",
            "TokenSet", "Unauthenticated", "authenticate", "bearer_token", "caller_of",
-           "load_tokens", "scope_of"]
+           "current_caller", "load_tokens", "scope_of"]
 
 AUTHORIZATION = "authorization"
 """The call metadata key carrying the token (gRPC metadata keys are lower case)."""
@@ -83,6 +83,10 @@ class TokenSet:
         self.path = Path(path)
         self._lock = threading.Lock()
         self._callers = self._read(allow_empty=False)
+        self.generation = 0
+        """How many times the tokens have been replaced (a successful
+        :meth:`reload`): a call that authenticated at an older generation
+        authenticates again before it goes on (:func:`current_caller`)."""
         self.reload_error: str | None = None
         """Why the last reload was refused (None: it was not): the
         TokenError's message, naming the line, never a token."""
@@ -106,6 +110,7 @@ class TokenSet:
             raise
         with self._lock:
             self._callers = callers
+            self.generation += 1
             self.reload_error = None
 
     def caller(self, token: str) -> Caller | None:
@@ -251,28 +256,55 @@ def _refusal(handler: grpc.RpcMethodHandler, status: grpc.Status) -> grpc.RpcMet
     return grpc.stream_stream_rpc_method_handler(refuse)
 
 
+def current_caller(context) -> Caller:
+    """The :class:`Caller` of a gRPC call that is still going on (a stream),
+    from its servicer ``context``, as the token set stands now: while the
+    tokens have not been reloaded since the call authenticated, the caller
+    it found (one integer compared); after a reload, its token is checked
+    again (:func:`authenticate`, scope included), raising TokenInvalid when
+    it was revoked or ScopeMissing when its scope was taken away."""
+    tokens = getattr(context, "tokens", None)
+    if tokens is None or tokens.generation == context.generation:
+        return caller_of(context)
+    generation = tokens.generation
+    caller = authenticate(tokens, context.invocation_metadata(), context.method)
+    context.caller, context.generation = caller, generation
+    return caller
+
+
 class _CallerContext:
     """A servicer context carrying the call's :class:`Caller` (read with
-    :func:`caller_of`); everything else is the wrapped context's."""
+    :func:`caller_of`), and the token set, its generation when the caller
+    was found and the call's method (for :func:`current_caller`);
+    everything else is the wrapped context's."""
 
-    __slots__ = ("_context", "caller")
+    __slots__ = ("_context", "caller", "tokens", "generation", "method")
 
-    def __init__(self, context, caller: Caller):
+    def __init__(self, context, caller: Caller, tokens: TokenSet | None = None,
+                 generation: int = 0, method: str | None = None):
         self._context = context
         self.caller = caller
+        self.tokens = tokens
+        self.generation = generation
+        self.method = method
 
     def __getattr__(self, name: str):
         return getattr(self._context, name)
 
 
-def _with_caller(handler: grpc.RpcMethodHandler, caller: Caller) -> grpc.RpcMethodHandler:
-    """``handler`` whose behaviour sees a context carrying ``caller``."""
+def _with_caller(handler: grpc.RpcMethodHandler, caller: Caller, tokens: TokenSet | None = None,
+                 generation: int = 0, method: str | None = None) -> grpc.RpcMethodHandler:
+    """``handler`` whose behaviour sees a context carrying ``caller`` (found
+    in ``tokens`` at ``generation`` for ``method``: see :class:`_CallerContext`)."""
     kind = ("unary_unary" if handler.unary_unary else "unary_stream" if handler.unary_stream
             else "stream_unary" if handler.stream_unary else "stream_stream")
     behavior = getattr(handler, kind)
 
     def with_caller(request, context):
-        return behavior(request, _CallerContext(context, caller))
+        note = getattr(context, "note_caller", None)  # the call observer's, for its log line
+        if note is not None:
+            note(caller)
+        return behavior(request, _CallerContext(context, caller, tokens, generation, method))
 
     return handler._replace(**{kind: with_caller})
 
@@ -291,6 +323,7 @@ class BearerTokenInterceptor(grpc.ServerInterceptor):
         method = handler_call_details.method
         if handler is None or method in OPEN_METHODS:
             return handler
+        generation = self.tokens.generation
         try:
             caller = authenticate(self.tokens, handler_call_details.invocation_metadata, method)
         except TokenMissing:
@@ -301,4 +334,4 @@ class BearerTokenInterceptor(grpc.ServerInterceptor):
             return _refusal(handler, grpc_status(exc))
         if caller is ANYONE:
             return handler
-        return _with_caller(handler, caller)
+        return _with_caller(handler, caller, self.tokens, generation, method)

@@ -180,11 +180,14 @@ _NOT_FOUND = (b"404 not found: this port serves only GET /metrics (Prometheus me
 
 def metrics_only(app: Callable) -> Callable:
     """The WSGI app ``app`` for ``GET`` or ``HEAD`` of :data:`METRICS_PATH`
-    (any query string); anything else is ``404 Not Found``, plain text."""
+    exactly (any query string; as sent, when the server puts the request
+    line's path in ``duetime.raw_path``: ``//metrics`` is not it); anything
+    else is ``404 Not Found``, plain text."""
 
     def serve(environ: dict, start_response: Callable) -> Iterable[bytes]:
         method = environ.get("REQUEST_METHOD")
-        if environ.get("PATH_INFO") == METRICS_PATH and method in ("GET", "HEAD"):
+        if environ.get("PATH_INFO") == METRICS_PATH and method in ("GET", "HEAD") and \
+                environ.get("duetime.raw_path", METRICS_PATH) == METRICS_PATH:
             body = app({**environ, "REQUEST_METHOD": "GET"}, start_response)
             return [] if method == "HEAD" else body
         start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8"),
@@ -197,6 +200,15 @@ def metrics_only(app: Callable) -> Callable:
 class _QuietHandler(WSGIRequestHandler):
     def log_message(self, format, *args) -> None:  # noqa: A002 - the base class's name
         """Scrapes are not logged."""
+
+    def get_environ(self) -> dict:
+        """The WSGI environ, with ``duetime.raw_path``: the path as the
+        request line sent it (the base class folds a leading ``//`` into
+        ``/``), without its query string."""
+        environ = super().get_environ()
+        parts = self.requestline.split()
+        environ["duetime.raw_path"] = parts[1].split("?", 1)[0] if len(parts) == 3 else ""
+        return environ
 
 
 def _serve_metrics(host: str, port: int, app: Callable) -> ThreadingWSGIServer:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 import json
+import math
 import re
 from datetime import date, datetime
 
@@ -1151,8 +1152,9 @@ def canonical_json(tree: object, descriptor) -> object:
     - an enum value given by its short name as the docs write it (``PAUSE``,
       ``NEXT_OPEN``, ``MONDAY``; any case, ``-`` for ``_``) becomes its full
       name (``CLOCK_EVENT_TYPE_PAUSE``); an unknown name raises
-      JsonValueError listing the valid values. Full names and numbers pass
-      unchanged.
+      JsonValueError listing the valid values. Full names and whole numbers
+      pass unchanged; a fraction (``1.5``) or ``true``/``false`` raises
+      JsonValueError (an infinite number is left to the mapping).
 
     Everything else (unknown fields, wrong JSON types) is left for the
     protobuf JSON mapping to refuse. Not a JSON object: returned as is.
@@ -1185,8 +1187,15 @@ def _canonical_value(field, value: object, path: str) -> object:
         if isinstance(value, dict) and not message.full_name.startswith("google.protobuf."):
             _canonical_message(value, message, f"{path}.")
         return value
-    if field.enum_type is not None and isinstance(value, str):
-        return _enum_json(field.enum_type, value, path)
+    if field.enum_type is not None:
+        if isinstance(value, str):
+            return _enum_json(field.enum_type, value, path)
+        if isinstance(value, bool) or (isinstance(value, float) and math.isfinite(value)
+                                       and not value.is_integer()):
+            _, words = _enum_names(field.enum_type)
+            raise JsonValueError(path, f"{json.dumps(value)} is not a value of "
+                                       f"{field.enum_type.name}: write a name or a whole "
+                                       f"number, one of {words}")
     return value
 
 

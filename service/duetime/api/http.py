@@ -102,6 +102,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import anyio
+import anyio.abc
 import anyio.to_thread
 import uvicorn
 from google.api import annotations_pb2, http_pb2
@@ -644,11 +645,47 @@ def _first_line(exc: BaseException) -> str:
     return text or type(exc).__name__
 
 
-def _parse_body(text: str, target: Message) -> None:
+PARSE_CHUNK = 64
+"""How many elements of a long top-level repeated message field (a batch's
+``items``) are read into messages between two checks of the call's deadline."""
+
+
+def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None) -> None:
+    """``json_format.ParseDict(tree, target)``; with ``check``, a long
+    top-level list of messages is read :data:`PARSE_CHUNK` elements at a
+    time with ``check()`` between them (it raises to stop the parse)."""
+    if check is None:
+        json_format.ParseDict(tree, target)
+        return
+    fields = target.DESCRIPTOR.fields_by_name
+    camel = target.DESCRIPTOR.fields_by_camelcase_name
+    rest, lists = {}, []
+    for key, value in tree.items():
+        field = camel.get(key) or fields.get(key)
+        if (field is not None and field.is_repeated
+                and field.message_type is not None
+                and not field.message_type.GetOptions().map_entry
+                and isinstance(value, list) and len(value) > PARSE_CHUNK):
+            lists.append((key, value))
+        else:
+            rest[key] = value
+    json_format.ParseDict(rest, target)
+    for key, value in lists:
+        for first in range(0, len(value), PARSE_CHUNK):
+            check()
+            part = type(target)()
+            json_format.ParseDict({key: value[first:first + PARSE_CHUNK]}, part)
+            target.MergeFrom(part)
+    check()
+
+
+def _parse_body(text: str, target: Message, check: Callable[[], None] | None = None) -> None:
     """Merge ``text`` (JSON) into ``target`` by the protobuf JSON mapping.
     Raises InvalidArgument on ``body``: ``is not valid JSON for T: <why>``
     (bad JSON, a duplicate key, an unknown field of T itself), or ``field
-    a.b: <what is wrong>`` as the walk over T's descriptor found it."""
+    a.b: <what is wrong>`` as the walk over T's descriptor found it.
+    ``check`` (the call deadline's): called between the steps of a long
+    parse, it raises to stop it (see :func:`_parse_tree`)."""
     descriptor = target.DESCRIPTOR
     try:
         tree = json.loads(text, object_pairs_hook=_unique_keys)
@@ -659,13 +696,20 @@ def _parse_body(text: str, target: Message) -> None:
     except ValueError as exc:
         why = str(exc)
     else:
+        if check is not None:
+            check()
         try:
-            json_format.ParseDict(canonical_json(tree, descriptor), target)
+            canonical = canonical_json(tree, descriptor)
+            if check is not None:
+                check()
+            _parse_tree(canonical, target, check)
             return
         except JsonValueError as exc:
             raise InvalidArgument.at("body", f"field {exc.path}: {exc.text}") from None
         except RecursionError:
             why = "it is nested too deeply"
+        except Refusal:  # from ``check``: the call's budget ran out or its caller went
+            raise
         except Exception as exc:  # noqa: BLE001 - whatever json_format refuses is the body's
             problem = _message_problem(tree, descriptor, descriptor.name)
             if problem is not None and problem.path:
@@ -676,10 +720,13 @@ def _parse_body(text: str, target: Message) -> None:
 
 
 def build_request(binding: HttpBinding, body: bytes, path_params: dict[str, str],
-                  query: Iterable[tuple[str, str]]) -> Message:
+                  query: Iterable[tuple[str, str]],
+                  check: Callable[[], None] | None = None) -> Message:
     """The request message of ``binding`` from the HTTP request's ``body``,
     path parameters (by router name) and query parameters. Raises
-    InvalidArgument naming ``body``, a path field or a query parameter."""
+    InvalidArgument naming ``body``, a path field or a query parameter.
+    ``check``: the call deadline's check, called while a long body is
+    parsed (whatever it raises stops the parse)."""
     request = binding.request_type()
     descriptor = request.DESCRIPTOR
     if binding.body == "*":  # the body is the whole request: nothing is left for the query
@@ -700,7 +747,7 @@ def build_request(binding: HttpBinding, body: bytes, path_params: dict[str, str]
             raise InvalidArgument.at("body", f"must be a JSON object (a "
                                              f"{target.DESCRIPTOR.full_name} in the protobuf "
                                              "JSON mapping)")
-        _parse_body(text, target)
+        _parse_body(text, target, check)
     for name, dotted in binding.variables:
         _merge(request, dotted, [path_params[name]], dotted)
     if binding.body != "*":
@@ -768,6 +815,38 @@ async def _read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+async def _run_watched(run: Callable, request: Request, deadline, limiter):
+    """``run()`` in a worker thread; meanwhile, once the request body has been
+    read, an ``http.disconnect`` from the client marks ``deadline`` (a
+    CallDeadline, or None: not watched) so that the work stops at its next
+    check with CallerGone."""
+    if deadline is None:
+        return await anyio.to_thread.run_sync(run, limiter=limiter)
+
+    async def watch() -> None:
+        while True:
+            message = await request.receive()
+            if message.get("type") == "http.disconnect":
+                deadline.caller_gone()
+                return
+
+    outcome: list = []
+
+    async def work(group: anyio.abc.TaskGroup) -> None:
+        try:
+            outcome.append(await anyio.to_thread.run_sync(run, limiter=limiter))
+        except Exception as exc:  # noqa: BLE001 - raised again below, outside the group
+            outcome.append(exc)
+        group.cancel_scope.cancel()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch)
+        group.start_soon(work, group)
+    if isinstance(outcome[0], Exception):
+        raise outcome[0]
+    return outcome[0]
+
+
 # ---------------------------------------------------------------------------
 # who may send requests: Host and Origin
 
@@ -778,6 +857,10 @@ CORS_METHODS = "GET, POST"
 CORS_HEADERS = "Authorization, Content-Type, X-Duetime-Namespace"
 """The request headers a listed origin's scripts may send (preflight answer)."""
 CORS_MAX_AGE = "600"
+SINGLE_HEADERS = {"host": "Host", "origin": "Origin", "content-type": "Content-Type"}
+"""Headers a request may carry at most once (lower-case name → as written):
+given twice, the request is refused 400 INVALID_ARGUMENT on ``header Name``,
+never read by its first or its last value."""
 
 
 def is_loopback(host: str) -> bool:
@@ -804,15 +887,18 @@ def host_allowlist(host: str, extra: Iterable[str] = ()) -> frozenset[str] | Non
     return LOOPBACK_NAMES | {bound} | extra
 
 
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::[0-9]{1,5})?")
+"""A ``Host`` header value: a name, an IPv4 address or a bracketed IPv6
+address, and optionally ``:`` and a port of digits; nothing else."""
+
+
 def host_name(value: str) -> str:
     """The name of a ``Host`` header value, lower-case, without the port or a
-    trailing dot (``[::1]:8080`` → ``[::1]``)."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        name = value[:value.find("]") + 1] if "]" in value else value
-    else:
-        name = value.rsplit(":", 1)[0] if value.count(":") == 1 else value
-    return name.rstrip(".")
+    trailing dot (``[::1]:8080`` → ``[::1]``); ``""`` when the value is not
+    ``host[:port]`` (:data:`_HOST`: ``localhost:80@evil.example``,
+    ``a, b``, ``localhost:abc``)."""
+    found = _HOST.fullmatch(value.strip().lower())
+    return found.group(1).rstrip(".") if found else ""
 
 
 def _host_allowed(name: str, allowed: frozenset[str]) -> bool:
@@ -825,7 +911,10 @@ class RequestGuards:
     """ASGI middleware in front of the HTTP face, refusing what a browser on
     another site could be made to send:
 
-    * a ``Host`` header not in ``allowed_hosts`` (None: any) is 403
+    * a ``Host``, ``Origin`` or ``Content-Type`` header given twice is 400
+      INVALID_ARGUMENT on ``header Name`` (:data:`SINGLE_HEADERS`);
+    * a ``Host`` header not in ``allowed_hosts`` (None: any), or not
+      ``host[:port]`` at all, is 403
       PERMISSION_DENIED on ``header Host`` (HOST_NOT_ALLOWED): a DNS-rebinding
       page reaches a server on 127.0.0.1 under its own name;
     * an ``Origin`` header that is neither the server's own origin (the
@@ -854,15 +943,25 @@ class RequestGuards:
             return
         headers = {}
         for key, value in scope["headers"]:
-            headers.setdefault(key.decode("latin-1").lower(), value.decode("latin-1"))
+            name = key.decode("latin-1").lower()
+            if name in headers and name in SINGLE_HEADERS:
+                await _refusal_response(InvalidArgument.at(
+                    f"header {SINGLE_HEADERS[name]}",
+                    "is given more than once; send it once"),
+                    headers={"Vary": "Origin"})(scope, receive, send)
+                return
+            headers.setdefault(name, value.decode("latin-1"))
         host = headers.get("host")
         if self.allowed_hosts is not None and host is not None and \
                 not _host_allowed(host_name(host), self.allowed_hosts):
             shown = sorted(self.allowed_hosts)
+            name = host_name(host)
             await self._refuse(HeaderNotAllowed(
                 "Host", "HOST_NOT_ALLOWED",
-                f"{host_name(host)!r} is not a name of this server; it answers "
-                f"{', '.join(shown)} (serve with --http-allow-host NAME to add one)"),
+                (f"{name!r} is not a name of this server" if name else
+                 f"{host[:200]!r} is not a host name with an optional :port (digits)")
+                + f"; it answers {', '.join(shown)} "
+                "(serve with --http-allow-host NAME to add one)"),
                 scope, receive, send)
             return
         origin = headers.get("origin")
@@ -951,9 +1050,10 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
 
         async def answer(request: Request) -> Response:
             began = time.perf_counter()
+            deadline = limits.deadline()  # from arrival: reading and parsing count too
             peer = f"http:{request.client.host}:{request.client.port}" if request.client else ""
             metadata = tuple(_Metadatum(k.lower(), v) for k, v in request.headers.items())
-            response, text, error = None, "", None
+            response, text, error, caller = None, "", None, ANYONE
             try:
                 caller = (authenticate(tokens, metadata, rpc, http=True) if tokens is not None
                           else ANYONE)
@@ -962,15 +1062,18 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                 body = await _read_body(request, max_body_bytes) if binding.body else b""
 
                 def run() -> tuple[Message, str]:
+                    if deadline is not None:
+                        deadline.check()
                     message = build_request(binding, body, request.path_params,
-                                            request.query_params.multi_items())
+                                            request.query_params.multi_items(),
+                                            deadline.check if deadline is not None else None)
                     received_at = datetime.now(timezone.utc)
-                    reply = use_case(message, metadata, received_at, limits.deadline(), caller)
+                    reply = use_case(message, metadata, received_at, deadline, caller)
                     # rendered here, so that a reply that cannot be rendered (a
                     # stored record whose bytes are corrupt) is this call's error
                     return reply, message_json(reply)
 
-                response, text = await anyio.to_thread.run_sync(run, limiter=limiter())
+                response, text = await _run_watched(run, request, deadline, limiter())
             except ClientDisconnect:
                 # the caller went away mid-body: nothing to compute, no one to answer
                 seconds = time.perf_counter() - began
@@ -979,7 +1082,8 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                 if metrics is not None:
                     metrics.observe_call(rpc, DISCONNECTED, seconds)
                 if log_calls:
-                    log_call(rpc, DISCONNECTED, seconds, "", logged_namespace(metadata), peer)
+                    log_call(rpc, DISCONNECTED, seconds, "",
+                             logged_namespace(metadata, caller.default), peer)
                 return error_response(status_pb2.Status(
                     code=code_pb2.CANCELLED, message="the client disconnected before sending "
                                                      "its whole request body"))
@@ -991,11 +1095,12 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
             if metrics is not None:
                 metrics.observe_call(rpc, code, seconds)
             if log_calls:
-                log_call(rpc, code, seconds, record_id_of(response), logged_namespace(metadata), peer)
+                log_call(rpc, code, seconds, record_id_of(response),
+                         logged_namespace(metadata, caller.default), peer)
             if tracer is not None:
                 tracer.http_call(rpc, binding.verb, binding.template,
                                  200 if error is None else http_status_of(error), code, seconds,
-                                 record_id_of(response), logged_namespace(metadata))
+                                 record_id_of(response), logged_namespace(metadata, caller.default))
             if error is not None:
                 return _refusal_response(error, getattr(error, "http_status", None),
                                          headers={"WWW-Authenticate": "Bearer"}

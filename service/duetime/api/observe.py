@@ -8,7 +8,8 @@ call budget — and for each one, once it has finished:
   ``duetime_rpc_duration_seconds{method}`` (see :mod:`duetime.metrics`;
   only when metrics are on);
 - writes one request line (:func:`duetime.logs.log_call`): rpc, status code,
-  latency_ms, record_id (when the answer has one), namespace, and peer when
+  latency_ms, record_id (when the answer has one), namespace (the one named,
+  else the caller's default: :class:`ObservedContext`), and peer when
   the call did not end OK (``context.peer()`` lets go of the GIL twice, which
   costs a busy server a thread switch each time: a call answered OK is not
   worth it, a refused or failed one is where the caller's address helps).
@@ -33,15 +34,36 @@ from duetime.metrics import Metrics
 _MAX_NAMESPACE = 64
 
 
-def logged_namespace(metadata) -> str:
+def logged_namespace(metadata, default: str = "") -> str:
     """The namespace a call's log line shows: its first ``x-duetime-namespace``
     (call metadata, or HTTP headers: items with ``key`` and ``value``), cut to
-    64 characters; ``""`` without one. Never raises (the call itself refuses
-    a bad namespace)."""
+    64 characters; without one ``default`` (the caller's default namespace,
+    the one such a call is made in; ``""`` when its caller is not known).
+    Never raises (the call itself refuses a bad namespace)."""
     for item in metadata or ():
         if item.key == NAMESPACE_METADATA and isinstance(item.value, str):
             return item.value[:_MAX_NAMESPACE]
-    return ""
+    return default
+
+
+class ObservedContext:
+    """The servicer context :class:`CallObserver` hands on: the call's own,
+    plus the default namespace of its caller once authentication has found
+    it (:meth:`note_caller`, called by :mod:`duetime.auth`), for the
+    call's log line and span; everything else is the wrapped context's."""
+
+    __slots__ = ("_context", "default_namespace")
+
+    def __init__(self, context):
+        self._context = context
+        self.default_namespace = ""
+
+    def note_caller(self, caller) -> None:
+        """Remember ``caller``'s default namespace (a :class:`~duetime.api.callers.Caller`)."""
+        self.default_namespace = caller.default
+
+    def __getattr__(self, name: str):
+        return getattr(self._context, name)
 
 
 def record_id_of(response) -> str:
@@ -80,17 +102,19 @@ class CallObserver(grpc.ServerInterceptor):
         self.tracer = call_tracer()  # None unless OTEL_* variables configure an exporter
 
     def _finish(self, method: str, code: str, began: float, response,
-                context: grpc.ServicerContext) -> None:
+                context: grpc.ServicerContext, observed: ObservedContext) -> None:
         seconds = time.perf_counter() - began
         if self.metrics is not None:
             self.metrics.observe_call(method, code, seconds)
         if self.log_calls and access_log.isEnabledFor(logging.INFO):
             log_call(method, code, seconds, record_id_of(response),
-                     logged_namespace(context.invocation_metadata()),
+                     logged_namespace(context.invocation_metadata(),
+                                      observed.default_namespace),
                      "" if code == "OK" else context.peer())
         if self.tracer is not None:
             self.tracer.grpc_call(method, code, seconds, record_id_of(response),
-                                  logged_namespace(context.invocation_metadata()))
+                                  logged_namespace(context.invocation_metadata(),
+                                                   observed.default_namespace))
 
     def intercept_service(self, continuation, handler_call_details):
         handler = continuation(handler_call_details)
@@ -117,12 +141,13 @@ class CallObserver(grpc.ServerInterceptor):
 
         def observed(request, context):
             began = time.perf_counter()
+            inner = ObservedContext(context)
             try:
-                response = behavior(request, context)
+                response = behavior(request, inner)
             except BaseException:
-                finish(method, _code(context, "UNKNOWN"), began, None, context)
+                finish(method, _code(context, "UNKNOWN"), began, None, context, inner)
                 raise
-            finish(method, _code(context, "OK"), began, response, context)
+            finish(method, _code(context, "OK"), began, response, context, inner)
             return response
 
         return observed
@@ -130,16 +155,17 @@ class CallObserver(grpc.ServerInterceptor):
     def _streaming(self, behavior, method: str):
         def observed(request, context):
             began = time.perf_counter()
+            inner = ObservedContext(context)
             try:
-                responses = behavior(request, context)
+                responses = behavior(request, inner)
             except BaseException:
-                self._finish(method, _code(context, "UNKNOWN"), began, None, context)
+                self._finish(method, _code(context, "UNKNOWN"), began, None, context, inner)
                 raise
-            return self._stream(responses, method, began, context)
+            return self._stream(responses, method, began, context, inner)
 
         return observed
 
-    def _stream(self, responses, method: str, began: float, context):
+    def _stream(self, responses, method: str, began: float, context, inner: ObservedContext):
         code = "UNKNOWN"
         try:
             yield from responses
@@ -151,4 +177,4 @@ class CallObserver(grpc.ServerInterceptor):
             code = _code(context, "UNKNOWN")
             raise
         finally:
-            self._finish(method, code, began, None, context)
+            self._finish(method, code, began, None, context, inner)

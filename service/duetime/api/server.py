@@ -105,7 +105,7 @@ from duetime.api.calls import (
 from duetime.api.http import start_http_server
 from duetime.api.observe import CallObserver
 from duetime.api.status import clip, grpc_status
-from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet, caller_of
+from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet, caller_of, current_caller
 from duetime.catalog import Catalog, CatalogError, fingerprint
 from duetime.app.calendars import cache_bytes
 from duetime.compose import build_app, calendar_cache_size_from_env
@@ -243,8 +243,11 @@ class _Servicer:
         """Answer the unary RPC ``method`` (its full name) from :attr:`calls`,
         within a deadline from the call budget (:attr:`limits`)."""
         received_at = datetime.now(timezone.utc)
+        deadline = self.limits.deadline()
+        if deadline is not None and not context.add_callback(deadline.caller_gone):
+            deadline.caller_gone()  # the call has already ended (cancelled)
         return self._call(context, self.calls[method], request,
-                          context.invocation_metadata(), received_at, self.limits.deadline(),
+                          context.invocation_metadata(), received_at, deadline,
                           caller_of(context))
 
 
@@ -261,18 +264,36 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
         """Answer each request message in chunks of the app's
         ``limits.stream_chunk`` items, each chunk committed before it is sent
         and within its own deadline from the call budget; one message is held
-        at a time, so memory does not grow with the stream."""
-        namespace = self._call(context, call_namespace, caller_of(context),
-                               context.invocation_metadata())
+        at a time, so memory does not grow with the stream. Before each chunk
+        the caller's token is checked against the token set as it stands
+        (again only after a reload): a revoked token ends the stream
+        UNAUTHENTICATED, and nothing more is recorded."""
+        caller = caller_of(context)
+        namespace = self._call(context, call_namespace, caller, context.invocation_metadata())
         step = self.app.limits.stream_chunk
+        current: list = [None]  # the chunk's deadline, marked when the caller goes
+
+        def caller_gone() -> None:
+            if current[0] is not None:
+                current[0].caller_gone()
+
+        active = context.add_callback(caller_gone)
         for message in request_iterator:
             items = message.items
             self._call(context, self.limits.check_items, items)
             for first in range(0, len(items), step):
                 chunk = items[first:first + step]
+                # a token revoked (or re-scoped) by a reload ends the stream here
+                now = self._call(context, current_caller, context)
+                if now is not caller:
+                    caller = now
+                    namespace = self._call(context, call_namespace, caller,
+                                           context.invocation_metadata())
+                deadline = current[0] = self.limits.deadline()
+                if deadline is not None and not (active and context.is_active()):
+                    deadline.caller_gone()
                 results = self._call(context, self.app.call_many, DUE_TIME, chunk,
-                                     datetime.now(timezone.utc), namespace,
-                                     self.limits.deadline())
+                                     datetime.now(timezone.utc), namespace, deadline)
                 reply = pb.StreamComputeDueTimesResponse()
                 add_item_results(reply.results, results)
                 yield reply

@@ -34,20 +34,44 @@ class BudgetExceeded(Refusal):
                          metadata={"call_budget_seconds": f"{seconds:g}"})
 
 
+class CallerGone(Refusal):
+    """The caller cancelled the call or disconnected before it was answered
+    (CANCELLED, HTTP 499, reason CALLER_GONE): its work was stopped and
+    nothing was recorded."""
+
+    kind = ErrorKind.CALLER_GONE
+    reason = "CALLER_GONE"
+
+    def __init__(self):
+        super().__init__("the caller cancelled the call or disconnected: its work was stopped "
+                         "and nothing was recorded")
+
+
 class CallDeadline:
     """The moment (``time.monotonic()`` seconds) a call's budget of
     ``seconds`` runs out, counted from when it is made.
 
-    :meth:`check` raises :class:`BudgetExceeded` once that moment has passed.
-    One per call; never shared between calls."""
+    :meth:`check` raises :class:`BudgetExceeded` once that moment has passed,
+    and :class:`CallerGone` once the face has said (:meth:`caller_gone`) that
+    the caller cancelled or disconnected. One per call; never shared between
+    calls."""
 
-    __slots__ = ("seconds", "at")
+    __slots__ = ("seconds", "at", "gone")
 
     def __init__(self, seconds: float):
         self.seconds = seconds
         self.at = time.monotonic() + seconds
+        self.gone = False
+
+    def caller_gone(self, *_ignored) -> None:
+        """Mark the caller as gone (any arguments are ignored, so that it can
+        be a transport's callback): the next :meth:`check` raises CallerGone."""
+        self.gone = True
 
     def check(self) -> None:
-        """Raise BudgetExceeded if the budget has run out; else nothing."""
+        """Raise CallerGone if the caller has gone, BudgetExceeded if the
+        budget has run out; else nothing."""
+        if self.gone:
+            raise CallerGone()
         if time.monotonic() > self.at:
             raise BudgetExceeded(self.seconds)

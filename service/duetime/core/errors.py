@@ -39,6 +39,8 @@ class ErrorKind(Enum):
     """The service cannot answer now (ledger down, shutting down)."""
     OVER_BUDGET = "over budget"
     """The call's work did not finish within the server's time budget."""
+    CALLER_GONE = "caller gone"
+    """The caller cancelled the call or disconnected before its answer."""
     NO_CREDENTIALS = "no credentials"
     """The call carries no accepted credentials."""
     NOT_PERMITTED = "not permitted"
