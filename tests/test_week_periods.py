@@ -260,3 +260,32 @@ def test_week_periods_beside_a_bundle_are_refused():
     with pytest.raises(InvalidArgument) as e:
         compute(request)
     assert e.value.violations[0].field == "calendar.week_periods"
+
+
+# --- the command line ----------------------------------------------------------------------
+
+def test_the_week_period_flag():
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, "-m", "duetime", "due", "2027-02-26T16:00+01:00", "2bh", "--tz",
+                             "Europe/Zagreb", "--week-period", "2027-03-01: mon-fri 08:00-18:00"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "due:       2027-03-01T09:00:00+01:00 (Europe/Zagreb)"
+
+
+def test_week_period_specs():
+    from duetime.cli import parse_week_period
+    p = parse_week_period("2027-07-01: weekend none; mon-sun 00:00-24:00")
+    assert p.from_date == "2027-07-01" and p.HasField("weekend") and list(p.weekend.days) == []
+    assert [d.weekday for d in p.working_hours.days] == list(range(1, 8))
+    bare = parse_week_period("2027-09-01")
+    assert not bare.HasField("weekend") and not bare.HasField("working_hours")
+    closed = parse_week_period("2027-07-01: weekend mon-sun")
+    assert list(closed.weekend.days) == list(range(1, 8)) and not closed.HasField("working_hours")
+    with pytest.raises(InvalidArgument) as e:
+        parse_week_period(": mon-fri 08:00-18:00")
+    assert e.value.violations[0].field == "--week-period"
+    with pytest.raises(InvalidArgument) as e:
+        parse_week_period("2027-03-01: someday 08:00-18:00")
+    assert e.value.violations[0].field == "--week-period"
