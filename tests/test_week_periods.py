@@ -289,3 +289,14 @@ def test_week_period_specs():
     with pytest.raises(InvalidArgument) as e:
         parse_week_period("2027-03-01: someday 08:00-18:00")
     assert e.value.violations[0].field == "--week-period"
+
+
+def test_the_json_form_over_http_takes_short_weekday_names():
+    from duetime.api.convert import request_from_json
+    import json
+    body = {"start": "2027-02-26T16:00+01:00", "duration": "2bh", "calendar": {
+        "timeZone": "Europe/Zagreb",
+        "weekPeriods": [{"fromDate": "2027-03-01", "workingHours": {"days": [
+            {"weekday": "MONDAY", "intervals": [{"start": "08:00", "end": "18:00"}]}]}}]}}
+    request = request_from_json(json.dumps(body), pb.ComputeDueTimeRequest())
+    assert compute(request).due_local == "2027-03-01T09:00:00+01:00"  # one hour Friday, one from Monday 08:00
