@@ -5,8 +5,9 @@ next to the start) and week periods that begin within days of the start:
 
 - ``bh``/``bm`` and ``bd`` due times, business time and business days
   between are the oracle's;
-- the calendar queries (open periods, business days in a range) keep
-  working: the open periods are the oracle's and sum to the business time.
+- the calendar queries (open periods, business days in a range, the last
+  run) keep working: the open periods are the oracle's and sum to the
+  business time, the count is a day-by-day count, the last run the oracle's.
 
 Run long:  HYPOTHESIS_PROFILE=fuzz pytest tests/test_properties_weeks.py
 """
@@ -24,7 +25,7 @@ from test_properties import as_datetime, bt_durations, calendar_specs, cases, co
 
 import duetime.core as core
 from duetime.core.engine import between_us
-from duetime.core.periods import count_business_days, open_periods
+from duetime.core.periods import count_business_days, open_periods, run_bounds
 
 
 @st.composite
@@ -114,3 +115,18 @@ def test_between_inverts_add_across_periods(data):
         return
     note(f"calendar={spec!r}\nstart={show(ocal.zone, start)} {n}bh -> {due!r}")
     assert core.business_time_between(start_dt, due, cal) == n * HOUR
+
+
+@given(st.data())
+def test_last_run_across_periods_equals_oracle(data):
+    spec, ocal, t = data.draw(week_cases())
+    t += data.draw(st.sampled_from([0, 1, -1, HOUR, -HOUR]))
+    cal = core_calendar(spec)
+    window = 12
+    want_open, want_close = O.last_run(ocal, t, window)
+    note(f"calendar={spec!r}\nt={show(ocal.zone, t)}")
+    bounds = run_bounds(cal.compiled, t)
+    if want_open is not None and want_open > t - (window - 2) * DAY:
+        assert bounds.last_open_us == want_open
+    if want_close is not None:
+        assert bounds.last_close_us == want_close

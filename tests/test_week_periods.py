@@ -300,3 +300,33 @@ def test_the_json_form_over_http_takes_short_weekday_names():
             {"weekday": "MONDAY", "intervals": [{"start": "08:00", "end": "18:00"}]}]}}]}}
     request = request_from_json(json.dumps(body), pb.ComputeDueTimeRequest())
     assert compute(request).due_local == "2027-03-01T09:00:00+01:00"  # one hour Friday, one from Monday 08:00
+
+
+def test_impact_names_a_new_period_as_the_reason(tmp_path):
+    from datetime import date
+
+    from duetime.impact import _reasons
+    src = tmp_path / "calendars"
+    src.mkdir()
+    (src / "acme.toml").write_text(BUNDLE)
+    (v1,) = compile_all(src)
+    (src / "acme.toml").write_text(BUNDLE + PERIOD)
+    (v2,) = compile_all(src)
+    store = BundleStore.load(src)
+    old, new = store.resolve(f"acme@{v1.version}"), store.resolve(f"acme@{v2.version}")
+    assert _reasons(old, new, date(2027, 2, 26), date(2027, 3, 1)) == [
+        "week from 2027-03-01: weekend Saturday, Sunday; Monday 08:00–18:00; Tuesday 08:00–18:00; "
+        f"Wednesday 08:00–18:00; Thursday 08:00–18:00; Friday 08:00–18:00 added in acme@{v2.version}"]
+    assert _reasons(old, new, date(2027, 4, 1), date(2027, 4, 2)) != []  # the period holds on then
+    assert _reasons(old, new, date(2027, 2, 1), date(2027, 2, 2)) == []
+
+
+def test_explanations_and_clocks_follow_the_period():
+    from duetime.core import ClockEvent, EventType, apply_event, start_clock, to_us
+    answer = __import__("duetime.core", fromlist=["due_answer"]).due_answer(
+        at("2027-02-26T16:00:00+01:00"), "2bh", SUMMER, explain=True)
+    assert local_us(answer.due_us) == "2027-03-01T09:00:00+01:00"
+    assert any("2027-03-01" in s.text for s in answer.steps)
+    state = start_clock("2bd", to_us(at("2027-02-26T10:00:00+01:00")), SUMMER)
+    paused = apply_event(state, ClockEvent(EventType.PAUSE, to_us(at("2027-02-26T22:00:00+01:00"))), SUMMER)
+    assert paused.remaining_us == 36 * H  # Friday 22:00–24:00, Monday, Tuesday until 10:00 (business-day measure)
