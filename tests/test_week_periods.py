@@ -330,3 +330,9 @@ def test_explanations_and_clocks_follow_the_period():
     state = start_clock("2bd", to_us(at("2027-02-26T10:00:00+01:00")), SUMMER)
     paused = apply_event(state, ClockEvent(EventType.PAUSE, to_us(at("2027-02-26T22:00:00+01:00"))), SUMMER)
     assert paused.remaining_us == 36 * H  # Friday 22:00–24:00, Monday, Tuesday until 10:00 (business-day measure)
+
+
+def test_the_typed_client_takes_week_periods_in_the_json_form():
+    from duetime.client import calendar_of_mapping
+    message = calendar_of_mapping({"timeZone": "Europe/Zagreb", "weekPeriods": WIRE["weekPeriods"]})
+    assert calendar_from_proto(message) == SUMMER
