@@ -336,3 +336,11 @@ def test_the_typed_client_takes_week_periods_in_the_json_form():
     from duetime.client import calendar_of_mapping
     message = calendar_of_mapping({"timeZone": "Europe/Zagreb", "weekPeriods": WIRE["weekPeriods"]})
     assert calendar_from_proto(message) == SUMMER
+
+
+def test_the_intervals_of_all_periods_are_bounded():
+    with pytest.raises(InvalidArgument) as e:
+        Calendar.from_text(week_periods=[(f"2027-01-{d:02d}", None, EIGHT_TO_SIX) for d in range(1, 4)],
+                           limits=CalendarLimits(max_intervals=10))
+    assert e.value.violations[0].field == "calendar.week_periods"
+    assert e.value.violations[0].description.startswith("15 working intervals given in all by the week periods")

@@ -530,6 +530,12 @@ def _parse_week_periods(
         bad.append(FieldViolation(path, f"{len(items)} week periods given; at most {limits.max_week_periods} are "
                                         "allowed in one calendar (split the years into several calendars)"))
         return ()
+    total = sum(len(ivs) for _, _, hours in items for _, ivs in hours or ())
+    if total > limits.max_intervals:
+        bad.append(FieldViolation(path, f"{total} working intervals given in all by the week periods; at most "
+                                        f"{limits.max_intervals} are allowed in one calendar "
+                                        "(give fewer periods, or describe the days more coarsely)"))
+        return ()
     out: list[WeekPeriod] = []
     previous: tuple[int, date] | None = None
     for i, (text, weekend, hours) in enumerate(items):
