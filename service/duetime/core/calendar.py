@@ -400,17 +400,6 @@ class Calendar:
             return WeekPeriodsCalendar(self, check)
         return CompiledCalendar(self, check)
 
-    def week_of(self, o: int) -> tuple[frozenset[int], tuple[tuple[Interval, ...], ...]]:
-        """(weekend, working hours) in force on date ordinal ``o``
-        (docs/semantics.md §16): the last period whose ``from`` is at or
-        before it, else the calendar's own."""
-        week = (self.weekend, self.working_hours)
-        for p in self.week_periods:
-            if p.from_date.toordinal() > o:
-                break
-            week = (p.weekend, p.working_hours)
-        return week
-
     def __hash__(self) -> int:  # hashing 10,000 holidays on every lookup is wasteful
         return hash(self.version)
 
