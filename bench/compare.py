@@ -367,7 +367,32 @@ def build_rows(inp: Inputs) -> list[Row]:
                  lambda s, span=span: ("f(a, b)", {"f": inp.btd_rules.difference, "a": s.dt, "b": s.dt + span})),
         ]))
     rows.extend(calendar_query_rows(inp))
+    rows.extend(week_period_rows(inp))
     return rows
+
+
+def week_period_rows(inp: Inputs) -> list[Row]:
+    """``2000bh`` on the same calendar with week periods (docs/semantics.md §16):
+    a new week every half year, 2026–2031, alternating 08:00–18:00 and
+    09:00–17:00, so every walk crosses two or three period boundaries. Beside
+    the row ``add business hours 2000bh`` (no periods) it shows the cost stays
+    flat: each boundary is one step of running totals, never a walk over dates."""
+    periods = [(f"{y}-{m:02d}-01", [6, 7], [(wd, [("08:00", "18:00")] if (y + m // 7) % 2 else [("09:00", "17:00")])
+                                             for wd in range(1, 6)])
+               for y in range(2026, 2032) for m in (1, 7)]
+    cal = Calendar.from_text(ZONE_NAME, [6, 7], [(d.isoformat(), n) for d, n in inp.holidays],
+                             [(wd, [("09:00", "17:00")]) for wd in range(1, 6)], week_periods=periods)
+    cc = cal.compiled
+    text = "2000bh"
+    d = parse_duration(text)
+    return [Row("add business hours, week periods", text, fmt_instant, [
+        Impl("public", "duetime compute_due (public)¹",
+             lambda s: to_us(compute_due(s.dt, text, cal)),
+             lambda s: ("f(s, t, c)", {"f": compute_due, "s": s.dt, "t": text, "c": cal})),
+        Impl("core", "duetime add_us (core)²",
+             lambda s: add_us(s.us, d, cc),
+             lambda s: ("f(u, d, c)", {"f": add_us, "u": s.us, "d": d, "c": cc})),
+    ])]
 
 
 def _period_total(cc, a: int, b: int, size: int) -> int:

@@ -4,6 +4,8 @@ Written from the text of the rules only, for obviousness rather than speed.
 It shares no code with ``duetime.core``: disagreements between the two reveal a
 bug in one of them.  Everything here works day by day and instant by instant:
 
+* week periods (§16): a date's weekend and hours are those of the last period
+  that starts on or before it, else the calendar's own;
 * wall-time resolution (§1) is done by trying every UTC offset the zone uses
   near the wall time, never by the ``fold`` attribute of ``datetime``;
 * a date is a business day when its ISO weekday is not a weekend day and it is
@@ -188,6 +190,8 @@ class OCal:
     weekend: frozenset[int] = frozenset({6, 7})
     holidays: frozenset[date] = frozenset()
     hours: tuple[tuple[int, tuple[Interval, ...]], ...] = field(default=())
+    #: Week periods (§16): (from date, weekend, hours) in increasing order.
+    periods: tuple[tuple[date, frozenset[int], tuple[tuple[int, tuple[Interval, ...]], ...]], ...] = ()
 
     @staticmethod
     def from_text(
@@ -195,6 +199,7 @@ class OCal:
         weekend: Sequence[int] | None = None,
         holidays: Sequence[tuple[str, str]] = (),
         working_hours: Sequence[tuple[int, Sequence[tuple[str, str]]]] | None = None,
+        week_periods: Sequence[tuple[str, Sequence[int] | None, Sequence | None]] = (),
     ) -> "OCal":
         """Same inputs as duetime.core.Calendar.from_text."""
         zone_key = "UTC" if time_zone is None else time_zone
@@ -202,12 +207,24 @@ class OCal:
             zone(zone_key)
         except Exception as e:  # unknown zone
             raise OracleInvalid(f"time_zone {zone_key!r}") from e
+        wk, hours = OCal._week(weekend, working_hours, may_close=False)
+        hol = frozenset(date.fromisoformat(d) for d, _name in holidays)
+        periods = []
+        for i, (text, p_weekend, p_hours) in enumerate(week_periods):
+            d = date.fromisoformat(text)
+            if periods and d <= periods[-1][0]:
+                raise OracleInvalid(f"week period {i} not after the one before")
+            periods.append((d, *OCal._week(p_weekend, p_hours, may_close=i < len(week_periods) - 1)))
+        return OCal(zone_key, wk, hol, hours, tuple(periods))
+
+    @staticmethod
+    def _week(weekend, working_hours, *, may_close: bool):
+        """(weekend, hours by weekday) of one week, defaults applied (§4, §6)."""
         wk = frozenset({6, 7}) if weekend is None else frozenset(weekend)
         if any(not (1 <= w <= 7) for w in wk):
             raise OracleInvalid("weekend day out of 1..7")
-        if len(wk) == 7:
+        if len(wk) == 7 and not may_close:
             raise OracleInvalid("weekend of all seven days")
-        hol = frozenset(date.fromisoformat(d) for d, _name in holidays)
         if working_hours is None:
             hours = {w: (Interval(9 * 60, 17 * 60),) for w in range(1, 8) if w not in wk}
         else:
@@ -230,21 +247,33 @@ class OCal:
                 if parsed and w in wk:
                     raise OracleInvalid(f"working hours on weekend day {w}")
                 hours[w] = tuple(parsed)
-        return OCal(zone_key, wk, hol, tuple(sorted(hours.items())))
+        return wk, tuple(sorted(hours.items()))
+
+    def week_on(self, d: date) -> tuple[frozenset[int], tuple[tuple[int, tuple[Interval, ...]], ...]]:
+        """The weekend and hours in force on date d (§16): the last period
+        starting on or before it, else the calendar's own."""
+        week = (self.weekend, self.hours)
+        for start, wk, hours in self.periods:
+            if start <= d:
+                week = (wk, hours)
+        return week
 
     # -- §3 ------------------------------------------------------------------
 
     def is_business_day(self, d: date) -> bool:
-        return d.isoweekday() not in self.weekend and d not in self.holidays
+        return d.isoweekday() not in self.week_on(d)[0] and d not in self.holidays
 
-    def intervals_of_weekday(self, w: int) -> tuple[Interval, ...]:
-        for ww, ivs in self.hours:
+    def intervals_of_weekday(self, w: int, on: date | None = None) -> tuple[Interval, ...]:
+        """Hours of ISO weekday w in the week in force on date ``on`` (None:
+        the calendar's own week)."""
+        hours = self.hours if on is None else self.week_on(on)[1]
+        for ww, ivs in hours:
             if ww == w:
                 return ivs
         return ()
 
     def has_any_hours(self) -> bool:
-        return any(ivs for _, ivs in self.hours)
+        return any(ivs for _, ivs in self.hours) or any(ivs for _, _, h in self.periods for _, ivs in h)
 
     # -- §4 ------------------------------------------------------------------
 
@@ -255,7 +284,7 @@ class OCal:
         if not self.is_business_day(d):
             return []
         out = []
-        for iv in self.intervals_of_weekday(d.isoweekday()):
+        for iv in self.intervals_of_weekday(d.isoweekday(), d):
             a = resolve(self.zone, datetime.combine(d, minutes_to_time(iv.start)))
             if iv.end == 1440:
                 b = resolve(self.zone, datetime.combine(d + timedelta(days=1), time(0)))

@@ -276,7 +276,8 @@ def test_a_mapping_is_the_calendar_a_calendar_spec_of_the_same_keys_is():
     ({"timezone": "Europe/Zagreb"}, "calendar.timezone",
      "'timezone' is not a calendar key; the keys are bundle, dateOverrides, date_overrides, "
      "extraWorkingDays, extra_working_days, holidays, holidaysValidUntil, holidays_valid_until, "
-     "hours, timeZone, time_zone, weekend, workingHours, working_hours (see CalendarSpec)"),
+     "hours, timeZone, time_zone, weekPeriods, week_periods, weekend, workingHours, working_hours "
+     "(see CalendarSpec)"),
     ({"holidays": [3]}, "calendar.holidays[0]",
      "3 is not a holiday; write \"2026-12-25\", (\"2026-12-25\", \"Christmas Day\") or "
      "{\"date\": \"2026-12-25\", \"name\": \"Christmas Day\"}"),

@@ -47,7 +47,7 @@ Commands::
               [--hours "mon-fri 09:00-17:00" ...]
               [--override DATE=HH:MM-HH:MM[,HH:MM-HH:MM][=NAME] ...]
               [--override DATE=closed[=NAME] ...] [--extra-day DATE[=NAME] ...]
-              [--holidays-valid-until DATE]
+              [--holidays-valid-until DATE] [--week-period "FROM[: PART; ...]" ...]
     CALL:     [--server HOST:PORT [CONNECTION]] [--key KEY] [--namespace NS] [--json]
               [--calendars DIR]
     CONNECTION: [--timeout S] [--tls] [--tls-ca FILE] [--tls-cert FILE --tls-key FILE]
@@ -298,8 +298,37 @@ def _named(specs: Iterable[str]) -> list[tuple[str, str]]:
     return [parsing.parse_named_date(spec) for spec in specs]
 
 
+def parse_week_period(spec: str) -> pb.WeekPeriod:
+    """``FROM[: PART; PART ...]``, a week from date FROM on (docs/semantics.md §16):
+    each PART is ``weekend DAYS`` (or ``weekend none``) or weekly hours as for
+    ``--hours`` (``mon-fri 08:00-18:00``); a period without a weekend part has
+    Saturday + Sunday, one without hours 09:00–17:00 on its other days (the
+    defaults, not the previous week's). Raises InvalidArgument on ``--week-period``."""
+    field = "--week-period"
+    start, colon, rest = spec.partition(":")
+    if not start.strip():
+        raise InvalidArgument.at(field, f"{spec!r}: give FROM[: PART; PART ...], e.g. "
+                                        "'2027-03-01: mon-fri 08:00-18:00' or '2027-07-01: weekend mon-sun'")
+    period = pb.WeekPeriod(from_date=start.strip())
+    hours = []
+    for part in (p.strip() for p in rest.split(";")) if colon else ():
+        if not part:
+            continue
+        if part.lower().startswith("weekend"):
+            days = _parsed(parsing.parse_weekend, part[len("weekend"):], field)
+            period.weekend.SetInParent()
+            period.weekend.days.extend(days)
+        else:
+            hours.append(part)
+    if hours:
+        period.working_hours.CopyFrom(pb.WorkingHours(days=[
+            pb.DayHours(weekday=day, intervals=_intervals(intervals))
+            for day, intervals in _parsed(parsing.parse_hours, hours, field)]))
+    return period
+
+
 # Calendar flags that describe an inline calendar, so cannot go with --calendar.
-INLINE_FLAGS = ("tz", "weekend", "hours", "override", "extra_day", "holidays_valid_until")
+INLINE_FLAGS = ("tz", "weekend", "hours", "override", "extra_day", "holidays_valid_until", "week_period")
 
 
 def calendar_from_args(args: argparse.Namespace) -> pb.Calendar | None:
@@ -329,6 +358,7 @@ def calendar_from_args(args: argparse.Namespace) -> pb.Calendar | None:
         date_overrides=[parse_override(spec) for spec in args.override],
         extra_working_days=[pb.ExtraWorkingDay(date=d, name=n) for d, n in _named(args.extra_day)],
         holidays_valid_until=args.holidays_valid_until or "",
+        week_periods=[parse_week_period(spec) for spec in getattr(args, "week_period", None) or ()],
     )
     if args.weekend is not None:
         days = _parsed(parsing.parse_weekend, args.weekend, "--weekend")
@@ -1882,6 +1912,10 @@ def _calendar_flags() -> argparse.ArgumentParser:
                      help="a date opened although a weekend day or holiday; repeatable")
     cal.add_argument("--holidays-valid-until", metavar="DATE",
                      help="last date the holiday list is complete for; later is OUT_OF_RANGE")
+    cal.add_argument("--week-period", action="append", default=[], metavar='"FROM[: PART; ...]"',
+                     help="a week from date FROM on: PART is weekend DAYS or hours as for --hours, e.g. "
+                          '"2027-03-01: mon-fri 08:00-18:00" or "2027-07-01: weekend mon-sun"; '
+                          "omitted parts are the defaults; repeatable, in increasing FROM order")
     _add_call_flags(flags)
     return flags
 

@@ -804,7 +804,8 @@ _SPEC_KEYS = {"time_zone": "timeZone", "holidays": "holidays", "weekend": "weeke
 _JSON_KEYS = {"timeZone": "time_zone", "holidays": "holidays", "weekend": "weekend",
               "workingHours": "working_hours", "dateOverrides": "date_overrides",
               "extraWorkingDays": "extra_working_days",
-              "holidaysValidUntil": "holidays_valid_until", "bundle": "bundle"}
+              "holidaysValidUntil": "holidays_valid_until", "bundle": "bundle",
+              "weekPeriods": "week_periods"}
 """The keys of the JSON form of ``duetime.v1.Calendar`` and their proto field names."""
 _CALENDAR_KEYS = ", ".join(sorted({*_SPEC_KEYS, *_JSON_KEYS, *_JSON_KEYS.values()}))
 
@@ -833,7 +834,7 @@ def calendar_of_mapping(calendar: Mapping[str, object]) -> pb.Calendar:
     Its keys are :class:`CalendarSpec`'s fields (``time_zone``, ``holidays``,
     ``weekend``, ``hours``, ``bundle``) or those of the calendar's JSON form
     (``timeZone``, ``holidays``, ``weekend``, ``workingHours``,
-    ``dateOverrides``, ``extraWorkingDays``, ``holidaysValidUntil``,
+    ``dateOverrides``, ``extraWorkingDays``, ``holidaysValidUntil``, ``weekPeriods``,
     ``bundle``; the proto's own names such as ``working_hours`` too), mixed
     as convenient; values as CalendarSpec takes them or as the JSON form
     writes them::

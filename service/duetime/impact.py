@@ -17,7 +17,8 @@ by due time; records of the other methods are listed as not replayed, with
 the reason. Why a due time moved is said with the lines of
 :func:`duetime.bundles.diff_versions` that concern the local dates from the
 start to the later of the old and new due times (lines about the whole week,
-such as the weekend or working hours, always concern it), the tz database
+such as the weekend or working hours, always concern it; a week period
+concerns it when it begins on or before the later due time), the tz database
 change, or "calendar changed" when no listed difference falls in that range.
 """
 
@@ -205,7 +206,10 @@ def _reasons(old: Bundle | None, new: Bundle | None, first: date, last: date) ->
         if line == "no differences" or line.startswith("holidays package:"):
             continue
         dated = _DATE.search(line)
-        if dated and not first <= date.fromisoformat(dated.group(1)) <= last:
+        if dated and " week from " in f" {line}":  # a week period holds from its date on (docs/semantics.md §16)
+            if date.fromisoformat(dated.group(1)) > last:
+                continue
+        elif dated and not first <= date.fromisoformat(dated.group(1)) <= last:
             continue
         sign, _, rest = line.partition(" ")
         if sign in _CHANGE_WORDS:

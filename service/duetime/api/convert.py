@@ -135,6 +135,10 @@ def calendar_text_problems(cal: pb.Calendar, limits: Limits = DEFAULT_LIMITS,
     control character: checked before the calendar is parsed."""
     problems = [too_long(cal.time_zone, f"{field}.time_zone", limits.max_time_zone),
                 too_long(cal.bundle, f"{field}.bundle", limits.max_bundle_ref)]
+    if len(cal.week_periods) > limits.calendar.max_week_periods:
+        problems.append(FieldViolation(
+            f"{field}.week_periods", f"{len(cal.week_periods)} week periods given; at most "
+            f"{limits.calendar.max_week_periods} are allowed in one calendar (split the years into several calendars)"))
     for name, items in (("holidays", cal.holidays), ("date_overrides", cal.date_overrides),
                         ("extra_working_days", cal.extra_working_days)):
         if len(items) <= MAX_HOLIDAYS:
@@ -178,6 +182,17 @@ def calendar_from_proto(cal: pb.Calendar, check: Callable[[], None] | None = Non
         holidays_valid_until=cal.holidays_valid_until or None,
         check=check,
         limits=limits,
+        week_periods=[_week_period(p) for p in cal.week_periods],
+    )
+
+
+def _week_period(p: pb.WeekPeriod) -> tuple:
+    """(from_date, weekend or None, working hours or None) of one week period (docs/semantics.md §16)."""
+    return (
+        p.from_date,
+        [int(d) for d in p.weekend.days] if p.HasField("weekend") else None,
+        [(int(d.weekday), _intervals(d.intervals)) for d in p.working_hours.days]
+        if p.HasField("working_hours") else None,
     )
 
 
@@ -207,6 +222,13 @@ def calendar_to_proto(cal: Calendar) -> pb.Calendar:
                             for x in cal.extra_working_days],
         holidays_valid_until=(cal.holidays_valid_until.isoformat()
                               if cal.holidays_valid_until else ""),
+        week_periods=[
+            pb.WeekPeriod(from_date=p.from_date.isoformat(), weekend=pb.WeekendDays(days=sorted(p.weekend)),
+                          working_hours=pb.WorkingHours(days=[
+                              pb.DayHours(weekday=wd, intervals=intervals(ivs))
+                              for wd, ivs in enumerate(p.working_hours, start=1) if ivs]))
+            for p in cal.week_periods
+        ],
     )
 
 

@@ -19,6 +19,7 @@ from duetime.core.calendar import (
     MAX_HOLIDAYS,
     MAX_INTERVALS,
     MAX_INTERVALS_PER_DAY,
+    MAX_WEEK_PERIODS,
     CalendarLimits,
 )
 
@@ -57,6 +58,7 @@ MAX_NAME = 200
 #   MAX_DATES               holidays, overrides and extra working days together (5,000)
 #   MAX_INTERVALS_PER_DAY   working intervals of one weekday or one override (48)
 #   MAX_INTERVALS           working intervals of one calendar, week and overrides (10,000)
+#   MAX_WEEK_PERIODS        week periods of one calendar (100)
 MAX_DEADLINES = 100
 """Most deadlines one ComputeSchedule request may ask for."""
 MAX_SLA_EVENTS = 1_000
@@ -108,12 +110,14 @@ class Limits:
     max_explanation_weight: int = MAX_EXPLANATION_WEIGHT
     max_list_bytes: int = MAX_LIST_BYTES
     max_clock_warnings: int = MAX_CLOCK_WARNINGS
+    max_week_periods: int = MAX_WEEK_PERIODS
 
     @property
     def calendar(self) -> CalendarLimits:
         """The calendar's bounds among these, as the calendar parser takes them."""
         return CalendarLimits(self.max_holidays, self.max_date_overrides, self.max_extra_working_days,
-                              self.max_dates, self.max_intervals_per_day, self.max_intervals)
+                              self.max_dates, self.max_intervals_per_day, self.max_intervals,
+                              max_week_periods=self.max_week_periods)
 
 
 DEFAULT_LIMITS = Limits()

@@ -88,6 +88,7 @@ def compile_source(src: BundleSource) -> tuple[dict, str]:
             field=src.name,
             date_overrides=src.date_overrides,
             extra_working_days=src.extra_working_days,
+            week_periods=src.week_periods,
             holidays_valid_from=date(y0, 1, 1).isoformat(),
             holidays_valid_until=date(y1, 12, 31).isoformat(),
         )
@@ -306,7 +307,30 @@ def diff_versions(old: dict, new: dict) -> list[str]:
                     lines.append(f"- {what} {d}: {desc(a[d])}")
                 else:
                     lines.append(f"~ {what} {d}: {desc(a[d])} → {desc(b[d])}")
+    lines += _week_period_changes(o.get("week_periods", []), n.get("week_periods", []))
     pa, pb = old.get("source", {}).get("holidays_package"), new["source"].get("holidays_package")
     if pa != pb:
         lines.append(f"holidays package: {pa} → {pb}")
     return lines or ["no differences"]
+
+
+def _week_text(period: dict) -> str:
+    """A week period in words: its weekend and each weekday's hours."""
+    weekend = ", ".join(_DAY_NAMES[d - 1] for d in period["weekend"]) or "none"
+    hours = "; ".join(f"{_DAY_NAMES[int(wd) - 1]} {_hours_text(ivs)}" for wd, ivs in sorted(period["working_hours"].items()))
+    return f"weekend {weekend}; {hours or 'no working hours'}"
+
+
+def _week_period_changes(old: list[dict], new: list[dict]) -> list[str]:
+    """Week periods added, removed or changed (docs/semantics.md §16), by their from date."""
+    a = {p["from"]: p for p in old}
+    b = {p["from"]: p for p in new}
+    lines = []
+    for d in sorted(set(a) | set(b)):
+        if d not in a:
+            lines.append(f"+ week from {d}: {_week_text(b[d])}")
+        elif d not in b:
+            lines.append(f"- week from {d}: {_week_text(a[d])}")
+        elif a[d] != b[d]:
+            lines.append(f"~ week from {d}: {_week_text(a[d])} → {_week_text(b[d])}")
+    return lines

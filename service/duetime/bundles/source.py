@@ -28,6 +28,12 @@ Schema (every key but ``time_zone`` and ``years`` is optional)::
     [[extra_working_days]]
     date = "2026-12-27"
     name = "Stock-taking Sunday"
+
+    [[week_periods]]                      # a week from a date on (docs/semantics.md §16)
+    from = "2027-03-01"                   # strictly increasing
+    weekend = ["sat", "sun"]              # default Saturday + Sunday (not the previous week's)
+    [week_periods.working_hours]          # default 09:00–17:00 on its non-weekend days
+    "mon-fri" = ["08:00-18:00"]
 """
 
 from __future__ import annotations
@@ -39,7 +45,9 @@ from pathlib import Path
 
 DAYS = {"mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6, "sun": 7}
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,62}")
-_KEYS = {"description", "time_zone", "years", "weekend", "working_hours", "holidays", "date_overrides", "extra_working_days"}
+_KEYS = {"description", "time_zone", "years", "weekend", "working_hours", "holidays", "date_overrides", "extra_working_days",
+         "week_periods"}
+_PERIOD_KEYS = {"from", "weekend", "working_hours"}
 _HOLIDAY_KEYS = {"country", "subdiv", "categories", "observed", "language", "add", "remove"}
 
 
@@ -66,6 +74,8 @@ class BundleSource:
     removed: tuple[str, ...] = ()
     date_overrides: tuple[tuple[str, tuple[tuple[str, str], ...], bool, str], ...] = ()
     extra_working_days: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    #: ``(from, weekend or None, working_hours or None)`` per week period.
+    week_periods: tuple[tuple[str, tuple[int, ...] | None, tuple | None], ...] = ()
 
 
 def day_list(spec: str, where: str) -> list[int]:
@@ -111,24 +121,21 @@ def load_source(path: Path) -> BundleSource:
             and 1900 <= years[0] <= years[1] <= 2199):
         raise SourceError(f"{where}: years must be [first, last] within 1900..2199")
 
-    weekend = None
-    if "weekend" in data:
-        if not isinstance(data["weekend"], list):
-            raise SourceError(f"{where}: weekend is a list of days, e.g. ['sat', 'sun']")
-        weekend = tuple(d for spec in data["weekend"] for d in day_list(str(spec), f"{where}: weekend"))
-
-    hours = None
-    if "working_hours" in data:
-        by_day: dict[int, tuple[tuple[str, str], ...]] = {}
-        for spec, ivs in data["working_hours"].items():
-            w = f"{where}: working_hours.{spec}"
-            if not isinstance(ivs, list):
-                raise SourceError(f"{w}: a list of 'HH:MM-HH:MM' intervals")
-            for d in day_list(spec, w):
-                if d in by_day:
-                    raise SourceError(f"{w}: {d} is given hours twice")
-                by_day[d] = tuple(_interval(iv, w) for iv in ivs)
-        hours = tuple(sorted(by_day.items()))
+    weekend, hours = _week(data, where)
+    periods = []
+    raw_periods = data.get("week_periods", [])
+    if not isinstance(raw_periods, list):
+        raise SourceError(f"{where}: week_periods is an array of tables ([[week_periods]])")
+    for i, p in enumerate(raw_periods):
+        w = f"{where}: week_periods[{i}]"
+        if not isinstance(p, dict) or set(p) - _PERIOD_KEYS:
+            raise SourceError(f"{w}: a table with keys {sorted(_PERIOD_KEYS)}")
+        start = p.get("from")
+        if not isinstance(start, str):
+            start = start.isoformat() if hasattr(start, "isoformat") else None
+        if start is None:
+            raise SourceError(f"{w}: from (a date 'YYYY-MM-DD') is required")
+        periods.append((start, *_week(p, w, "week_periods[{i}].".format(i=i))))
 
     h = data.get("holidays", {})
     if not isinstance(h, dict) or set(h) - _HOLIDAY_KEYS:
@@ -157,4 +164,29 @@ def load_source(path: Path) -> BundleSource:
         removed=tuple(str(r) for r in h.get("remove", [])),
         date_overrides=tuple(overrides),
         extra_working_days=extra,
+        week_periods=tuple(periods),
     )
+
+
+def _week(data: dict, where: str, prefix: str = "") -> tuple[tuple[int, ...] | None, tuple | None]:
+    """(weekend, working hours) of a table; None for a part it does not give."""
+    weekend = None
+    if "weekend" in data:
+        if not isinstance(data["weekend"], list):
+            raise SourceError(f"{where}: {prefix}weekend is a list of days, e.g. ['sat', 'sun']")
+        weekend = tuple(d for spec in data["weekend"] for d in day_list(str(spec), f"{where}: {prefix}weekend"))
+    hours = None
+    if "working_hours" in data:
+        if not isinstance(data["working_hours"], dict):
+            raise SourceError(f"{where}: {prefix}working_hours is a table of days, e.g. 'mon-fri' = ['09:00-17:00']")
+        by_day: dict[int, tuple[tuple[str, str], ...]] = {}
+        for spec, ivs in data["working_hours"].items():
+            w = f"{where}: {prefix}working_hours.{spec}"
+            if not isinstance(ivs, list):
+                raise SourceError(f"{w}: a list of 'HH:MM-HH:MM' intervals")
+            for d in day_list(spec, w):
+                if d in by_day:
+                    raise SourceError(f"{w}: {d} is given hours twice")
+                by_day[d] = tuple(_interval(iv, w) for iv in ivs)
+        hours = tuple(sorted(by_day.items()))
+    return weekend, hours

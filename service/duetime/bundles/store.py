@@ -67,6 +67,9 @@ def calendar_of(content: dict) -> Calendar:
         extra_working_days=[(x["date"], x["name"]) for x in c.get("extra_working_days", [])],
         holidays_valid_from=c.get("holidays_valid_from"),
         holidays_valid_until=c.get("holidays_valid_until"),
+        week_periods=[(p["from"], p["weekend"], [(int(wd), [tuple(iv) for iv in ivs])
+                                                  for wd, ivs in sorted(p["working_hours"].items())])
+                      for p in c.get("week_periods", [])],
     )
 
 

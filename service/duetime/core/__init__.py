@@ -14,7 +14,7 @@ Public surface (the section of docs/semantics.md in brackets):
   :class:`DuetimeError`, :class:`InvalidArgument`, :class:`OutOfRange`
 """
 
-from .calendar import Calendar, DateOverride, ExtraWorkingDay, Holiday, Interval
+from .calendar import Calendar, DateOverride, ExtraWorkingDay, Holiday, Interval, WeekPeriod
 from .clock import (
     Anchor,
     ClockEvent,
@@ -91,6 +91,7 @@ __all__ = [
     "NominalParts",
     "OutOfRange",
     "RULES_VERSION",
+    "WeekPeriod",
     "bd_between",
     "business_time_between",
     "compute_due",

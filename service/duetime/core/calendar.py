@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Sequence
 from zoneinfo import ZoneInfo
 
 from .compiled import CHECK_EVERY, CompiledCalendar
+from .weeks import WeekPeriodsCalendar
 from .durations import SECOND
 from .errors import FieldViolation, InvalidArgument, OutOfRange
 from .zones import MAX_ORDINAL, MIN_ORDINAL, get_zone
@@ -40,6 +41,10 @@ MAX_DATES = 5_000
 MAX_INTERVALS_PER_DAY = 48
 #: Most working intervals of one calendar: its week's and every override's together.
 MAX_INTERVALS = 10_000
+#: Most week periods of one calendar (docs/semantics.md §16): a change of
+#: opening hours a month for eight years; each period costs the build of one
+#: weekly template, and an answer at most one step per period it crosses.
+MAX_WEEK_PERIODS = 100
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,7 @@ class CalendarLimits:
     max_dates: int = MAX_DATES
     max_intervals_per_day: int = MAX_INTERVALS_PER_DAY
     max_intervals: int = MAX_INTERVALS
+    max_week_periods: int = MAX_WEEK_PERIODS
 
 
 DEFAULT_CALENDAR_LIMITS = CalendarLimits()
@@ -172,6 +178,29 @@ def default_hours(weekend: frozenset[int]) -> tuple[tuple[Interval, ...], ...]:
     return tuple(() if wd in weekend else nine_to_five for wd in range(1, 8))
 
 
+@dataclass(frozen=True, order=True)
+class WeekPeriod:
+    """A week that holds from local date ``from_date`` until the next
+    period's (docs/semantics.md §16): its own ``weekend`` (ISO weekdays) and
+    ``working_hours`` (``working_hours[i]``: the intervals of ISO weekday
+    ``i + 1``). A period declared without them has the defaults (Saturday +
+    Sunday; 09:00–17:00 on the other days), not the previous week's."""
+
+    from_date: date
+    weekend: frozenset[int] = DEFAULT_WEEKEND
+    working_hours: tuple[tuple[Interval, ...], ...] = dc_field(default_factory=lambda: default_hours(DEFAULT_WEEKEND))
+
+    def canonical(self) -> dict:
+        """The period in the calendar's canonical form: explicit, defaults applied."""
+        return {
+            "from": self.from_date.isoformat(),
+            "weekend": sorted(self.weekend),
+            "working_hours": {
+                str(wd): [list(iv.text()) for iv in ivs] for wd, ivs in enumerate(self.working_hours, start=1) if ivs
+            },
+        }
+
+
 @dataclass(frozen=True)
 class Calendar:
     """A business calendar (docs/semantics.md §7).
@@ -192,6 +221,10 @@ class Calendar:
     holidays_valid_until: date | None = None
     #: First local date the holiday list is known to be complete for; None = unknown.
     holidays_valid_from: date | None = None
+    #: Weeks that change by date (docs/semantics.md §16), in strictly
+    #: increasing ``from_date`` order; before the first, ``weekend`` and
+    #: ``working_hours`` above hold.
+    week_periods: tuple[WeekPeriod, ...] = ()
 
     # ---- construction -------------------------------------------------
     @classmethod
@@ -209,6 +242,7 @@ class Calendar:
         holidays_valid_from: str | None = None,
         check: Callable[[], None] | None = None,
         limits: CalendarLimits = DEFAULT_CALENDAR_LIMITS,
+        week_periods: Sequence[tuple[str, Sequence[int] | None, Sequence[tuple[int, Sequence[tuple[str, str]]]] | None]] = (),
     ) -> "Calendar":
         """Validate a calendar given as text and numbers (as on the wire).
 
@@ -228,7 +262,10 @@ class Calendar:
         (e.g. a call's deadline); what it raises stops the build.
         ``limits``: how large the calendar may be (:class:`CalendarLimits`);
         a calendar larger is InvalidArgument (:func:`size_problems`) before
-        anything is parsed.
+        anything is parsed. ``week_periods``: ``(from "YYYY-MM-DD", weekend,
+        working_hours)`` triples, weekend and working hours as above (None:
+        the defaults, not the previous week's), ``from`` strictly increasing;
+        at most ``limits.max_week_periods`` (docs/semantics.md §16).
         """
         if too_large := size_problems(
             limits, field,
@@ -290,6 +327,8 @@ class Calendar:
             else:
                 overrides[d] = DateOverride(d, tuple(ivs), name or "")
 
+        periods = _parse_week_periods(week_periods, f"{field}.week_periods", bad, far, limits)
+
         valid_until = valid_from = None
         if holidays_valid_until:
             valid_until = _parse_date(holidays_valid_until, f"{field}.holidays_valid_until", bad)
@@ -300,7 +339,8 @@ class Calendar:
         if far:
             raise OutOfRange(far)
         return cls(
-            zone_name, weekend_set, hol, hours, tuple(sorted(overrides.values())), extra, valid_until, valid_from
+            zone_name, weekend_set, hol, hours, tuple(sorted(overrides.values())), extra, valid_until, valid_from,
+            periods,
         )
 
     # ---- identity -----------------------------------------------------
@@ -327,6 +367,8 @@ class Calendar:
             out["holidays_valid_until"] = self.holidays_valid_until.isoformat()
         if self.holidays_valid_from is not None:
             out["holidays_valid_from"] = self.holidays_valid_from.isoformat()
+        if self.week_periods:
+            out["week_periods"] = [p.canonical() for p in self.week_periods]
         return out
 
     def canonical_json(self) -> str:
@@ -344,14 +386,19 @@ class Calendar:
 
     @cached_property
     def compiled(self) -> CompiledCalendar:
-        return CompiledCalendar(self)
+        return self._build(None)
 
     def compile(self, check: Callable[[], None] | None = None) -> CompiledCalendar:
         """:attr:`compiled`, built now (with the cooperative ``check``, see
         :class:`CompiledCalendar`) unless it already was."""
         if "compiled" not in self.__dict__:
-            self.__dict__["compiled"] = CompiledCalendar(self, check)
+            self.__dict__["compiled"] = self._build(check)
         return self.__dict__["compiled"]
+
+    def _build(self, check: Callable[[], None] | None) -> CompiledCalendar:
+        if self.week_periods:  # weeks that change by date (docs/semantics.md §16)
+            return WeekPeriodsCalendar(self, check)
+        return CompiledCalendar(self, check)
 
     def __hash__(self) -> int:  # hashing 10,000 holidays on every lookup is wasteful
         return hash(self.version)
@@ -458,3 +505,65 @@ def parse_day_intervals(intervals: Iterable[tuple[str, str]], path: str, bad: li
             bad.append(FieldViolation(
                 f"{path}[{cj}]", f"{cur_start}–{cur_end} overlaps {prev_start}–{prev_end} (intervals[{pj}])"))
     return [iv for iv, _ in out]
+
+
+def _parse_week_periods(
+    items: Sequence[tuple[str, Sequence[int] | None, Sequence[tuple[int, Sequence[tuple[str, str]]]] | None]],
+    path: str,
+    bad: list[FieldViolation],
+    far: list[FieldViolation],
+    limits: CalendarLimits,
+) -> tuple[WeekPeriod, ...]:
+    """Parse and check week periods (docs/semantics.md §16)."""
+    if len(items) > limits.max_week_periods:
+        bad.append(FieldViolation(path, f"{len(items)} week periods given; at most {limits.max_week_periods} are "
+                                        "allowed in one calendar (split the years into several calendars)"))
+        return ()
+    total = sum(len(ivs) for _, _, hours in items for _, ivs in hours or ())
+    if total > limits.max_intervals:
+        bad.append(FieldViolation(path, f"{total} working intervals given in all by the week periods; at most "
+                                        f"{limits.max_intervals} are allowed in one calendar "
+                                        "(give fewer periods, or describe the days more coarsely)"))
+        return ()
+    out: list[WeekPeriod] = []
+    previous: tuple[int, date] | None = None
+    for i, (text, weekend, hours) in enumerate(items):
+        ipath = f"{path}[{i}]"
+        for j, ivs in enumerate(hours or ()):
+            if len(ivs[1]) > limits.max_intervals_per_day:
+                bad.append(FieldViolation(f"{ipath}.working_hours.days[{j}].intervals",
+                                          f"{len(ivs[1])} intervals given for one day; at most "
+                                          f"{limits.max_intervals_per_day} are allowed"))
+                return ()
+        d = _parse_date(text, f"{ipath}.from_date", bad)
+        if weekend is None:
+            weekend_set = DEFAULT_WEEKEND
+        else:
+            days = []
+            for k, wd in enumerate(weekend):
+                if isinstance(wd, int) and 1 <= wd <= 7:
+                    days.append(wd)
+                else:
+                    bad.append(FieldViolation(f"{ipath}.weekend.days[{k}]",
+                                              f"{wd!r} is not an ISO weekday 1 (Monday) .. 7 (Sunday)"))
+            weekend_set = frozenset(days)
+            if len(weekend_set) == 7 and i == len(items) - 1:
+                bad.append(FieldViolation(f"{ipath}.weekend.days",
+                                          "the last week period's weekend of all seven days leaves no business day "
+                                          "from its date on (only a period followed by another may close every day)"))
+        week = default_hours(weekend_set) if hours is None else _parse_week(
+            hours, weekend_set, f"{ipath}.working_hours", bad)
+        if d is None:
+            continue
+        if not (MIN_ORDINAL <= d.toordinal() <= MAX_ORDINAL):
+            far.append(FieldViolation(f"{ipath}.from_date", f"{text} is outside the supported range 1900-01-01..2199-12-31"))
+            continue
+        if previous is not None and d <= previous[1]:
+            bad.append(FieldViolation(
+                f"{ipath}.from_date",
+                f"week period {i} starts {text}, not after week period {previous[0]} ({previous[1].isoformat()}); "
+                "list week periods in strictly increasing from_date order"))
+            continue
+        previous = (i, d)
+        out.append(WeekPeriod(d, weekend_set, week))
+    return tuple(out)

@@ -117,6 +117,9 @@ def business_day_calendar(cal: Calendar) -> Calendar:
         cal,
         working_hours=tuple(() if wd in cal.weekend else all_day for wd in range(1, 8)),
         date_overrides=tuple(DateOverride(o.date, all_day if o.intervals else (), o.name) for o in cal.date_overrides),
+        week_periods=tuple(
+            replace(p, working_hours=tuple(() if wd in p.weekend else all_day for wd in range(1, 8)))
+            for p in cal.week_periods),
     )
 
 

@@ -356,6 +356,11 @@ class CompiledCalendar:
         #: No date's real open time ever differs from its nominal one (UTC
         #: without overnight intervals): corrections are 0 without a look-up.
         self._never_corrected = self._is_utc and not self.crosses_midnight
+        #: Some date has open time: the week, or a date override with
+        #: intervals (docs/semantics.md §4: a date opened by an override is
+        #: open time even where the week has none).
+        self.any_open_time = self.open_time_per_week > 0 or any(
+            spans for _, spans in self._exception_status.values())
 
     def instant_range(self) -> tuple[int, int]:
         """Instants [lo, hi) whose local date is surely inside 1900..2199: from
@@ -433,8 +438,10 @@ class CompiledCalendar:
         return "weekend"
 
     def has_hours(self) -> bool:
-        """Whether the week has any working hours (business time is defined)."""
-        return self.open_time_per_week > 0
+        """Whether any date has open time: the week's working hours, or a
+        date override's intervals (docs/semantics.md §4). Business-time
+        arithmetic asks more: a week with working hours (``open_time_per_week``)."""
+        return self.any_open_time
 
     # ---- counts over date ranges [a, b) -------------------------------
     def count_business_days(self, a: int, b: int) -> int:
@@ -478,11 +485,15 @@ class CompiledCalendar:
     def template_reach_after(self, o: int, amount: int) -> int:
         """The first date D > ``o`` whose template open time over (o, D] is ≥ ``amount`` µs:
         whole weeks at once, then the week's running totals (one bisection)."""
+        if self.open_time_per_week <= 0:  # the week never reaches it: only dated open time can
+            return MAX_ORDINAL + 1
         q, rest = divmod(amount - 1, self.open_time_per_week)
         return o + 7 * q + 1 + bisect.bisect_left(self._open_time_after[o % 7], rest + 1)
 
     def template_reach_before(self, o: int, amount: int) -> int:
         """The last date D < ``o`` whose template open time over [D, o) is ≥ ``amount`` µs."""
+        if self.open_time_per_week <= 0:  # the week never reaches it: only dated open time can
+            return MIN_ORDINAL - 1
         q, rest = divmod(amount - 1, self.open_time_per_week)
         return o - 7 * q - 1 - bisect.bisect_left(self._open_time_before[o % 7], rest + 1)
 
@@ -601,6 +612,8 @@ class CompiledCalendar:
         through it does not (open time only grows), so no other proof is
         needed; where corrections move the answer, jump on by the shortfall.
         """
+        if self.open_time_per_week <= 0:  # no weekly template to jump by: the caller searches
+            return None
         bisect_left = bisect.bisect_left  # a local: the loop below calls it often
         dates, exception_prefix = self.exception_dates, self._exception_prefix_open_time
         prefix, per_week = self._prefix_open_time, self.open_time_per_week
@@ -649,6 +662,8 @@ class CompiledCalendar:
         """:meth:`reach_after` backwards: the last date D ≤ ``last`` from whose
         start to the end of ``last`` lie ``left`` µs (> 0) of open time, with
         the open time of dates D + 1 … last (< ``left``); None when unsettled."""
+        if self.open_time_per_week <= 0:  # no weekly template to jump by: the caller searches
+            return None
         bisect_left = bisect.bisect_left  # a local: the loop below calls it often
         dates, exception_prefix = self.exception_dates, self._exception_prefix_open_time
         prefix, per_week = self._prefix_open_time, self.open_time_per_week

@@ -396,8 +396,11 @@ def run_start(cc: CompiledCalendar, t: int, limit_days: int = 400) -> int:
 
 
 def first_open_at_or_after(cc: CompiledCalendar, t: int, field: str = "at") -> int:
-    """The earliest open instant ≥ ``t`` (``t`` itself when open)."""
-    _require_hours(cc, field)
+    """The earliest open instant ≥ ``t`` (``t`` itself when open).
+    InvalidArgument (on ``field``) when no date has open time; OutOfRange
+    when none opens after ``t`` before 2199-12-31."""
+    if not cc.has_hours():
+        _require_hours(cc, field)
     o, _ = cc.local_of(t)
     for a, b in cc.segments_between(o - 2, o + 1):
         if b > t:

@@ -155,6 +155,17 @@ class OpenStatus:
     warnings: tuple[str, ...] = ()
 
 
+def _next_opening(cc: CompiledCalendar, t: int) -> int | None:
+    """The first open instant ≥ ``t``; None when only dated open time exists
+    (a week without working hours, docs/semantics.md §4) and none lies ahead."""
+    if cc.open_time_per_week > 0:
+        return first_open_at_or_after(cc, t, "time")
+    try:
+        return first_open_at_or_after(cc, t, "time")
+    except OutOfRange:
+        return None
+
+
 def open_status(at: datetime, calendar: Calendar) -> OpenStatus:
     """Open or closed at ``at`` and the surrounding openings and closings."""
     cc = calendar.compiled
@@ -168,10 +179,10 @@ def open_status(at: datetime, calendar: Calendar) -> OpenStatus:
     interval = current_segment(cc, t) if is_open_at(cc, t) else None
     if interval is not None:
         close = run_end(cc, t)
-        nxt = first_open_at_or_after(cc, close, "time") if close is not None else None
+        nxt = _next_opening(cc, close) if close is not None else None
     else:
-        nxt = first_open_at_or_after(cc, t, "time")
-        close = run_end(cc, nxt)
+        nxt = _next_opening(cc, t)
+        close = run_end(cc, nxt) if nxt is not None else None
     last_o, _ = local_of(cc.zone, max(x for x in (t, nxt, close) if x is not None))
     return OpenStatus(
         interval is not None, date.fromordinal(o), business, cc.closed_reason(o), holiday, interval, nxt, close,

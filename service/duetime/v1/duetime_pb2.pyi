@@ -124,7 +124,7 @@ SLA_DUE_KIND_WARNING: SlaDueKind
 SLA_DUE_KIND_BREACH: SlaDueKind
 
 class Calendar(_message.Message):
-    __slots__ = ("time_zone", "holidays", "weekend", "working_hours", "date_overrides", "extra_working_days", "holidays_valid_until", "bundle")
+    __slots__ = ("time_zone", "holidays", "weekend", "working_hours", "date_overrides", "extra_working_days", "holidays_valid_until", "bundle", "week_periods")
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
     HOLIDAYS_FIELD_NUMBER: _ClassVar[int]
     WEEKEND_FIELD_NUMBER: _ClassVar[int]
@@ -133,6 +133,7 @@ class Calendar(_message.Message):
     EXTRA_WORKING_DAYS_FIELD_NUMBER: _ClassVar[int]
     HOLIDAYS_VALID_UNTIL_FIELD_NUMBER: _ClassVar[int]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
+    WEEK_PERIODS_FIELD_NUMBER: _ClassVar[int]
     time_zone: str
     holidays: _containers.RepeatedCompositeFieldContainer[Holiday]
     weekend: WeekendDays
@@ -141,7 +142,18 @@ class Calendar(_message.Message):
     extra_working_days: _containers.RepeatedCompositeFieldContainer[ExtraWorkingDay]
     holidays_valid_until: str
     bundle: str
-    def __init__(self, time_zone: _Optional[str] = ..., holidays: _Optional[_Iterable[_Union[Holiday, _Mapping]]] = ..., weekend: _Optional[_Union[WeekendDays, _Mapping]] = ..., working_hours: _Optional[_Union[WorkingHours, _Mapping]] = ..., date_overrides: _Optional[_Iterable[_Union[DateOverride, _Mapping]]] = ..., extra_working_days: _Optional[_Iterable[_Union[ExtraWorkingDay, _Mapping]]] = ..., holidays_valid_until: _Optional[str] = ..., bundle: _Optional[str] = ...) -> None: ...
+    week_periods: _containers.RepeatedCompositeFieldContainer[WeekPeriod]
+    def __init__(self, time_zone: _Optional[str] = ..., holidays: _Optional[_Iterable[_Union[Holiday, _Mapping]]] = ..., weekend: _Optional[_Union[WeekendDays, _Mapping]] = ..., working_hours: _Optional[_Union[WorkingHours, _Mapping]] = ..., date_overrides: _Optional[_Iterable[_Union[DateOverride, _Mapping]]] = ..., extra_working_days: _Optional[_Iterable[_Union[ExtraWorkingDay, _Mapping]]] = ..., holidays_valid_until: _Optional[str] = ..., bundle: _Optional[str] = ..., week_periods: _Optional[_Iterable[_Union[WeekPeriod, _Mapping]]] = ...) -> None: ...
+
+class WeekPeriod(_message.Message):
+    __slots__ = ("from_date", "weekend", "working_hours")
+    FROM_DATE_FIELD_NUMBER: _ClassVar[int]
+    WEEKEND_FIELD_NUMBER: _ClassVar[int]
+    WORKING_HOURS_FIELD_NUMBER: _ClassVar[int]
+    from_date: str
+    weekend: WeekendDays
+    working_hours: WorkingHours
+    def __init__(self, from_date: _Optional[str] = ..., weekend: _Optional[_Union[WeekendDays, _Mapping]] = ..., working_hours: _Optional[_Union[WorkingHours, _Mapping]] = ...) -> None: ...
 
 class DateOverride(_message.Message):
     __slots__ = ("date", "intervals", "closed", "name")
