@@ -223,7 +223,9 @@ def test_a_clock_state_carries_at_most_100_running_intervals():
     event.time.FromSeconds(t0 + 102 * 7200)
     with pytest.raises(InvalidArgument) as caught:
         served("DueTimeService/ApplyClockEvent", pb.ApplyClockEventRequest(state=state, event=event))
-    assert ("state.running_intervals", "101 intervals; at most 100") in violations(caught.value)
+    assert ("state.running_intervals", "101 intervals; at most 100 (a clock keeps one per pause "
+            "and resume; past that, start a new clock with the time left as its target)") \
+        in violations(caught.value)
     del state.running_intervals[-1]
     answer = served("DueTimeService/ApplyClockEvent", pb.ApplyClockEventRequest(state=state, event=event))
     assert answer.state.target == "16bh"

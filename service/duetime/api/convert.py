@@ -660,7 +660,9 @@ def clock_state_from_proto(
     if len(state.running_intervals) > limits.max_running_intervals:
         problems.append(FieldViolation("state.running_intervals",
                                        f"{len(state.running_intervals)} intervals; at most "
-                                       f"{limits.max_running_intervals}"))
+                                       f"{limits.max_running_intervals} (a clock keeps one per "
+                                       "pause and resume; past that, start a new clock with the "
+                                       "time left as its target)"))
     if long_target := too_long(state.target, "state.target", limits.max_duration_text):
         problems.append(long_target)
     if problems:
