@@ -381,17 +381,35 @@ def current_segment(cc: CompiledCalendar, t: int, limit_days: int = 400) -> Segm
 
 
 def run_start(cc: CompiledCalendar, t: int, limit_days: int = 400) -> int:
-    """The opening that begins the open run holding ``t`` (``t`` must be open)."""
+    """The opening that begins the open run holding ``t`` (``t`` must be open).
+
+    Walks dates backward. A date's open time usually lies before a later
+    date's, but not beside a skipped date (Pacific/Apia skipped 2011-12-30:
+    its wall times are Saturday's, so Friday's open time may lie after
+    Saturday's; docs/semantics.md §1.1). So a gap ends the walk only after two
+    more dates add nothing: a date owns nothing that ends after what two
+    dates later start. Segments seen before the run's start are kept until
+    then, since an earlier date's segment may join them to the run."""
     o, _ = cc.local_of(t)
     start = t
     first = max(o - limit_days, MIN_ORDINAL)
+    before: list[Segment] = []  # segments ending before ``start``
+    gap_day = None  # the latest date with such a segment since ``start`` last moved
     for day in range(o + 1, first - 1, -1):
-        for a, b in reversed(cc.segments(day)):
-            if a >= start:
-                continue
-            if b < start:
-                return start
-            start = a
+        if gap_day is not None and gap_day - day > 2:
+            return start
+        before.extend((a, b) for a, b in cc.segments(day) if a < start)
+        before.sort(key=lambda s: s[1], reverse=True)
+        kept = []
+        for a, b in before:  # latest end first: one pass joins every segment that touches
+            if a < start <= b:
+                start = a
+                gap_day = None
+            else:
+                kept.append((a, b))
+        before = kept
+        if before and gap_day is None:
+            gap_day = day
     return start
 
 
