@@ -463,3 +463,26 @@ def test_recorded_answers_replay_byte_for_byte():
         assert [r.outcome for r in results] == [SAME] * 5, [r.line() for r in results]
     finally:
         built.close()
+
+
+# --- the last covered date (docs/semantics.md §7) ----------------------------------------------
+
+
+def test_a_span_ending_at_the_midnight_after_the_last_covered_date_is_answered(app, capsys):
+    """hr-zagreb covers 2020–2035: [a, b) ending at 2036-01-01T00:00 depends on
+    2035-12-31 only; one more µs depends on 2036-01-01 and is refused."""
+    bundle = pb.Calendar(bundle="hr-zagreb")
+    page = app.answer(LIST_OPEN_PERIODS, period_request("2035-12-31T00:00:00+01:00", "2036-01-01T00:00:00+01:00",
+                                                        calendar=bundle))
+    assert [(p.start_local, p.end_local) for p in page.periods] == [
+        ("2035-12-31T09:00:00+01:00", "2035-12-31T17:00:00+01:00")]
+    with pytest.raises(OutOfRange) as caught:
+        app.answer(LIST_OPEN_PERIODS, period_request("2035-12-31T00:00:00+01:00",
+                                                     "2036-01-01T00:00:00.000001+01:00", calendar=bundle))
+    assert caught.value.violations[0].field == "calendar.bundle"
+    assert "2036-01-01" in str(caught.value)
+    assert main(["calendars", "periods", "hr-zagreb", "--from", "2035-12-30", "--to", "2035-12-31",
+                 "--dir", str(CALENDARS)]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        f"2035-12-31T08:00:00Z,2035-12-31T16:00:00Z,2035-12-31,{page.calendar_version}"]
+

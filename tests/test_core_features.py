@@ -377,3 +377,24 @@ def test_open_and_close_on_the_date_after_a_skipped_date():
                            ("2bd@close", "2011-12-31T17:00:00+14:00"), ("1bd", "2011-12-31T10:00:00+14:00"),
                            ("2bd", "2011-12-31T10:00:00+14:00")):
         assert due("2011-12-29T10:00:00-10:00", text, apia) == expected
+
+
+def test_a_due_time_or_span_at_the_midnight_after_the_last_covered_date():
+    """docs/semantics.md §7: only the dates an answer depends on must be
+    covered. `@end` on the last covered date is its 24:00; open time in
+    [a, b) ending at the next midnight needs no later date; whole business
+    days (a + N bd ≤ b) need b's date only when a's wall time on it is not
+    after b."""
+    cal = Calendar.from_text("Europe/Zagreb", holidays=[("2026-12-25", "")], holidays_valid_until="2026-12-31")
+    assert format_local(from_us(due_answer(at("2026-12-30T10:00:00+01:00"), "1bd@end", cal).due_us), cal) == \
+        "2027-01-01T00:00:00+01:00"
+    assert format_local(from_us(due_answer(at("2026-12-31T10:00:00+01:00"), "P0D@following@end", cal).due_us),
+                        cal) == "2027-01-01T00:00:00+01:00"
+    answer = business_time(at("2026-12-31T08:00:00+01:00"), at("2027-01-01T00:00:00+01:00"), cal)
+    assert (answer.open_us, answer.business_days, answer.warnings) == (8 * 3_600_000_000, 0, ())
+    with pytest.raises(OutOfRange) as e:  # 2026-12-31T00:00 + 1bd ≤ b iff 2027-01-01 is a business day
+        business_time(at("2026-12-31T00:00:00+01:00"), at("2027-01-01T00:00:00+01:00"), cal)
+    assert e.value.violations[0].field == "calendar.holidays_valid_until"
+    assert "2027-01-01" in str(e.value)
+    with pytest.raises(OutOfRange):
+        due_answer(at("2026-12-31T10:00:00+01:00"), "1bd@end", cal)

@@ -252,6 +252,32 @@ def test_the_explanation_names_the_holiday_and_the_modified_convention():
         "Thursday 2026-12-24 is a business day: not rolled (following)"]
 
 
+def test_the_explanation_of_a_roll_after_a_dst_gap_and_of_a_month_without_business_days():
+    """docs/semantics.md §15: the rolled due time keeps the unrolled instant's
+    wall time (03:30 after Sunday's gap), and a modified roll that leaves the
+    month says that the other way is closed too."""
+    zagreb_weekends = Calendar.from_text("Europe/Zagreb")
+    answer = due_answer(parse_instant("2026-03-28T02:30+01:00", "start"), "P1D@following", zagreb_weekends,
+                        explain=True)
+    assert from_us(answer.due_us).isoformat() == "2026-03-30T01:30:00+00:00"
+    texts = [(s.kind, s.text) for s in answer.steps]
+    assert texts[3:7] == [
+        ("note", "without the landing rule the due time is 2026-03-29T03:30:00+02:00 (Sunday 2026-03-29)"),
+        ("resolve", "02:30 on 2026-03-29 does not exist (DST gap): moved forward by the gap's length to 03:30 "
+                    "(SPEC §1)"),
+        ("roll", "Sunday 2026-03-29 is a weekend day: rolled to Monday 2026-03-30 "
+                 "(following: the first business day after it)"),
+        ("note", "the rolled due time keeps the unrolled due time's wall time 03:30:00"),
+    ]
+    closed_february = Calendar.from_text("Europe/Zagreb", week_periods=[
+        ("2026-02-01", list(range(1, 8)), None), ("2026-03-01", None, None)])
+    steps = due_answer(parse_instant("2026-01-15T10:00+01:00", "start"), "P1M@modified-following",
+                       closed_february, explain=True).steps
+    assert [s.text for s in steps if s.kind == "roll"] == [
+        "Sunday 2026-02-15 is a weekend day: the following business day, Monday 2026-03-02, is in another month, "
+        "and no business day precedes it in its month either, so rolled to Friday 2026-01-30 (modified-following)"]
+
+
 def test_the_explanation_of_nbd_at_end_counts_to_the_business_day():
     steps = due_answer(parse_instant("2026-12-24T09:00+01:00", "start"), "1bd@end", ZAGREB, explain=True).steps
     assert [s.text for s in steps if s.kind == "count"] == ["Monday 2026-12-28: business day 1 of 1"]

@@ -34,7 +34,7 @@ from duetime.core import (
 
 from duetime.core.engine import start_us
 from duetime.core.periods import OpenPeriods, RunBounds, count_business_days, open_periods, run_bounds
-from duetime.core.queries import horizon
+from duetime.core.queries import horizon, last_date_of_span
 from duetime.core.sla import BusinessEvent, Evaluation, Policy, evaluate
 from duetime.core.sla_metrics import MetricPolicy, MetricsEvaluation, evaluate_metrics, one_metric
 from duetime.app.calendars import ResolvedCalendar, renamed
@@ -264,7 +264,8 @@ def open_periods_between(start: datetime, end: datetime, cal: ResolvedCalendar, 
             raise InvalidArgument.at("end_time", f"{end.isoformat()} is before start_time "
                                                  f"{start.isoformat()}; give an end_time at or after it")
         cc = calendar.compiled
-        warnings = horizon(cc, cc.local_of(a)[0], cc.local_of(b)[0])
+        first_date = cc.local_of(a)[0]
+        warnings = horizon(cc, first_date, last_date_of_span(cc, a, b) if a < b else first_date)
         first = resume(a, b)
         page = open_periods(cc, a if first is None else first, b, page_size)
         return OpenPeriodsAnswer(page, warnings)

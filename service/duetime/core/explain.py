@@ -244,6 +244,9 @@ def _explain_landing(start: int, d: Duration, cc: CompiledCalendar) -> list[Step
     assert d.roll is not None
     steps = [Step("note", f"without the landing rule the due time is {format_local(landing.unrolled, zone)} "
                           f"({_day(o)})", iso_o, start_us=landing.unrolled)]
+    _, start_wall = local_of(zone, start)
+    if d.nominal is not None and not d.nominal.time_us and start_wall != local_of(zone, landing.unrolled)[1]:
+        steps.extend(_resolution(cc, o, start_wall))  # the start's wall time fell in a gap on the unrolled date
     rule = d.roll.value
     if final == o:
         steps.append(Step("roll", f"{_day(o)} is a business day: not rolled ({rule})", iso_o))
@@ -257,8 +260,11 @@ def _explain_landing(start: int, d: Duration, cc: CompiledCalendar) -> list[Step
                                       f"({rule}: the {first} business day, in the same month)", iso_final))
         else:
             other = cc.nth_after(o, 1) if first == "following" else cc.nth_before(o, 1)
+            d_o, d_final = date.fromordinal(o), date.fromordinal(final)
+            beyond = "" if (d_o.year, d_o.month) == (d_final.year, d_final.month) else (
+                f", and no business day {'precedes' if first == 'following' else 'follows'} it in its month either")
             steps.append(Step("roll", f"{_day(o)} is {_why_closed(cc, o)}: the {first} business day, {_day(other)}, "
-                                      f"is in another month, so rolled to {_day(final)} ({rule})", iso_final))
+                                      f"is in another month{beyond}, so rolled to {_day(final)} ({rule})", iso_final))
     if d.at_time is not None:
         steps.append(Step("note", f"the landing time puts the due time at {d.at_time // HOUR:02d}:"
                                   f"{d.at_time // MINUTE % 60:02d} on {iso_final}", iso_final))
@@ -271,7 +277,7 @@ def _explain_landing(start: int, d: Duration, cc: CompiledCalendar) -> list[Step
     elif final != o:
         _, wall = local_of(zone, landing.unrolled)
         hh = from_us(landing.unrolled).astimezone(zone).strftime("%H:%M:%S")
-        steps.append(Step("note", f"the rolled due time keeps the wall time {hh}", iso_final))
+        steps.append(Step("note", f"the rolled due time keeps the unrolled due time's wall time {hh}", iso_final))
         steps.extend(_resolution(cc, final, wall))
     return steps
 

@@ -91,7 +91,9 @@ def due_answer(
     cc = calendar.compiled
     s = start_us(start, calendar)
     due = add_us(s, d, cc, field, at_close)
-    warnings = _horizon_between(cc, s, due)
+    # "@end" is the final date's 24:00: the answer depends on that date, not
+    # on the next one whose 00:00 it is (docs/semantics.md §7, §15)
+    warnings = _horizon_between(cc, s, due - 1 if d.at_edge == "end" and due > s else due)
     steps: tuple[Step, ...] = ()
     if explain:
         moved = (
@@ -110,6 +112,15 @@ def _horizon_between(cc: CompiledCalendar, a: int, b: int) -> tuple[str, ...]:
     return horizon(cc, min(oa, ob), max(oa, ob))
 
 
+def last_date_of_span(cc: CompiledCalendar, a: int, b: int) -> int:
+    """The last local date (ordinal) whose open time can lie in ``[a, b)``
+    (``a < b``): the date of ``b − 1 µs``, so a span that ends at a
+    midnight does not depend on the date that midnight begins
+    (docs/semantics.md §7: only the dates an answer depends on must be
+    covered)."""
+    return local_of(cc.zone, b - 1)[0]
+
+
 @dataclass(frozen=True)
 class BusinessTime:
     """Open time (µs, signed) and whole business days (docs/semantics.md §3) between two instants."""
@@ -126,7 +137,15 @@ def business_time(start: datetime, end: datetime, calendar: Calendar, *, explain
     Fields named in errors: ``start_time``, ``end_time``."""
     cc = calendar.compiled
     a, b = start_us(start, calendar, "start_time"), start_us(end, calendar, "end_time")
-    warnings = _horizon_between(cc, a, b)
+    if a < b:
+        # open time needs the dates to b's last µs; business days (a + N bd ≤ b)
+        # need b's own date only when a's wall time on it is not after b
+        oa, wall = local_of(cc.zone, a)
+        ob, _ = local_of(cc.zone, b)
+        last = ob if cc.resolve(ob, wall) <= b else last_date_of_span(cc, a, b)
+        warnings = horizon(cc, oa, max(oa, last))
+    else:
+        warnings = _horizon_between(cc, a, b)
     open_us = between_us(a, b, cc) if cc.has_hours() else 0
     steps = tuple(explain_between(a, b, cc)) if explain else ()
     return BusinessTime(open_us, bd_between_us(a, b, cc), warnings, steps)
