@@ -106,17 +106,20 @@ def land_us(unrolled: int, d: Duration, cc: CompiledCalendar, field: str = "dura
             raise OutOfRange.at(field, "the rolled due date would fall after the supported range's end 2199-12-31")
         if final < MIN_ORDINAL:
             raise OutOfRange.at(field, "the rolled due date would fall before the supported range's start 1900-01-01")
-        _holidays_known(cc, min(o, final), max(o, final))
+        require_holidays_known(cc, min(o, final), max(o, final))
     if d.at_time is None and d.at_edge is None:
         return o, final, unrolled if final == o else cc.resolve(final, wall)
     return o, final, landing_target(cc, final, d, field)
 
 
-def _holidays_known(cc: CompiledCalendar, first: int, last: int) -> None:
-    """OutOfRange when dates ``first..last``, which a roll looked at, lie
-    outside the holidays the calendar declares known (docs/semantics.md §7);
-    the answer's own span is checked (with its warnings) where the answer is
-    put together."""
+def require_holidays_known(cc: CompiledCalendar, first: int, last: int,
+                           field: str = "calendar.holidays_valid_until") -> None:
+    """OutOfRange when local dates ``first..last`` (ordinals), which an answer
+    depends on (a roll looks at the dates it passes), lie outside the holidays
+    the calendar declares known (``holidays_valid_from`` ..
+    ``holidays_valid_until``, docs/semantics.md §7), naming the date and the
+    range; ``field`` names the upper bound (``until`` becomes ``from`` for the
+    lower one)."""
     cal = cc.calendar
     lo, hi = cal.holidays_valid_from, cal.holidays_valid_until
     if lo is None and hi is None:
@@ -124,10 +127,9 @@ def _holidays_known(cc: CompiledCalendar, first: int, last: int) -> None:
     known = (f"holidays known {lo.isoformat()}..{hi.isoformat()}" if lo and hi
              else f"holidays known until {hi.isoformat()}" if hi else f"holidays known from {lo.isoformat()}")
     if hi is not None and last > hi.toordinal():
-        raise OutOfRange.at("calendar.holidays_valid_until",
-                            f"the answer depends on {date.fromordinal(last).isoformat()}, after the dates the "
-                            f"calendar's holidays cover ({known})")
+        raise OutOfRange.at(field, f"the answer depends on {date.fromordinal(last).isoformat()}, after the dates the "
+                                   f"calendar's holidays cover ({known})")
     if lo is not None and first < lo.toordinal():
-        raise OutOfRange.at("calendar.holidays_valid_from",
+        raise OutOfRange.at(field.replace("until", "from"),
                             f"the answer depends on {date.fromordinal(first).isoformat()}, before the dates the "
                             f"calendar's holidays cover ({known})")

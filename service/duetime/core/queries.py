@@ -36,6 +36,7 @@ from .engine import (
 )
 from .errors import FieldViolation, InvalidArgument, OutOfRange
 from .explain import Step, explain_between, explain_due
+from .landing import require_holidays_known
 from .zones import from_us, local_of
 
 
@@ -55,16 +56,8 @@ def horizon(cc: CompiledCalendar, first: int, last: int, field: str = "calendar.
     ``holidays_valid_until`` (naming the date and the range); otherwise a
     warning for the years after the last listed holiday's year."""
     cal = cc.calendar
-    lo, hi = cal.holidays_valid_from, cal.holidays_valid_until
-    if lo is not None or hi is not None:
-        known = (f"holidays known {lo.isoformat()}..{hi.isoformat()}" if lo and hi
-                 else f"holidays known until {hi.isoformat()}" if hi else f"holidays known from {lo.isoformat()}")
-        if hi is not None and last > hi.toordinal():
-            raise OutOfRange.at(field, f"the answer depends on {date.fromordinal(last).isoformat()}, after the "
-                                       f"dates the calendar's holidays cover ({known})")
-        if lo is not None and first < lo.toordinal():
-            raise OutOfRange.at(field.replace("until", "from"), f"the answer depends on {date.fromordinal(first).isoformat()}, "
-                                f"before the dates the calendar's holidays cover ({known})")
+    if cal.holidays_valid_from is not None or cal.holidays_valid_until is not None:
+        require_holidays_known(cc, first, last, field)
         return ()
     if not cal.holidays:
         return ()
