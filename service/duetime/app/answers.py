@@ -287,4 +287,10 @@ def last_run_at(at: datetime, cal: ResolvedCalendar) -> RunBounds:
     core's RunBounds)."""
     with cal.answering():
         calendar = cal.calendar
-        return run_bounds(calendar.compiled, start_us(at, calendar, "time"))
+        cc = calendar.compiled
+        t = start_us(at, calendar, "time")
+        bounds = run_bounds(cc, t)
+        found = [x for x in (bounds.last_open_us, bounds.last_close_us) if x is not None]
+        if found:  # the answer depends on the dates back to the run's opening (docs/semantics.md §7)
+            horizon(cc, cc.local_of(min(found))[0], cc.local_of(t)[0])
+        return bounds

@@ -404,7 +404,14 @@ class Calendar:
         return hash(self.version)
 
 
+#: "HH:MM" of each minute 00:00 … 24:59 (a constant table: a calendar's
+#: version formats every interval's ends).
+_HH_MM = tuple(f"{h:02d}:{m:02d}" for h in range(25) for m in range(60))
+
+
 def _fmt_time(seconds: int) -> str:
+    if not seconds % 60 and 0 <= seconds < 90000:
+        return _HH_MM[seconds // 60]
     h, rest = divmod(seconds, 3600)
     m, s = divmod(rest, 60)
     return f"{h:02d}:{m:02d}" + (f":{s:02d}" if s else "")
@@ -449,13 +456,29 @@ def _parse_date(text: object, path: str, bad: list[FieldViolation]) -> date | No
         return None
 
 
-def parse_wall_time(text: object, path: str, bad: list[FieldViolation], *, is_end: bool) -> int | None:
-    """``"HH:MM"`` / ``"HH:MM:SS"`` → seconds of day; ``"24:00"`` only as an end."""
+def _wall_seconds(text: object, is_end: bool) -> int | None:
+    """``"HH:MM"`` / ``"HH:MM:SS"`` → seconds of day, None when it is not one
+    (``"24:00"`` only as an end)."""
+    if isinstance(text, str) and len(text) == 5 and text[2] == ":" and text.isascii():
+        hh, mm = text[:2], text[3:]
+        if hh.isdigit() and mm.isdigit():  # "HH:MM", the common form, without the pattern
+            h, mi = int(hh), int(mm)
+            if (h < 24 and mi < 60) or (is_end and h == 24 and mi == 0):
+                return (h * 60 + mi) * 60
+            return None
     m = _TIME.fullmatch(text) if isinstance(text, str) else None
     if m:
         h, mi, s = int(m[1]), int(m[2]), int(m[3] or 0)
-        if (h < 24 and mi < 60 and s < 60) or (is_end and (h, mi, s) == (24, 0, 0)):
+        if (h < 24 and mi < 60 and s < 60) or (is_end and h == 24 and mi == 0 and s == 0):
             return (h * 60 + mi) * 60 + s
+    return None
+
+
+def parse_wall_time(text: object, path: str, bad: list[FieldViolation], *, is_end: bool) -> int | None:
+    """``"HH:MM"`` / ``"HH:MM:SS"`` → seconds of day; ``"24:00"`` only as an end."""
+    seconds = _wall_seconds(text, is_end)
+    if seconds is not None:
+        return seconds
     allowed = "00:00..24:00" if is_end else "00:00..23:59:59"
     bad.append(FieldViolation(path, f"{text!r} is not a wall time HH:MM or HH:MM:SS in {allowed}"))
     return None
@@ -487,24 +510,26 @@ def _parse_week(
 
 def parse_day_intervals(intervals: Iterable[tuple[str, str]], path: str, bad: list[FieldViolation]) -> list[Interval]:
     """Parse and check one day's intervals: no zero length, no overlap (docs/semantics.md §4.1)."""
-    out: list[tuple[Interval, int]] = []
+    out: list[tuple[tuple[int, int], Interval, int]] = []  # (span in seconds, interval, index)
     for j, (a, b) in enumerate(intervals):
-        s = parse_wall_time(a, f"{path}[{j}].start", bad, is_end=False)
-        e = parse_wall_time(b, f"{path}[{j}].end", bad, is_end=True)
-        if s is None or e is None:
-            continue
+        s, e = _wall_seconds(a, False), _wall_seconds(b, True)
+        if s is None or e is None:  # the field paths are formatted only for a refusal
+            s = parse_wall_time(a, f"{path}[{j}].start", bad, is_end=False)
+            e = parse_wall_time(b, f"{path}[{j}].end", bad, is_end=True)
+            if s is None or e is None:
+                continue
         if s == e:
             bad.append(FieldViolation(f"{path}[{j}].end", f"{a}–{b} has zero length"))
             continue
-        out.append((Interval(s, e), j))
-    out.sort(key=lambda p: p[0].span_us)
-    for (prev, pj), (cur, cj) in zip(out, out[1:]):
-        if cur.span_us[0] < prev.span_us[1]:
+        out.append(((s, e if e > s else e + 86400), Interval(s, e), j))
+    out.sort(key=lambda p: p[0])
+    for (prev_span, prev, pj), (cur_span, cur, cj) in zip(out, out[1:]):
+        if cur_span[0] < prev_span[1]:
             prev_start, prev_end = prev.text()
             cur_start, cur_end = cur.text()
             bad.append(FieldViolation(
                 f"{path}[{cj}]", f"{cur_start}–{cur_end} overlaps {prev_start}–{prev_end} (intervals[{pj}])"))
-    return [iv for iv, _ in out]
+    return [iv for _, iv, _ in out]
 
 
 def _parse_week_periods(

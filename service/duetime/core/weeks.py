@@ -62,14 +62,21 @@ class WeekPeriodsCalendar(CompiledCalendar):
         ends = self.piece_starts[1:] + [MAX_ORDINAL + 10]
         weeks = [(cal.weekend, cal.working_hours)] + [(p.weekend, p.working_hours) for p in cal.week_periods]
         self.pieces: list[CompiledCalendar] = []
+        # dated entries in date order, with their ordinals: a piece takes a
+        # slice found by bisection (not a scan of every entry per piece)
+        dated = []
+        for items in (cal.holidays, cal.date_overrides, cal.extra_working_days):
+            ordered = sorted(items, key=lambda x: x.date)
+            dated.append((ordered, [x.date.toordinal() for x in ordered]))
+
+        def near(kind: int, lo: int, hi: int) -> tuple:
+            ordered, ordinals = dated[kind]
+            return tuple(ordered[bisect.bisect_left(ordinals, lo):bisect.bisect_left(ordinals, hi)])
+
         for start, end, (weekend, hours) in zip(self.piece_starts, ends, weeks):
             lo, hi = start - _MARGIN, end + _MARGIN
-
-            def near(items, lo=lo, hi=hi):
-                return tuple(x for x in items if lo <= x.date.toordinal() < hi)
-
-            piece = replace(cal, weekend=weekend, working_hours=hours, week_periods=(), holidays=near(cal.holidays),
-                            date_overrides=near(cal.date_overrides), extra_working_days=near(cal.extra_working_days))
+            piece = replace(cal, weekend=weekend, working_hours=hours, week_periods=(), holidays=near(0, lo, hi),
+                            date_overrides=near(1, lo, hi), extra_working_days=near(2, lo, hi))
             self.pieces.append(CompiledCalendar(piece, check))
         self.piece_ends = ends
         self.crosses_midnight = any(p.crosses_midnight for p in self.pieces)
