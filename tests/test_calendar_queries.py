@@ -486,3 +486,36 @@ def test_a_span_ending_at_the_midnight_after_the_last_covered_date_is_answered(a
     assert capsys.readouterr().out.splitlines()[1:] == [
         f"2035-12-31T08:00:00Z,2035-12-31T16:00:00Z,2035-12-31,{page.calendar_version}"]
 
+
+
+def test_the_last_run_before_a_bundles_first_year_is_refused(app):
+    """hr-zagreb covers 2020–2035: at 2020-01-02 10:00 the last closing is on
+    2019-12-31 (New Year's Day is a holiday), a date the bundle does not cover
+    (docs/semantics.md §7), so include_last_run is OUT_OF_RANGE as -1bd is."""
+    request = pb.GetOpenStatusRequest(calendar=pb.Calendar(bundle="hr-zagreb"), include_last_run=True)
+    request.time.FromJsonString("2020-01-02T10:00:00+01:00")
+    with pytest.raises(OutOfRange) as caught:
+        app.answer(OPEN_STATUS, request)
+    assert caught.value.violations[0].field == "calendar.bundle"
+    assert "2019-12-31" in str(caught.value)
+    request.time.FromJsonString("2020-01-03T10:00:00+01:00")
+    answer = app.answer(OPEN_STATUS, request)
+    assert (answer.last_open_time.ToJsonString(), answer.last_close_time.ToJsonString()) == (
+        "2020-01-03T08:00:00Z", "2020-01-02T16:00:00Z")
+
+
+def test_open_status_when_the_last_week_period_has_no_hours(app):
+    """A last week period without working hours: closed, and no next opening
+    (as for a calendar without hours), not OUT_OF_RANGE (docs/semantics.md §16)."""
+    calendar = pb.Calendar(time_zone="UTC", week_periods=[
+        pb.WeekPeriod(from_date="2026-01-01", working_hours=pb.WorkingHours())])
+    request = pb.GetOpenStatusRequest(calendar=calendar, include_last_run=True)
+    request.time.FromJsonString("2026-06-01T12:00:00Z")
+    answer = app.answer(OPEN_STATUS, request)
+    assert not answer.open and not answer.HasField("next_open_time") and not answer.HasField("next_close_time")
+    assert (answer.last_open_time.ToJsonString(), answer.last_close_time.ToJsonString()) == (
+        "2025-12-31T09:00:00Z", "2025-12-31T17:00:00Z")
+    request.time.FromJsonString("2025-12-31T12:00:00Z")
+    answer = app.answer(OPEN_STATUS, request)
+    assert answer.open and answer.next_close_time.ToJsonString() == "2025-12-31T17:00:00Z"
+    assert not answer.HasField("next_open_time")

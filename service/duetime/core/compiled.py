@@ -443,6 +443,11 @@ class CompiledCalendar:
         arithmetic asks more: a week with working hours (``open_time_per_week``)."""
         return self.any_open_time
 
+    def last_week_has_hours(self) -> bool:
+        """Whether the week in force at the end of the range (2199) has
+        working hours, so that an opening always lies ahead."""
+        return self.open_time_per_week > 0
+
     # ---- counts over date ranges [a, b) -------------------------------
     def count_business_days(self, a: int, b: int) -> int:
         """Business days among local dates ``a <= o < b`` (``a <= b``); O(log exceptions)."""

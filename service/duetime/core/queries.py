@@ -169,8 +169,9 @@ class OpenStatus:
 
 def _next_opening(cc: CompiledCalendar, t: int) -> int | None:
     """The first open instant ≥ ``t``; None when only dated open time exists
-    (a week without working hours, docs/semantics.md §4) and none lies ahead."""
-    if cc.open_time_per_week > 0:
+    (a week without working hours, docs/semantics.md §4, or a last week
+    period without them, §16) and none lies ahead."""
+    if cc.last_week_has_hours():
         return first_open_at_or_after(cc, t, "time")
     try:
         return first_open_at_or_after(cc, t, "time")

@@ -89,6 +89,9 @@ class WeekPeriodsCalendar(CompiledCalendar):
         self._never_corrected = False
         self._edge_fix: dict[int, int] = {}
 
+    def last_week_has_hours(self) -> bool:
+        return self.pieces[-1].open_time_per_week > 0
+
     # ---- which piece ----------------------------------------------------
     def piece_index(self, o: int) -> int:
         """Index of the piece holding date ``o``."""
