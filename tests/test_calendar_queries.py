@@ -23,6 +23,7 @@ from duetime.core import Calendar, InvalidArgument, OutOfRange
 from duetime.core.engine import between_us
 from duetime.core.periods import (
     MAX_PAGE_SIZE,
+    PAGE_WORK,
     count_business_days,
     open_periods,
     page_token,
@@ -519,3 +520,25 @@ def test_open_status_when_the_last_week_period_has_no_hours(app):
     answer = app.answer(OPEN_STATUS, request)
     assert answer.open and answer.next_close_time.ToJsonString() == "2025-12-31T17:00:00Z"
     assert not answer.HasField("next_open_time")
+
+
+def test_a_page_of_many_touching_intervals_ends_early_and_the_pages_add_up():
+    """docs/semantics.md §9.1: a page reads at most PAGE_WORK segments; a desk
+    open Monday–Saturday around the clock in 48 half-hour intervals is one
+    run a week, and the short pages together hold every run."""
+    halves = [(f"{k // 2:02d}:{k % 2 * 30:02d}", f"{(k + 1) // 2:02d}:{(k + 1) % 2 * 30:02d}" if k < 47 else "24:00")
+              for k in range(48)]
+    desk = Calendar.from_text("UTC", weekend=[7], working_hours=[(d, halves) for d in range(1, 7)])
+    a, b = us("2026-01-05T00:00:00+00:00"), us("2036-01-07T00:00:00+00:00")  # Mondays, 522 weeks apart
+    first = open_periods(desk.compiled, a, b, MAX_PAGE_SIZE)
+    assert PAGE_WORK == 60_000 and len(first.periods) == 127 and first.resume_us == first.periods[-1].end_us
+    runs, start = [], a
+    while True:
+        page = open_periods(desk.compiled, start, b, MAX_PAGE_SIZE)
+        runs += page.periods
+        if page.resume_us is None:
+            break
+        start = page.resume_us
+    assert len(runs) == 522
+    assert all(p.end_us - p.start_us == 6 * 24 * H and p.local_date.weekday() == 0 for p in runs)
+    assert sum(p.end_us - p.start_us for p in runs) == between_us(a, b, desk.compiled)

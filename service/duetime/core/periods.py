@@ -47,6 +47,11 @@ _CHUNK_DATES = 8
 to the next date that owns some."""
 _GALLOP_AFTER = 2
 """Dates an open run has spanned after which it is followed by galloping."""
+PAGE_WORK = 60_000
+"""Most working-interval segments one page reads (each gallop over an open
+run counts as a chunk's worth): a page ends early, with a token, when its
+periods are made of so many touching intervals (a desk open around the
+clock in 48 half-hour intervals a day) that reading them would cost more."""
 
 
 @dataclass(frozen=True)
@@ -109,8 +114,9 @@ def _open_through(cc: CompiledCalendar, p: int, b: int, day: int) -> tuple[int, 
     return cc.resolve(lo, 0), lo
 
 
-def _periods(cc: CompiledCalendar, a: int, b: int) -> Iterator[OpenPeriod]:
-    """Every open period in ``[a, b)`` (``a < b``), lazily, in time order."""
+def _periods(cc: CompiledCalendar, a: int, b: int, work: list[int]) -> Iterator[OpenPeriod]:
+    """Every open period in ``[a, b)`` (``a < b``), lazily, in time order;
+    ``work[0]`` grows by the segments read."""
     oa, _ = cc.local_of(a)
     ob, _ = cc.local_of(b)
     last_day = ob + 1
@@ -118,6 +124,7 @@ def _periods(cc: CompiledCalendar, a: int, b: int) -> Iterator[OpenPeriod]:
     run: list[int] | None = None  # [start, end, owner date]
     while day <= last_day:
         chunk = _owned(cc, day, min(day + _CHUNK_DATES - 1, last_day))
+        work[0] += len(chunk) + 1
         next_day = min(day + _CHUNK_DATES - 1, last_day) + 1
         if not chunk:
             if next_day <= last_day:  # a closure: jump to the next date that owns open time
@@ -139,6 +146,7 @@ def _periods(cc: CompiledCalendar, a: int, b: int) -> Iterator[OpenPeriod]:
             run = [s, e, o]
         if run is not None and run[1] < b and run[1] - run[0] > _GALLOP_AFTER * 86_400_000_000:
             end_day, _ = cc.local_of(run[1])
+            work[0] += len(chunk)
             end, from_day = _open_through(cc, run[1], b, end_day)
             if end > run[1]:
                 run[1] = end
@@ -151,7 +159,8 @@ def _periods(cc: CompiledCalendar, a: int, b: int) -> Iterator[OpenPeriod]:
 def open_periods(cc: CompiledCalendar, a: int, b: int, page_size: int = 0) -> OpenPeriods:
     """The open periods in ``[a, b)`` (µs; docs/semantics.md §9.1): at most
     ``page_size`` of them (0: :data:`DEFAULT_PAGE_SIZE`; above
-    :data:`MAX_PAGE_SIZE`: that), and where the next page starts. A period
+    :data:`MAX_PAGE_SIZE`: that), fewer when they took more than
+    :data:`PAGE_WORK` segments to read, and where the next page starts. A period
     that reaches ``a`` or ``b`` is clipped there. InvalidArgument on
     ``end_time`` when ``b < a``, on ``page_size`` when negative."""
     if b < a:
@@ -163,8 +172,9 @@ def open_periods(cc: CompiledCalendar, a: int, b: int, page_size: int = 0) -> Op
     if b == a:
         return OpenPeriods((), None)
     found: list[OpenPeriod] = []
-    for period in _periods(cc, a, b):
-        if len(found) == size:
+    work = [0]
+    for period in _periods(cc, a, b, work):
+        if len(found) == size or (found and work[0] > PAGE_WORK):
             return OpenPeriods(tuple(found), found[-1].end_us)
         found.append(period)
     return OpenPeriods(tuple(found), None)
