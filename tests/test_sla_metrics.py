@@ -217,7 +217,7 @@ def test_history_refusals():
         evaluate_metrics(EXAMPLE, [HISTORY[0], BusinessEvent("nope", HISTORY[0].at_us)])
 
 
-# --- the bundled example: calendars/policy-examples/support-sla.toml ---------
+# --- the bundled example: calendars/policies/support-sla.toml ---------------
 
 from pathlib import Path  # noqa: E402
 
@@ -227,7 +227,7 @@ from duetime.bundles.policy import PolicyStore, check_policies, compile_policy  
 from duetime.bundles.source import SourceError  # noqa: E402
 
 CALENDARS = Path(__file__).resolve().parents[1] / "calendars"
-EXAMPLES = CALENDARS / "policy-examples"
+EXAMPLES = CALENDARS / "policies"
 
 
 @pytest.fixture(scope="module")

@@ -101,7 +101,7 @@ def test_policy_pins_calendar_versions(tmp_path):
     shutil.copytree(ROOT, tmp_path / "c")
     root = tmp_path / "c"
     bundles = BundleStore.load(root)
-    (compiled,) = compile_policies(root / "policies", bundles)
+    (compiled,) = [c for c in compile_policies(root / "policies", bundles) if c.name == "support-contract"]
     store = PolicyStore.load(root / "policies", bundles)
     pinned = store.resolve(f"support-contract@{compiled.version}")
     assert pinned.tiers["standard"].calendar_ref == f"support-desk-example@{bundles.resolve('support-desk-example').version}"
