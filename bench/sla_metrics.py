@@ -47,7 +47,7 @@ def best(fn, repeats: int = 5) -> float:
 
 def main() -> None:
     bundles = BundleStore.load(ROOT / "calendars")
-    policy = PolicyStore.load(ROOT / "calendars" / "policy-examples", bundles).resolve_metrics("support-sla")
+    policy = PolicyStore.load(ROOT / "calendars" / "policies", bundles).resolve_metrics("support-sla")
     print("evaluate_metrics over the support-sla example (3 metrics, 2 warnings each)")
     for n in (100, 1_000, 10_000):
         events = history(n)

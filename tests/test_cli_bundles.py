@@ -23,6 +23,7 @@ SHIPPED = {
     "us-new-york": "66e1a40b4aa0", "us-ny-state-gov": "10dc19ab29ba",
 }
 POLICY = "support-contract@8b65ed13fadb"
+POLICIES = (POLICY, "support-sla@fc8edd68c67b")
 HR_ROW = ("hr-zagreb             2020–2035  Europe/Zagreb     {newest}  {count}         "
           "Croatia: public holidays, Monday–Friday 09:00–17:00, Europe/Zagreb")
 
@@ -75,7 +76,7 @@ def test_compile_then_check_diff_and_list(capsys, calendars, monkeypatch):
         f"{name}@{v2 if name == 'hr-zagreb' else version}  "
         f"{'new' if name == 'hr-zagreb' else 'unchanged'}"
         for name, version in SHIPPED.items()
-    ] + [f"policy {POLICY}  unchanged"]
+    ] + [f"policy {p}  unchanged" for p in POLICIES]
     assert run(capsys, "calendars", "check", "--dir", str(calendars))[0] == 0
     assert run(capsys, "calendars", "diff", f"hr-zagreb@{V1}", "hr-zagreb",
                "--dir", str(calendars)) == (

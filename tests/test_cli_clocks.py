@@ -89,7 +89,7 @@ def test_sla_evaluate_refuses_bad_histories(capsys, tmp_path):
     code, _, err = run(capsys, "sla", "evaluate", "atlantis", events_file(tmp_path),
                        "--calendars", str(CALENDARS))
     assert (code, err) == (
-        2, "error: policy: no policy named 'atlantis' (known: support-contract)\n")
+        2, "error: policy: no policy named 'atlantis' (known: support-contract, support-sla)\n")
 
 
 def test_clock_start_and_apply_chain_through_files(capsys, tmp_path):

@@ -342,7 +342,7 @@ def test_evaluation_is_pure_and_its_state_continues_with_apply(server):
 def test_evaluation_errors(server):
     code, found, _ = failure(lambda: evaluate(server, policy="atlantis"))
     assert (code, found) == (INVALID, [("policy", "no policy named 'atlantis' (known: "
-                                                  "support-contract)")])
+                                                  "support-contract, support-sla)")])
     code, found, _ = failure(lambda: evaluate(server, policy=""))
     assert (code, found) == (INVALID, [("policy", "is required: a policy name, or name@version")])
     bad = SUPPORT_CONTRACT_EVENTS[:1] + [("escalate", "2026-12-12T10:00:00+01:00", {}),

@@ -752,3 +752,95 @@ def test_sla_panel_as_of_shows_what_fell_and_the_next_action(page):
     page.get_by_test_id("sla-as-of").fill("2026-12-01T12:00")
     page.get_by_test_id("sla-replay").click()
     expect(page.get_by_test_id("sla-as-of-error")).to_contain_text("is earlier than the last event")
+
+
+# ---- a policy of metrics on the chart (docs/semantics.md §17) ------------------------
+
+#: docs/sla.md "Worked example: the support contract", as of Wednesday 09:30.
+SUPPORT_TICKET = [("start", "2026-12-01T09:00", "tier=high"), ("agent_reply", "2026-12-01T10:00", ""),
+                  ("awaiting_customer", "2026-12-01T10:00", ""), ("customer_reply", "2026-12-01T14:00", "")]
+
+SIDEWAYS = """() => {
+    const found = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > innerWidth) found.push(["document", root.scrollWidth, innerWidth]);
+    for (const node of document.querySelectorAll("[data-testid=sla], [data-testid=sla-metrics-track]")) {
+        if (node.scrollWidth > node.clientWidth) found.push([node.dataset.testid, node.scrollWidth, node.clientWidth]);
+    }
+    return found;
+}"""
+
+
+def evaluate_support_sla(page) -> None:
+    page.get_by_test_id("sla-policy").fill("support-sla")
+    page.get_by_test_id("sla-policy").blur()
+    expect(page.get_by_test_id("sla")).to_have_attribute("data-policy-events", "support-sla")
+    events = page.get_by_test_id("sla-event")
+    while events.count() > len(SUPPORT_TICKET):
+        events.last.get_by_role("button").click()
+    for row, (kind, time, attributes) in zip(events.all(), SUPPORT_TICKET):
+        row.get_by_test_id("sla-event-type").select_option(kind)
+        row.get_by_test_id("sla-event-time").fill(time)
+        row.get_by_test_id("sla-event-attributes").fill(attributes)
+    page.get_by_test_id("sla-as-of").fill("2026-12-02T09:30")
+    page.get_by_test_id("sla-replay").click()
+    expect(page.get_by_test_id("sla-metric")).to_have_count(3)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def test_sla_panel_draws_every_metric_its_warnings_and_the_next_action(page):
+    evaluate_support_sla(page)
+    expect(page.get_by_test_id("sla-metric")).to_have_text([
+        "first_response: STOPPED, met, cycles 1",
+        "next_reply: RUNNING, due 2026-12-02T09:00:00+01:00, cycles 1"
+        "WARNING 75% at 2026-12-02T08:00:00+01:00WARNING 30bm at 2026-12-02T08:30:00+01:00"
+        "BREACH at 2026-12-02T09:00:00+01:00",
+        "resolution: RUNNING, due 2026-12-03T12:00:00+01:00, cycles 1"])
+    expect(page.get_by_test_id("sla-next-action")).to_have_text(
+        "Next action at 2026-12-03T08:00:00+01:00: resolution WARNING 75%.")
+    # the chart: one lane per metric, in the policy's order
+    lanes = page.get_by_test_id("sla-metric-lane")
+    expect(lanes).to_have_count(3)
+    assert [lane.get_attribute("data-metric") for lane in lanes.all()] == [
+        "first_response", "next_reply", "resolution"]
+    expect(lanes.locator(".lane-label")).to_have_text(
+        ["first_response: STOPPED", "next_reply: RUNNING", "resolution: RUNNING"])
+    warnings = lanes.nth(1).get_by_test_id("sla-warning-marker")
+    expect(warnings).to_have_count(2)
+    assert [w.get_attribute("title") for w in warnings.all()] == [
+        "next_reply WARNING 75% at 2026-12-02T08:00:00+01:00",
+        "next_reply WARNING 30bm at 2026-12-02T08:30:00+01:00"]
+    breach = lanes.nth(1).get_by_test_id("sla-breach-marker")
+    expect(breach).to_have_attribute("title", "next_reply BREACH at 2026-12-02T09:00:00+01:00")
+    expect(page.get_by_test_id("sla-warning-marker")).to_have_count(2)  # nothing fell elsewhere
+    nxt = page.get_by_test_id("sla-next-action-marker")
+    expect(nxt).to_have_count(1)
+    expect(lanes.nth(2).get_by_test_id("sla-next-action-marker")).to_have_attribute(
+        "title", "next action at 2026-12-03T08:00:00+01:00: resolution WARNING 75%")
+    expect(page.get_by_test_id("sla-metrics-end")).to_have_text(
+        ["2026-12-01T09:00:00+01:00", "2026-12-03T12:00:00+01:00"])
+    # drawn: visible, on their lane's axis, in time order
+    axis = lanes.nth(1).locator(".lane-axis").bounding_box()
+    xs = [m.bounding_box() for m in (*warnings.all(), breach)]
+    assert all(b and b["width"] > 0 and b["height"] > 0 for b in xs)
+    assert all(axis["x"] - b["width"] <= b["x"] <= axis["x"] + axis["width"] for b in xs)
+    assert xs[0]["x"] < xs[1]["x"] < xs[2]["x"] < nxt.bounding_box()["x"]
+
+
+def test_sla_metrics_chart_fits_320_px(page):
+    page.set_viewport_size({"width": 320, "height": 900})
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    evaluate_support_sla(page)
+    expect(page.get_by_test_id("sla-metric-lane")).to_have_count(3)
+    expect(page.get_by_test_id("sla-warning-marker")).to_have_count(2)
+    expect(page.get_by_test_id("sla-next-action-marker")).to_have_count(1)
+    assert page.evaluate(SIDEWAYS) == []
+    track = page.get_by_test_id("sla-metrics-track").bounding_box()
+    for marker in (*page.get_by_test_id("sla-warning-marker").all(),
+                   page.get_by_test_id("sla-breach-marker"), page.get_by_test_id("sla-next-action-marker")):
+        b = marker.bounding_box()
+        assert b["width"] > 0 and track["x"] <= b["x"] and b["x"] + b["width"] <= track["x"] + track["width"]
+    for end in page.get_by_test_id("sla-metrics-end").all():
+        b = end.bounding_box()
+        assert track["x"] <= b["x"] and b["x"] + b["width"] <= track["x"] + track["width"]

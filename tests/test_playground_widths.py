@@ -353,7 +353,7 @@ def test_sla_event_types_are_the_policys_events(browser, server):  # noqa: F811
         page.get_by_test_id("sla-policy").fill("no-such-policy")
         page.get_by_test_id("sla-policy").blur()
         expect(page.get_by_test_id("sla-policy-error")).to_have_text(
-            "no policy named 'no-such-policy' (known: support-contract)")
+            "no policy named 'no-such-policy' (known: support-contract, support-sla)")
         assert types.first.locator("option").all_text_contents() == expected
 
 

@@ -24,6 +24,12 @@ DESCRIPTION = ("Support contract: a first response within 14 days; priority tick
                "and resumes a paused one; waiting on a third party pauses it.")
 INFO = pb.PolicyInfo(name="support-contract", description=DESCRIPTION, newest_version=VERSION,
                      versions=[VERSION])
+SLA_VERSION = "fc8edd68c67b"
+SLA_DESCRIPTION = ("Support SLA: first response, next reply and resolution per priority, in the "
+                   "support desk's business hours. Each metric warns at 75% of its target and at "
+                   "30 business minutes left.")
+SLA_INFO = pb.PolicyInfo(name="support-sla", description=SLA_DESCRIPTION,
+                         newest_version=SLA_VERSION, versions=[SLA_VERSION])
 RETARGET = "retargets the clock to the tier the event names, counting from the event"
 POLICY = pb.GetPolicyResponse(
     info=INFO, version=VERSION, initial_tier="standard",
@@ -47,7 +53,7 @@ POLICY = pb.GetPolicyResponse(
                        anchor="EVENT",
                        description=f"while running: {RETARGET}; while paused: {RETARGET}"),
     ])
-UNKNOWN = "no policy named 'no-such-policy' (known: support-contract)"
+UNKNOWN = "no policy named 'no-such-policy' (known: support-contract, support-sla)"
 NO_VERSION = f"policy 'support-contract' has no version '000000000000' (versions: {VERSION})"
 
 
@@ -74,7 +80,7 @@ def refusal(call) -> tuple[grpc.StatusCode, list[tuple[str, str]], str]:
 
 def test_list_policies_over_grpc(server):
     reply = server.calendars.ListPolicies(pb.ListPoliciesRequest(), timeout=10)
-    assert reply == pb.ListPoliciesResponse(policies=[INFO])
+    assert reply == pb.ListPoliciesResponse(policies=[INFO, SLA_INFO])
 
 
 @pytest.mark.parametrize("name", ["support-contract", f"support-contract@{VERSION}"])
@@ -107,9 +113,11 @@ def test_policies_over_http(server):
     with httpx.Client(base_url=server.http_url, timeout=10) as http:
         listed = http.get("/v1/policies")
         assert listed.status_code == 200, listed.text
-        assert listed.json() == {"policies": [{
-            "name": "support-contract", "description": DESCRIPTION,
-            "newestVersion": VERSION, "versions": [VERSION]}]}
+        assert listed.json() == {"policies": [
+            {"name": "support-contract", "description": DESCRIPTION,
+             "newestVersion": VERSION, "versions": [VERSION]},
+            {"name": "support-sla", "description": SLA_DESCRIPTION,
+             "newestVersion": SLA_VERSION, "versions": [SLA_VERSION]}]}
         shown = http.get(f"/v1/policies/support-contract%40{VERSION}")
         assert shown.status_code == 200, shown.text
         body = shown.json()
@@ -136,8 +144,9 @@ def test_policies_over_http(server):
 def test_typed_client(server):
     with DuetimeClient(server.address, timeout=10) as duetime:
         listed = duetime.list_policies()
-        assert listed.policies == (PolicyInfo("support-contract", DESCRIPTION, VERSION,
-                                              (VERSION,)),)
+        assert listed.policies == (
+            PolicyInfo("support-contract", DESCRIPTION, VERSION, (VERSION,)),
+            PolicyInfo("support-sla", SLA_DESCRIPTION, SLA_VERSION, (SLA_VERSION,)))
         policy = duetime.get_policy("support-contract")
         assert (policy.version, policy.initial_tier) == (VERSION, "standard")
         assert policy.tiers == (
@@ -158,7 +167,8 @@ def test_cli_lists_and_shows_locally(capsys):
     assert (code, err) == (0, "")
     assert lines == [
         "NAME              NEWEST        VERSIONS  DESCRIPTION",
-        f"support-contract  {VERSION}  1         {DESCRIPTION}"]
+        f"support-contract  {VERSION}  1         {DESCRIPTION}",
+        f"support-sla       {SLA_VERSION}  1         {SLA_DESCRIPTION}"]
     code, lines, err = run(capsys, "calendars", "policies", "support-contract",
                            "--dir", str(CALENDARS))
     assert (code, err) == (0, "")

@@ -217,7 +217,7 @@ def test_history_refusals():
         evaluate_metrics(EXAMPLE, [HISTORY[0], BusinessEvent("nope", HISTORY[0].at_us)])
 
 
-# --- the bundled example: calendars/policy-examples/support-sla.toml ---------
+# --- the bundled example: calendars/policies/support-sla.toml ---------------
 
 from pathlib import Path  # noqa: E402
 
@@ -227,7 +227,7 @@ from duetime.bundles.policy import PolicyStore, check_policies, compile_policy  
 from duetime.bundles.source import SourceError  # noqa: E402
 
 CALENDARS = Path(__file__).resolve().parents[1] / "calendars"
-EXAMPLES = CALENDARS / "policy-examples"
+EXAMPLES = CALENDARS / "policies"
 
 
 @pytest.fixture(scope="module")
@@ -257,6 +257,32 @@ def test_one_clock_policy_as_one_metric_matches_its_evaluation(stores):
     assert m.name == "" and m.state == legacy.state and m.tier == legacy.tier
     assert [(e.event, e.action, e.status, e.new_deadline_us, e.remaining_us) for e in m.timeline] == [
         (e.event, e.action, e.status.value, e.new_deadline_us, e.remaining_us) for e in legacy.timeline]
+
+
+def test_unknown_event_and_tier_are_refused_alike_by_both_evaluators(stores):
+    """One check (core/sla.py check_history_names) names an unknown event or
+    tier for the one-clock evaluator and the metrics evaluator alike."""
+    from duetime.core.sla import evaluate
+    _, _, served = stores
+    h = [BusinessEvent("start", t("2026-12-11T10:00:00+01:00")),
+         BusinessEvent("escalated", t("2026-12-11T11:00:00+01:00"), {"tier": "gold"}),
+         BusinessEvent("tier_change", t("2026-12-11T12:00:00+01:00"), {"tier": "priority"})]
+    expected = [
+        ("events[1].type", "'escalated' is not an event of policy 'support-contract' (known: "
+                           "awaiting_third_party, customer_reply, resolved, tier_change)"),
+        ("events[1].attributes", "tier 'gold' is not a tier of policy 'support-contract' "
+                                 "(tiers: priority, standard)")]
+    for run in (lambda: evaluate(served.resolve("support-contract"), h),
+                lambda: evaluate_metrics(served.resolve_metrics("support-contract"), h)):
+        with pytest.raises(InvalidArgument) as e:
+            run()
+        assert [(v.field, v.description) for v in e.value.violations] == expected
+    for run in (lambda: evaluate(served.resolve("support-contract"), h[1:]),
+                lambda: evaluate_metrics(served.resolve_metrics("support-contract"), h[1:])):
+        with pytest.raises(InvalidArgument) as e:
+            run()
+        assert [(v.field, v.description) for v in e.value.violations] == [
+            ("events[0].type", "a history begins with a 'start' event")]
 
 
 def test_support_sla_ticket(stores):

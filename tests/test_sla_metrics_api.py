@@ -23,9 +23,6 @@ CALENDARS = Path(__file__).resolve().parents[1] / "calendars"
 def app(tmp_path_factory):
     root = tmp_path_factory.mktemp("cal") / "calendars"
     shutil.copytree(CALENDARS, root)
-    shutil.copy(root / "policy-examples" / "support-sla.toml", root / "policies")
-    shutil.copytree(root / "policy-examples" / "compiled" / "support-sla",
-                    root / "policies" / "compiled" / "support-sla")
     return build_app(MemoryLedger(), Catalog.load(root))
 
 

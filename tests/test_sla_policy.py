@@ -101,7 +101,7 @@ def test_policy_pins_calendar_versions(tmp_path):
     shutil.copytree(ROOT, tmp_path / "c")
     root = tmp_path / "c"
     bundles = BundleStore.load(root)
-    (compiled,) = compile_policies(root / "policies", bundles)
+    (compiled,) = [c for c in compile_policies(root / "policies", bundles) if c.name == "support-contract"]
     store = PolicyStore.load(root / "policies", bundles)
     pinned = store.resolve(f"support-contract@{compiled.version}")
     assert pinned.tiers["standard"].calendar_ref == f"support-desk-example@{bundles.resolve('support-desk-example').version}"
@@ -133,3 +133,31 @@ def test_a_refused_transition_names_the_event(policy):
     (v,) = e.value.violations
     assert v.field == "events[4]"
     assert v.description == "awaiting_third_party (PAUSE): the clock is already paused"
+
+
+def test_content_without_a_version_is_the_newest(tmp_path):
+    """``content(name)`` reads the version ``resolve(name)`` (GetPolicy and
+    EvaluateSla by default) answers from: the newest, not the oldest."""
+    import shutil
+
+    from duetime.app.catalog_reads import policy_listing, policy_named
+
+    shutil.copytree(ROOT, tmp_path / "c")
+    root = tmp_path / "c"
+    bundles = BundleStore.load(root)
+    source = root / "policies" / "support-contract.toml"
+    oldest = PolicyStore.load(root / "policies", bundles).versions("support-contract")[-1]
+    source.write_text(source.read_text(encoding="utf-8").replace(
+        'description = "Support contract:', 'description = "Revised support contract:'), encoding="utf-8")
+    compile_policies(root / "policies", bundles)
+    store = PolicyStore.load(root / "policies", bundles)
+    newest = store.resolve("support-contract").version
+    assert store.versions("support-contract") == [oldest, newest] and newest != oldest
+    assert store.content("support-contract") == store.content(f"support-contract@{newest}")
+    assert store.content("support-contract")["description"].startswith("Revised support contract:")
+    assert store.content(f"support-contract@{oldest}")["description"].startswith("Support contract:")
+    assert store.content("support-contract@000000000000") == {}
+    assert store.content("no-such-policy") == {}
+    listing = {p.name: p for p in policy_listing(store)}["support-contract"]
+    assert listing.description.startswith("Revised support contract:")
+    assert policy_named("support-contract", store).listing.description == listing.description

@@ -31,13 +31,16 @@ import pytest
 from google.protobuf import json_format
 from duetime.client import DuetimeClient, FailedPrecondition, Unavailable
 from duetime.v1 import duetime_pb2 as pb
-from server_process import ServerProcess, free_port
+from duetime.bundles import BundleStore
+from duetime.bundles.policy import compile_policies
+from server_process import CALENDARS, ServerProcess, free_port
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "temporal"
 sys.path.insert(0, str(EXAMPLE))
 
 from sla_activities import ApplyEventInput, DuetimeActivities, StartClockInput  # noqa: E402
 from sla_workflow import SlaInput, SlaProgress, SlaWorkflow  # noqa: E402
+from ticket_workflow import TicketInput, TicketProgress, TicketSlaWorkflow  # noqa: E402
 from temporalio.api.enums.v1 import EventType  # noqa: E402
 from temporalio.client import Client, WorkflowFailureError, WorkflowHandle  # noqa: E402
 from temporalio.exceptions import ActivityError, ApplicationError  # noqa: E402
@@ -106,9 +109,36 @@ def temporal_address(tmp_path_factory):
         log.close()
 
 
+#: A policy of seconds on the always-open (24x7) calendar, for TicketSlaWorkflow:
+#: first_response 4 s (warning at 50%), resolution 9 s of business time
+#: (warnings at 75% and 6 s left).
+TICKET_POLICY = """\
+description = "Seconds-long SLA on the always-open calendar"
+initial_tier = "normal"
+
+[metrics.first_response]
+warnings = ["50%"]
+targets.normal = { target = "4s", calendar = "always-open" }
+events.agent_reply = { RUNNING = "STOP", PAUSED = "STOP" }
+events.solved = { RUNNING = "STOP", PAUSED = "STOP" }
+
+[metrics.resolution]
+warnings = ["75%", "0.1bm"]
+targets.normal = { target = "0.15bm", calendar = "always-open" }
+events.awaiting_customer = { RUNNING = "PAUSE" }
+events.customer_reply = { PAUSED = "RESUME" }
+events.solved = { RUNNING = "STOP", PAUSED = "STOP" }
+"""
+
+
 @pytest.fixture(scope="module")
 def duetime_server(tmp_path_factory):
-    running = ServerProcess(tmp_path_factory.mktemp("duetime") / "ledger.db")
+    """A duetime server on the repository's calendars plus ``ticket-seconds``."""
+    root = tmp_path_factory.mktemp("calendars") / "calendars"
+    shutil.copytree(CALENDARS, root)
+    (root / "policies" / "ticket-seconds.toml").write_text(TICKET_POLICY, encoding="utf-8")
+    compile_policies(root / "policies", BundleStore.load(root))
+    running = ServerProcess(tmp_path_factory.mktemp("duetime") / "ledger.db", root)
     try:
         yield running
     finally:
@@ -383,6 +413,143 @@ def test_a_completed_workflow_id_started_again_records_new_answers(env):
             for record_id in first.record_ids + second.record_ids]
     assert keys == [f"{workflow_id}/{first_run}/0", f"{workflow_id}/{first_run}/1",
                     f"{workflow_id}/{second_run}/0", f"{workflow_id}/{second_run}/1"]
+
+
+# ---- a ticket under a policy: one timer at the next action -----------------------------
+#
+# The instants a warning or breach falls at are duetime's (each notice's ``at``) and are
+# checked exactly against the policy's arithmetic; the timer that brought the workflow
+# to them fired within LATE after that instant (read from the workflow's history).
+
+
+async def start_ticket(env: TemporalEnv, name: str) -> WorkflowHandle:
+    handle = await env.client.start_workflow(
+        TicketSlaWorkflow.run, TicketInput(policy="ticket-seconds"),
+        id=f"ticket-{name}-{uuid.uuid4().hex[:8]}", task_queue=TASK_QUEUE)
+    await ticket_until(handle, lambda p: p.evaluations >= 1)
+    return handle
+
+
+async def ticket_until(handle: WorkflowHandle, condition, timeout: float = 20.0) -> TicketProgress:
+    deadline = time.monotonic() + timeout
+    while True:
+        progress = await handle.query(TicketSlaWorkflow.progress)
+        if condition(progress):
+            return progress
+        if time.monotonic() > deadline:
+            raise AssertionError(f"workflow {handle.id}: condition not met in {timeout} s; "
+                                 f"progress {progress}")
+        await asyncio.sleep(0.05)
+
+
+async def ticket_signal(handle: WorkflowHandle, kind: str) -> TicketProgress:
+    """Send business event ``kind`` and wait until the workflow evaluated it."""
+    seen = len((await handle.query(TicketSlaWorkflow.progress)).events)
+    await handle.signal(TicketSlaWorkflow.event, args=[kind, {}])
+    return await ticket_until(handle, lambda p: len(p.events) == seen + 1
+                              and p.evaluations >= seen + 1 and p.events[-1].type == kind)
+
+
+async def activities_run(handle: WorkflowHandle) -> list[str]:
+    return [e.activity_task_scheduled_event_attributes.activity_type.name
+            async for e in handle.fetch_history_events()
+            if e.event_type == EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED]
+
+
+def assert_notices(notices, expected) -> None:
+    """Exactly ``expected`` (metric, kind, threshold, at), in order, each once; each acted
+    on by the workflow within LATE after it fell."""
+    assert [(n.metric, n.kind, n.threshold, n.at) for n in notices] == expected
+    for n in notices:
+        assert n.at <= n.handled_at < n.at + LATE, n
+
+
+def assert_one_timer_at_a_time(found: Timers) -> None:
+    """Each timer fired or was cancelled before the next one started, never both;
+    the last one fired."""
+    started = sorted(found.started)
+    assert started, "no timer was started"
+    for this, following in zip(started, started[1:]):
+        ended = found.fired[this][0] if this in found.fired else found.canceled.get(this, following)
+        assert ended < following, f"timer {this} was still outstanding when timer {following} started"
+    assert not set(found.fired) & set(found.canceled)
+    assert started[-1] in found.fired
+
+
+def assert_timers_fired_at(found: Timers, instants: list[datetime]) -> None:
+    """Every timer that fired was armed for one of ``instants`` (in order, each at most
+    once) and fired within LATE after it. (A next action already past when the
+    workflow armed its timer, on a loaded machine, is acted on at once, without one.)"""
+    fired = [when for _, when in sorted(found.fired.values())]
+    assert fired and len(fired) <= len(instants)
+    left = list(instants)
+    for when in fired:
+        while left and not left[0] <= when < left[0] + LATE:
+            left.pop(0)
+        assert left, f"a timer fired at {when}, at none of {instants}"
+        left.pop(0)
+
+
+def test_a_ticket_warns_and_breaches_at_the_next_actions(env):
+    async def scenario():
+        handle = await start_ticket(env, "ticks")
+        first = await handle.query(TicketSlaWorkflow.progress)
+        done = await ticket_until(handle, lambda p: len(p.notices) == 5)
+        await ticket_signal(handle, "solved")
+        return first, done, await handle.result(), await timers(handle), await activities_run(handle)
+
+    first, done, result, found, ran = env.run(scenario())
+    t0 = first.events[0].time
+    s = timedelta(seconds=1)
+    assert (first.next_at, [(d.metric, d.kind, d.threshold) for d in first.next_due]) == (
+        t0 + 2 * s, [("first_response", "WARNING", "50%")])
+    expected = [("first_response", "WARNING", "50%", t0 + 2 * s),
+                ("resolution", "WARNING", "0.1bm", t0 + 3 * s),    # 6 s left of 9
+                ("first_response", "BREACH", "", t0 + 4 * s),
+                ("resolution", "WARNING", "75%", t0 + 6.75 * s),   # 2.25 s left of 9
+                ("resolution", "BREACH", "", t0 + 9 * s)]
+    assert_notices(result.notices, expected)
+    assert done.next_at is None and done.metrics[1].status == "RUNNING"
+    assert_one_timer_at_a_time(found)
+    assert_timers_fired_at(found, [at for *_, at in expected])
+    assert len(found.started) <= 5 and not found.canceled
+    assert ran.count("notify_warning") == 3 and ran.count("escalate_breach") == 2
+    # the start, a tick per timer, the closing event: each evaluation recorded once
+    assert ran.count("evaluate_sla") == 7 and len(set(result.record_ids)) == 7
+    assert [(m.name, m.status) for m in result.metrics] == [("first_response", "STOPPED"),
+                                                           ("resolution", "STOPPED")]
+
+
+def test_every_signal_cancels_the_timer_before_it_is_armed_again(env):
+    async def scenario():
+        handle = await start_ticket(env, "signals")
+        await asyncio.sleep(1.0)
+        replied = await ticket_signal(handle, "agent_reply")      # stops first_response
+        await asyncio.sleep(0.5)
+        paused = await ticket_signal(handle, "awaiting_customer")  # pauses resolution
+        await asyncio.sleep(1.0)
+        resumed = await ticket_signal(handle, "customer_reply")    # resumes it
+        done = await ticket_until(handle, lambda p: len(p.notices) == 3)
+        await ticket_signal(handle, "solved")
+        return replied, paused, resumed, done, await handle.result(), await timers(handle)
+
+    replied, paused, resumed, done, result, found = env.run(scenario())
+    t0, _, p, r = (e.time for e in resumed.events)
+    s = timedelta(seconds=1)
+    assert replied.next_at == t0 + 3 * s  # first_response's warning is gone with it
+    assert paused.next_at is None          # nothing runs: no timer
+    deadline = r + (9 * s - (p - t0))      # the 9 s less what ran before the pause
+    assert resumed.metrics[1].deadline == deadline
+    expected = [("resolution", "WARNING", "0.1bm", max(deadline - 6 * s, r)),
+                ("resolution", "WARNING", "75%", max(deadline - 2.25 * s, r)),
+                ("resolution", "BREACH", "", deadline)]
+    assert_notices(result.notices, expected)
+    assert done.next_at is None
+    # start: a timer for 2 s; agent_reply: cancelled, one for 3 s; awaiting_customer:
+    # cancelled, none; customer_reply: one; then one per tick
+    assert_one_timer_at_a_time(found)
+    assert len(found.canceled) == 2 and len(found.started) <= 5
+    assert_timers_fired_at(found, [at for *_, at in expected])
 
 
 # ---- the activities, directly ----------------------------------------------------------

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from typing import TypeVar
 
 from temporalio import activity
@@ -27,7 +27,7 @@ from temporalio.exceptions import ApplicationError
 
 from google.protobuf import json_format
 
-from duetime.client import Clock, DuetimeClient, DuetimeError
+from duetime.client import Clock, DuetimeClient, DuetimeError, SlaEvaluation, SlaEvent
 from duetime.v1 import duetime_pb2 as pb
 
 MAX_KEY = 200
@@ -151,5 +151,127 @@ class DuetimeActivities:
         incident or notify the customer instead."""
         message = (f"SLA breached: {request.workflow_id} missed its {request.target} deadline "
                    f"{request.deadline.isoformat()}")
+        activity.logger.warning(message)
+        return message
+
+
+# ---- a ticket under a policy: metrics, warnings and the next action (docs/semantics.md §17)
+
+
+@dataclass
+class TicketEvent:
+    """One business event of a ticket: ``type`` an event of the policy
+    (``start`` first), ``time`` when it happened, ``attributes`` such as
+    ``{"tier": "urgent"}``."""
+
+    type: str
+    time: datetime
+    attributes: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class EvaluateInput:
+    key: str
+    """Idempotency key: ``f"{workflow_id}/{run_id}/{n}"``, n the evaluation's number."""
+    policy: str
+    """A policy, ``name`` or ``name@version``."""
+    events: list[TicketEvent]
+    """The ticket's whole history, ``start`` first."""
+    as_of: datetime | None = None
+    """Evaluate as of this instant (a tick); None: the last event's instant."""
+
+
+@dataclass
+class Fell:
+    """A WARNING or BREACH of ``metric`` that fell at ``at``; ``threshold``
+    the warning as written (empty for a breach)."""
+
+    metric: str
+    kind: str
+    threshold: str
+    at: datetime
+
+
+@dataclass
+class MetricView:
+    name: str
+    status: str
+    """NOT_STARTED, RUNNING, PAUSED or STOPPED."""
+    deadline: datetime | None
+    """While it runs."""
+
+
+@dataclass
+class Evaluation:
+    """What the workflow keeps of an EvaluateSla answer."""
+
+    policy_version: str
+    metrics: list[MetricView]
+    fell: list[Fell]
+    """Every WARNING and BREACH that fell by the as-of instant, in time order."""
+    next_at: datetime | None
+    """The next action: the one timer to arm (None: no metric runs)."""
+    next_due: list[Fell]
+    """What falls at ``next_at``."""
+    record_id: str
+
+
+@dataclass
+class SlaNotice:
+    workflow_id: str
+    metric: str
+    kind: str
+    """WARNING or BREACH."""
+    threshold: str
+    at: datetime
+    """When it fell (duetime's instant, not the moment the workflow noticed)."""
+
+
+def _evaluation(answer: SlaEvaluation) -> Evaluation:
+    metrics, fell = [], []
+    for m in answer.metrics:
+        state = pb.ClockState.FromString(m.state) if m.state else None
+        deadline = state.deadline_time.ToDatetime(tzinfo=timezone.utc) \
+            if state is not None and state.HasField("deadline_time") else None
+        metrics.append(MetricView(m.name, m.status, deadline))
+        fell += [Fell(m.name, e.action, e.threshold, e.time) for e in m.timeline
+                 if e.action in ("WARNING", "BREACH")]
+    order = {m.name: i for i, m in enumerate(answer.metrics)}
+    fell.sort(key=lambda f: (f.at, order[f.metric]))
+    action = answer.next_action
+    return Evaluation(
+        answer.policy_version, metrics, fell,
+        action.time if action else None,
+        [Fell(d.metric, d.kind, d.threshold, action.time) for d in action.due] if action else [],
+        answer.clock.recorded.record_id)
+
+
+class TicketActivities:
+    """The activities of :class:`ticket_workflow.TicketSlaWorkflow`, over one
+    :class:`DuetimeClient` (register the bound methods)."""
+
+    def __init__(self, client: DuetimeClient):
+        self.client = client
+
+    @activity.defn(name="evaluate_sla")
+    def evaluate_sla(self, request: EvaluateInput) -> Evaluation:
+        events = [SlaEvent(e.type, e.time, dict(e.attributes)) for e in request.events]
+        return _evaluation(_duetime(lambda: self.client.evaluate_sla(
+            request.policy, events, as_of=request.as_of, idempotency_key=idempotency_key(request.key))))
+
+    @activity.defn(name="notify_warning")
+    def notify_warning(self, notice: SlaNotice) -> str:
+        """Tell the team a metric is at risk. Here it only logs; post to the
+        ticket's channel or mail its assignee instead."""
+        message = (f"SLA at risk: {notice.workflow_id} {notice.metric} passed its {notice.threshold} "
+                   f"warning at {notice.at.isoformat()}")
+        activity.logger.warning(message)
+        return message
+
+    @activity.defn(name="escalate_breach")
+    def escalate_breach(self, notice: SlaNotice) -> str:
+        """Escalate a breached metric. Here it only logs; page someone or open
+        an incident instead."""
+        message = f"SLA breached: {notice.workflow_id} {notice.metric} at {notice.at.isoformat()}"
         activity.logger.warning(message)
         return message

@@ -22,22 +22,26 @@ from temporalio.client import Client  # noqa: E402
 from temporalio.worker import Worker  # noqa: E402
 
 from duetime.client import DuetimeClient  # noqa: E402
-from sla_activities import DuetimeActivities  # noqa: E402
+from sla_activities import DuetimeActivities, TicketActivities  # noqa: E402
 from sla_workflow import SlaWorkflow  # noqa: E402
+from ticket_workflow import TicketSlaWorkflow  # noqa: E402
 
 TASK_QUEUE = "duetime-sla"
 
 
 def build_worker(client: Client, duetime: DuetimeClient, task_queue: str = TASK_QUEUE,
                  executor: Executor | None = None) -> Worker:
-    """A worker running :class:`SlaWorkflow` and the duetime activities (which
-    are synchronous gRPC calls, so they run on ``executor``'s threads)."""
+    """A worker running :class:`SlaWorkflow` (one clock), :class:`TicketSlaWorkflow`
+    (a policy's metrics, warnings and next action) and the duetime activities
+    (which are synchronous gRPC calls, so they run on ``executor``'s threads)."""
     activities = DuetimeActivities(duetime)
+    ticket = TicketActivities(duetime)
     return Worker(
         client,
         task_queue=task_queue,
-        workflows=[SlaWorkflow],
-        activities=[activities.start_clock, activities.apply_event, activities.escalate],
+        workflows=[SlaWorkflow, TicketSlaWorkflow],
+        activities=[activities.start_clock, activities.apply_event, activities.escalate,
+                    ticket.evaluate_sla, ticket.notify_warning, ticket.escalate_breach],
         activity_executor=executor or ThreadPoolExecutor(max_workers=8),
     )
 

@@ -284,9 +284,14 @@ class PolicyStore:
         return MetricPolicy(policy.name, policy.version, found["initial_tier"], tuple(policy.tiers), tuple(metrics))
 
     def content(self, ref: str) -> dict:
+        """The compiled content of ``name@version``, or of ``name``'s newest
+        version (the one :meth:`resolve` takes). Empty: no such policy or
+        version."""
         name, _, version = ref.partition("@")
         versions = self._contents.get(name) or []
-        return next((c for v, c in versions if not version or v == version), versions[-1][1] if versions else {})
+        if not version:
+            return versions[-1][1] if versions else {}
+        return next((c for v, c in versions if v == version), {})
 
 
 def dump(content: dict) -> str:

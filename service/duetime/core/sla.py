@@ -10,7 +10,7 @@ in words.
 from __future__ import annotations
 
 from dataclasses import dataclass, field as dc_field
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Collection, Mapping, Sequence
 
 from .calendar import Calendar
 from .clock import Anchor, ClockEvent, ClockState, EventType, FailedPrecondition, Status, apply_event, start_clock
@@ -83,6 +83,32 @@ def _when(us: int | None, cal: Calendar) -> str:
     return format_local(us, cal.zone) if us is not None else "none"
 
 
+def check_history_names(policy_name: str, events: Sequence[BusinessEvent], known_events: Collection[str],
+                        tiers: Collection[str]) -> None:
+    """Refuse a history whose names the policy does not know
+    (docs/semantics.md §11, §17): InvalidArgument on ``events[0].type``
+    when the first event is not ``start``, else one violation per event
+    after the first whose type is neither ``start`` nor in
+    ``known_events`` (``events[i].type``) and per event whose ``tier``
+    attribute is not in ``tiers`` (``events[i].attributes``), in the
+    history's order. A later ``start`` is left to the caller (the history's
+    order refuses it). Returns None when every name is known."""
+    if not events or events[0].type != START_EVENT:
+        raise InvalidArgument.at("events[0].type", f"a history begins with a {START_EVENT!r} event")
+    known = ", ".join(sorted(known_events))
+    bad = []
+    for i, e in enumerate(events):
+        if i and e.type != START_EVENT and e.type not in known_events:
+            bad.append(FieldViolation(f"events[{i}].type",
+                                      f"{e.type!r} is not an event of policy {policy_name!r} (known: {known})"))
+        tier = e.attributes.get("tier")
+        if tier is not None and tier not in tiers:
+            bad.append(FieldViolation(f"events[{i}].attributes", f"tier {tier!r} is not a tier of policy "
+                                                                 f"{policy_name!r} (tiers: {', '.join(sorted(tiers))})"))
+    if bad:
+        raise InvalidArgument(bad)
+
+
 def evaluate(policy: Policy, events: Sequence[BusinessEvent],
              check: Callable[[], None] | None = None) -> Evaluation:
     """Replay ``events`` (the first must be ``start``; an optional ``tier``
@@ -94,23 +120,11 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent],
     ``start`` (``events[i].type``). ``check`` (None: none): a cooperative
     check (e.g. a call's deadline) called before each event is applied; what
     it raises stops the replay."""
-    if not events or events[0].type != START_EVENT:
-        raise InvalidArgument.at("events[0].type", f"a history begins with a {START_EVENT!r} event")
-    bad, restarts = [], []
-    for i, e in enumerate(events):
-        if i and e.type == START_EVENT and START_EVENT not in policy.rules:
-            restarts.append(FieldViolation(f"events[{i}].type", f"a history has one {START_EVENT!r} event, "
-                                                                "its first; to start a new cycle use an event "
-                                                                f"of the policy (known: {', '.join(sorted(policy.rules))})"))
-        elif i and e.type not in policy.rules:
-            bad.append(FieldViolation(f"events[{i}].type", f"{e.type!r} is not an event of policy {policy.name!r} "
-                                                           f"(known: {', '.join(sorted(policy.rules))})"))
-        tier = e.attributes.get("tier")
-        if tier is not None and tier not in policy.tiers:
-            bad.append(FieldViolation(f"events[{i}].attributes", f"tier {tier!r} is not a tier of policy {policy.name!r} "
-                                                                 f"(tiers: {', '.join(sorted(policy.tiers))})"))
-    if bad:
-        raise InvalidArgument(bad)
+    check_history_names(policy.name, events, policy.rules, policy.tiers)
+    restarts = [FieldViolation(f"events[{i}].type", f"a history has one {START_EVENT!r} event, its first; to start a "
+                                                    "new cycle use an event of the policy "
+                                                    f"(known: {', '.join(sorted(policy.rules))})")
+                for i, e in enumerate(events) if i and e.type == START_EVENT and START_EVENT not in policy.rules]
     if restarts:  # the history refuses it (docs/semantics.md §11), like a refused transition
         raise FailedPrecondition(restarts)
 

@@ -25,7 +25,7 @@ from .durations import DurationKind, parse_duration
 from .engine import first_open_at_or_after
 from .errors import FieldViolation, InvalidArgument
 from .explain import fmt_amount
-from .sla import START_EVENT, BusinessEvent, Policy, Tier
+from .sla import START_EVENT, BusinessEvent, Policy, Tier, check_history_names
 from .zones import format_local
 
 #: The statuses a metric's rules may name; NOT_STARTED is a metric's status
@@ -273,26 +273,16 @@ def evaluate_metrics(policy: MetricPolicy, events: Sequence[BusinessEvent], as_o
     RETARGET without a tier, ``as_of`` earlier than the last event.
     FailedPrecondition: events out of time order, a second ``start``.
     ``check``: a cooperative check called before each event."""
-    known = {e for m in policy.metrics for e in m.rules} | {START_EVENT}
-    if not events or events[0].type != START_EVENT:
-        raise InvalidArgument.at("events[0].type", f"a history begins with a {START_EVENT!r} event")
-    bad, order = [], []
+    check_history_names(policy.name, events, {e for m in policy.metrics for e in m.rules} - {START_EVENT},
+                        policy.tiers)
+    order = []
     for i, e in enumerate(events):
-        if i and e.type not in known:
-            bad.append(FieldViolation(f"events[{i}].type", f"{e.type!r} is not an event of policy {policy.name!r} "
-                                                           f"(known: {', '.join(sorted(known - {START_EVENT}))})"))
-        tier = e.attributes.get("tier")
-        if tier is not None and tier not in policy.tiers:
-            bad.append(FieldViolation(f"events[{i}].attributes", f"tier {tier!r} is not a tier of policy "
-                                                                 f"{policy.name!r} (tiers: {', '.join(sorted(policy.tiers))})"))
         if i and e.type == START_EVENT:
             order.append(FieldViolation(f"events[{i}].type", f"a history has one {START_EVENT!r} event, its first"))
         elif i and e.at_us < events[i - 1].at_us:
             order.append(FieldViolation(f"events[{i}].time", "the event is earlier than "
                                         + ("the start" if e.at_us < events[0].at_us else "the one before it")
                                         + "; events must come in time order"))
-    if bad:
-        raise InvalidArgument(bad)
     if order:
         raise FailedPrecondition(order[:1])
     last = events[-1].at_us

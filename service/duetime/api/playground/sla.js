@@ -2,7 +2,9 @@
 // (calendars/policies) with EvaluateSla, showing at each event what the
 // policy did to the clock and where its deadline moved; while the clock is
 // paused, the time left in its measure (README "SLA clocks",
-// docs/semantics.md "SLA clocks").
+// docs/semantics.md "SLA clocks"). A policy of metrics (docs/semantics.md
+// §17) is drawn as one lane per metric with the warnings and breaches that
+// fell and the next action.
 
 import { evaluateSla, getPolicy } from "./api.js";
 import { FieldErrors, attachErrorSlot } from "./errors.js";
@@ -319,8 +321,14 @@ function showAnswer(result, answer) {
   legend.innerHTML =
     '<span class="moved">Red bold</span>: the event moved the deadline (its title says where it was). ' +
     '<span class="paused">Purple bold</span>: the clock is paused; the time left waits for a resume.';
-  result.replaceChildren(verdict, slaTrack(timeline, zone), wrap, legend);
-  if (answer.metrics?.length) result.append(...metricsView(answer, local));
+  forgetTracks();
+  if (!answer.state && answer.metrics?.length) {
+    // a policy of metrics: each metric's events, warnings and breaches stand in its own lane
+    result.replaceChildren(verdict, metricsTrack(answer, zone), ...metricsView(answer, local));
+  } else {
+    result.replaceChildren(verdict, slaTrack(timeline, zone), wrap, legend);
+    if (answer.metrics?.length) result.append(metricsTrack(answer, zone), ...metricsView(answer, local));
+  }
   for (const warning of answer.warnings ?? []) {
     const p = document.createElement("p");
     p.className = "warning";
@@ -366,9 +374,6 @@ function metricsView(answer, local) {
     : `No next action as of ${local(answer.asOfTime)}: no metric runs.`;
   return [list, next];
 }
-
-/** Watches the width of the SLA track's tick lane (one track is shown). */
-let trackObserver = null;
 
 const HOUR_US = 3_600_000_000;
 const DAY_US = 24 * HOUR_US;
@@ -442,7 +447,7 @@ export function ticksOf(step, lo, hi, zone) {
 /** Draws into `axis` the ticks of the finest step whose labels fit its
  * width: at most MAX_TICKS, none overlapping another (0.5em apart) or
  * sticking out of the axis (a tick whose label would is left out). */
-function placeTicks(axis, lo, hi, zone, at) {
+function placeTicks(axis, lo, hi, zone, at, testid = "sla-tick") {
   const width = axis.clientWidth;
   if (!width) return;
   const box = axis.getBoundingClientRect();
@@ -454,7 +459,7 @@ function placeTicks(axis, lo, hi, zone, at) {
       ...ticks.map((tick) => {
         const mark = document.createElement("span");
         mark.className = "tick";
-        mark.dataset.testid = "sla-tick";
+        mark.dataset.testid = testid;
         mark.style.left = at(tick.us);
         mark.textContent = tick.text;
         return mark;
@@ -505,18 +510,21 @@ function placeEnds(axis, lo, hi, zone) {
   }
 }
 
-/** One lane per event on a shared time axis: the event (a dot), the
- * deadline it left (a flag; dashed where the deadline was before), and a
- * hatched bar while the clock stays paused. The table says the same in words. */
-function slaTrack(timeline, zone) {
+/** Watches the widths of the shown tracks' tick lanes. */
+let trackObservers = [];
+
+/**
+ * A track on one time axis from the earliest to the latest of `instants`
+ * (µs): its two end-label and tick lanes (test ids `${prefix}-ends`,
+ * `${prefix}-end`, `${prefix}-ticks`, `${prefix}-tick`), `at(us)` the
+ * left offset of an instant, `lane(label)` a new lane's axis and `span`
+ * a mark on one. Null when there is no instant.
+ */
+function trackFrame(instants, zone, prefix) {
   const track = document.createElement("div");
   track.className = "sla-track";
   track.setAttribute("aria-hidden", "true");
-  const instants = timeline
-    .flatMap((e) => [e.time, e.oldDeadlineTime, e.newDeadlineTime])
-    .filter(Boolean)
-    .map(parseTimestamp);
-  if (!instants.length) return track;
+  if (!instants.length) return { track, at: null };
   const [lo, hi] = [Math.min(...instants), Math.max(...instants)];
   const at = (us) => `${(((us - lo) / Math.max(1, hi - lo)) * 100).toFixed(3)}%`;
   const span = (className, us, title, width) => {
@@ -540,23 +548,42 @@ function slaTrack(timeline, zone) {
     return axis;
   };
   const ends = lane("", "lane axis-labels");
-  ends.dataset.testid = "sla-ends";
+  ends.dataset.testid = `${prefix}-ends`;
   for (const us of [lo, hi]) {
     const end = span("end", us, formatLocal(us, zone));
-    end.dataset.testid = "sla-end";
+    end.dataset.testid = `${prefix}-end`;
     end.textContent = formatLocal(us, zone);
     ends.append(end);
   }
   const ticks = lane("", "lane axis-ticks");
-  ticks.dataset.testid = "sla-ticks";
+  ticks.dataset.testid = `${prefix}-ticks`;
   // The end labels' form and the ticks are chosen once the axis has a width,
   // and again when it changes (both lanes' axes are equally wide).
-  trackObserver?.disconnect();
-  trackObserver = new ResizeObserver(() => {
+  const observer = new ResizeObserver(() => {
     placeEnds(ends, lo, hi, zone);
-    placeTicks(ticks, lo, hi, zone, at);
+    placeTicks(ticks, lo, hi, zone, at, `${prefix}-tick`);
   });
-  trackObserver.observe(ticks);
+  observer.observe(ticks);
+  trackObservers.push(observer);
+  return { track, at, span, lane };
+}
+
+/** Stops watching the tracks of the answer shown before. */
+function forgetTracks() {
+  for (const observer of trackObservers) observer.disconnect();
+  trackObservers = [];
+}
+
+/** One lane per event on a shared time axis: the event (a dot), the
+ * deadline it left (a flag; dashed where the deadline was before), and a
+ * hatched bar while the clock stays paused. The table says the same in words. */
+function slaTrack(timeline, zone) {
+  const instants = timeline
+    .flatMap((e) => [e.time, e.oldDeadlineTime, e.newDeadlineTime])
+    .filter(Boolean)
+    .map(parseTimestamp);
+  const { track, at, span, lane } = trackFrame(instants, zone, "sla");
+  if (!at) return track;
   timeline.forEach((entry, i) => {
     const time = parseTimestamp(entry.time);
     const paused = entry.remaining !== undefined;
@@ -582,6 +609,83 @@ function slaTrack(timeline, zone) {
   legend.innerHTML =
     '<span class="key event"></span>event <span class="key due"></span>deadline after it ' +
     '<span class="key was"></span>deadline before it <span class="key paused"></span>paused';
+  track.append(legend);
+  return track;
+}
+
+const DUE_WORDS = { SLA_DUE_KIND_WARNING: "WARNING", SLA_DUE_KIND_BREACH: "BREACH" };
+
+/**
+ * A policy's metrics on one time axis (docs/semantics.md §17), one lane
+ * each: its events (dots), its deadline while it runs (a flag), the
+ * warnings (`sla-warning-marker`) and breaches (`sla-breach-marker`) that
+ * fell by the as-of instant, and the next action (`sla-next-action-marker`,
+ * on the lane of every metric due then), with the as-of instant on every
+ * lane (`sla-as-of-marker`).
+ */
+function metricsTrack(answer, zone) {
+  const metrics = answer.metrics ?? [];
+  const next = answer.nextAction;
+  const instants = [
+    ...metrics.flatMap((m) => [
+      ...(m.timeline ?? []).flatMap((e) => [e.time, e.oldDeadlineTime, e.newDeadlineTime]),
+      m.state?.deadlineTime,
+    ]),
+    next?.time,
+    answer.asOfTime,
+  ]
+    .filter(Boolean)
+    .map(parseTimestamp);
+  const { track, at, span, lane } = trackFrame(instants, zone, "sla-metrics");
+  track.dataset.testid = "sla-metrics-track";
+  if (!at) return track;
+  const local = (us) => formatLocal(us, zone);
+  const asOf = answer.asOfTime ? parseTimestamp(answer.asOfTime) : null;
+  for (const metric of metrics) {
+    const name = metric.name || "(clock)";
+    const status = (metric.status ?? "").replace("SLA_METRIC_STATUS_", "");
+    const axis = lane(`${name}: ${status}`);
+    axis.parentElement.dataset.testid = "sla-metric-lane";
+    axis.parentElement.dataset.metric = name;
+    if (asOf !== null) {
+      const mark = span("as-of", asOf, `as of ${local(asOf)}`);
+      mark.dataset.testid = "sla-as-of-marker";
+      axis.append(mark);
+    }
+    for (const entry of metric.timeline ?? []) {
+      const time = parseTimestamp(entry.time);
+      if (entry.action === "WARNING" || entry.action === "BREACH") {
+        const warning = entry.action === "WARNING";
+        const mark = span(warning ? "warn" : "breach", time,
+          `${name} ${entry.action}${entry.threshold ? ` ${entry.threshold}` : ""} at ${local(time)}`);
+        mark.dataset.testid = warning ? "sla-warning-marker" : "sla-breach-marker";
+        if (warning) mark.dataset.threshold = entry.threshold;
+        axis.append(mark);
+      } else if (entry.action !== "NONE") {
+        axis.append(span("event", time, `${entry.event}: ${entry.action} at ${local(time)}`));
+      }
+    }
+    if (metric.state?.deadlineTime) {
+      const due = parseTimestamp(metric.state.deadlineTime);
+      const mark = span("due", due, `${name} due ${local(due)}`);
+      mark.dataset.testid = "sla-metric-deadline";
+      axis.append(mark);
+    }
+    const falling = (next?.due ?? []).filter((d) => (d.metric || "(clock)") === name);
+    if (falling.length) {
+      const time = parseTimestamp(next.time);
+      const what = falling.map((d) => `${DUE_WORDS[d.kind] ?? d.kind}${d.threshold ? ` ${d.threshold}` : ""}`);
+      const mark = span("next", time, `next action at ${local(time)}: ${name} ${what.join(", ")}`);
+      mark.dataset.testid = "sla-next-action-marker";
+      axis.append(mark);
+    }
+  }
+  const legend = document.createElement("p");
+  legend.className = "sla-legend";
+  legend.innerHTML =
+    '<span class="key event"></span>event <span class="key due"></span>deadline ' +
+    '<span class="key warn"></span>warning <span class="key breach"></span>breach ' +
+    '<span class="key next"></span>next action <span class="key as-of"></span>as of';
   track.append(legend);
   return track;
 }
