@@ -542,3 +542,28 @@ def test_a_page_of_many_touching_intervals_ends_early_and_the_pages_add_up():
     assert len(runs) == 522
     assert all(p.end_us - p.start_us == 6 * 24 * H and p.local_date.weekday() == 0 for p in runs)
     assert sum(p.end_us - p.start_us for p in runs) == between_us(a, b, desk.compiled)
+
+
+def test_cli_refusals_name_the_flag_and_write_no_half_table(capsys):
+    assert main(["calendars", "periods", "always-open", "--from", "2199-12-30", "--to", "2199-12-31",
+                 "--dir", str(CALENDARS)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "error: --to: 2199-12-31 is the last supported date; give --to 2199-12-30 or earlier" in err
+    assert main(["calendars", "periods", "hr-zagreb", "--from", "2036-01-01", "--to", "2036-01-02",
+                 "--dir", str(CALENDARS)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "error: NAME: hr-zagreb covers 2020–2035 only" in err
+    with pytest.raises(SystemExit) as caught:
+        main(["periods", "2026-12-24T15:00+01:00", "2026-12-29T10:00+01:00", "--tz", "Europe/Zagreb",
+              "--page-size", "2147483648"])
+    assert caught.value.code == 2
+    assert "argument --page-size: '2147483648' is not a page size: give 0 (the default, 100) up to 1000" in \
+        capsys.readouterr().err
+    assert main(["periods", "2026-12-24T15:00+01:00", "2026-12-29T10:00+01:00", "--tz", "Europe/Zagreb",
+                 "--page-token", " "]) == 2
+    assert "error: --page-token: is empty; give the token the previous page printed" in capsys.readouterr().err
+    assert main(["due", "2026-01-30T10:00+01:00", "P1M", "--roll", "following", "--landing-time", "",
+                 "--tz", "Europe/Zagreb"]) == 2
+    assert "error: --landing-time: is empty; give HH:MM, open, close or end, or leave the flag out" in \
+        capsys.readouterr().err

@@ -856,6 +856,8 @@ def cmd_calendars_periods(args: argparse.Namespace) -> int:
     first, last = local_date(args.first, "--from"), local_date(args.last, "--to")
     if last < first:
         raise InvalidArgument.at("--to", f"{last} is before --from {first}; give a date on or after it")
+    if last >= date(2199, 12, 31):  # its end, 2200-01-01 00:00, is past the supported range
+        raise InvalidArgument.at("--to", f"{last} is the last supported date; give --to 2199-12-30 or earlier")
     zone = get_zone(_bundle_zone(args))
     request = pb.ListOpenPeriodsRequest(calendar=pb.Calendar(bundle=args.name), page_size=1000)
     request.start_time.FromDatetime(resolve_local(first, dt_time(0), zone))
@@ -863,9 +865,11 @@ def cmd_calendars_periods(args: argparse.Namespace) -> int:
     flags = {"start_time": "--from", "end_time": "--to", "calendar.bundle": "NAME"}
     out = sys.stdout
     try:
-        if args.format == "csv":
-            print(",".join(PERIOD_COLUMNS), file=out)
+        header = args.format == "csv"
         for page in _period_pages(args, request):
+            if header:  # written once the first page is answered: a refusal leaves no half-written table
+                print(",".join(PERIOD_COLUMNS), file=out)
+                header = False
             for warning in page.warnings:
                 print(f"warning: {warning}", file=sys.stderr)
             for p in page.periods:
@@ -889,7 +893,7 @@ def _calendar_query_commands(sub, flags) -> None:
                              help="the open periods from START to END (one page)")
     periods.add_argument("start", help="RFC 3339 instant with offset")
     periods.add_argument("end", help="RFC 3339 instant with offset, excluded; not before START")
-    periods.add_argument("--page-size", type=int, default=0, metavar="N",
+    periods.add_argument("--page-size", type=_page_size, default=0, metavar="N",
                          help="most periods to print (default 100, at most 1000)")
     periods.add_argument("--page-token", metavar="TOKEN",
                          help="the next page, as the previous page printed it")
@@ -1099,6 +1103,18 @@ BATCH_TIMEOUT = 120.0
 """Seconds one BatchComputeDueTimes call of ``duetime batch`` may take."""
 BATCH_PROGRESS = 10_000
 """``duetime batch`` prints a progress line to stderr every this many items."""
+
+
+def _page_size(text: str) -> int:
+    """``--page-size``: 0 (the default page) or a positive count; the server
+    takes at most 1,000 (docs/semantics.md §9.1)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 2**31 - 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a page size: give 0 (the default, 100) up to 1000")
+    return value
 
 
 def _batch_chunk(text: str) -> int:
@@ -1810,6 +1826,9 @@ EMPTY_REFUSED = {
     "until": ("--until", "give an RFC 3339 instant such as 2026-12-01T00:00:00Z, or leave the "
                          "flag out"),
     "target": ("--target", "give the new target, e.g. --target 48bh"),
+    "landing_time": ("--landing-time", "give HH:MM, open, close or end, or leave the flag out"),
+    "page_token": ("--page-token", "give the token the previous page printed, or leave the flag "
+                                   "out for the first page"),
     "first": ("--from", "give a local date YYYY-MM-DD, or leave the flag out"),
     "last": ("--to", "give a local date YYYY-MM-DD, or leave the flag out"),
 }
