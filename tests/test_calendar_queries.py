@@ -218,7 +218,10 @@ def test_page_tokens_refuse_tampering_and_other_queries():
     assert read_page_token(token, b"query", a, b) == a + H
     raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
     forged = raw.replace(str(a + H), str(a + 2 * H))
-    bad = [base64.urlsafe_b64encode(forged.encode()).decode(), token[:-2], "x" * 500, "!!", token + "A"]
+    bad = [base64.urlsafe_b64encode(forged.encode()).decode(), token[:-2], "x" * 500, "!!", token + "A",
+           # the same bytes written otherwise: padded, spaced, standard alphabet, a trailing NUL
+           token + "=" * (-len(token) % 4 or 4), f" {token} ", token.replace("-", "+").replace("_", "/") + "+/",
+           token + "\x00"]
     for text in bad:
         with pytest.raises(InvalidArgument) as caught:
             read_page_token(text, b"query", a, b)

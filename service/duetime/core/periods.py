@@ -206,6 +206,8 @@ def read_page_token(token: str, query: bytes, a: int, b: int, field: str = "page
         resume_us = int(resume)
     except (ValueError, UnicodeDecodeError):
         raise refused from None
+    if base64.urlsafe_b64encode(text.encode()).decode().rstrip("=") != token:  # padded, spaced, "+/": changed
+        raise refused
     if version != _TOKEN_VERSION or str(resume_us) != resume or digest != _query_digest(query, resume_us) \
             or not a < resume_us < b:
         raise refused
