@@ -322,6 +322,10 @@ def _parse_ruled(s: str, body: str, sign: int, offset: int, field: str) -> Durat
     """A duration with a landing rule (docs/semantics.md §6, §15):
     ``Nbd@TIME`` (a relative deadline), ``DURATION@ROLL`` or
     ``DURATION@ROLL@TIME`` for elapsed and nominal durations."""
+    space = next((i for i, ch in enumerate(body) if ch.isspace()), None)
+    if space is not None:  # as for "1h 30m" (docs/semantics.md §2): "P1M @following" is refused too
+        raise InvalidArgument.at(field, f"whitespace inside a duration is not allowed at position {offset + space + 1} "
+                                        f"of {s!r}")
     left, *rule = body.split("@")
     if not left:
         raise InvalidArgument.at(field, f"{s!r}: write a duration before '@', e.g. '1bd@16:00' or 'P1M@following'")
