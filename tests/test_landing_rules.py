@@ -180,7 +180,7 @@ def test_open_or_close_on_a_date_without_own_intervals_is_refused():
     ("@following", "'@following': write a duration before '@', e.g. '1bd@16:00' or 'P1M@following'"),
     ("P1M @following", "whitespace inside a duration is not allowed at position 4 of 'P1M @following'"),
     ("1bd @16:00", "whitespace inside a duration is not allowed at position 4 of '1bd @16:00'"),
-    ("P1M@following@\tend", "whitespace inside a duration is not allowed at position 15 of 'P1M@following@\tend'"),
+    ("P1M@following@\tend", "whitespace inside a duration is not allowed at position 15 of 'P1M@following@\\tend'"),
 ])
 def test_rules_that_are_refused(duration, message):
     with pytest.raises(InvalidArgument) as e:
