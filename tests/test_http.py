@@ -403,12 +403,16 @@ def test_a_value_of_the_wrong_json_type_is_400_naming_the_field(both):
 def test_enum_numbers_out_of_range_and_bad_map_keys_are_400_naming_the_field(both):
     start = '"start": "2026-11-27T16:00:00+01:00", "duration": "3bd"'
     at_close = "field atClose: must be a duetime.v1.AtClose value name"
+    listed = ("is not a value of AtClose: write a name or a whole number, one of END_OF_WINDOW, NEXT_OPEN "
+              "(or the full names AT_CLOSE_END_OF_WINDOW, AT_CLOSE_NEXT_OPEN, or the numbers 1, 2)")
     weekend = ("field calendar.weekend.days: must be a JSON array, each item "
                "a duetime.v1.Weekday value name")
     wrong = [("/v1/dueTimes:compute", '{%s, "atClose": 1e999}' % start, at_close),
              ("/v1/dueTimes:compute", '{%s, "atClose": -1e999}' % start, at_close),
-             ("/v1/dueTimes:compute", '{%s, "atClose": 2147483648}' % start, at_close),
-             ("/v1/dueTimes:compute", '{%s, "atClose": 99999999999999999999}' % start, at_close),
+             ("/v1/dueTimes:compute", '{%s, "atClose": 2147483648}' % start,
+              f"field atClose: 2147483648 {listed}"),
+             ("/v1/dueTimes:compute", '{%s, "atClose": 99999999999999999999}' % start,
+              f"field atClose: 99999999999999999999 {listed}"),
              ("/v1/dueTimes:compute",
               '{%s, "calendar": {"weekend": {"days": [6, 1e400]}}}' % start, weekend),
              ("/v1/sla:evaluate", '{"policy": "support-contract", "events": [{"type": "start", '

@@ -345,3 +345,22 @@ def test_refusals_raise_invalid_argument_on_request():
     assert [(v.field, v.description) for v in caught.value.violations] == [
         ("request", "is not a ComputeDueTimeRequest in the protobuf JSON mapping: Failed to "
                     "load JSON: duplicate key start.")]
+
+
+@pytest.mark.parametrize(("value", "shown"), [(2147483648, "2147483648"), ([], "an array"), ({}, "an object"),
+                                              (True, "true")])
+def test_an_enum_value_of_the_wrong_kind_lists_the_valid_ones(client, value, shown):
+    found = violation(client.post(COMPUTE, {"start": "2026-11-27T16:00Z", "duration": "1bh", "atClose": value}))
+    assert found == {"field": "body", "description": f"field atClose: {shown} is not a value of AtClose: write "
+                                                     f"a name or a whole number, one of {AT_CLOSE_VALUES}"}
+
+
+def test_an_integer_out_of_its_fields_range_names_the_field(client):
+    found = violation(client.post("/v1/openPeriods:list", {
+        "startTime": "2026-12-01T00:00Z", "endTime": "2026-12-02T00:00Z", "pageSize": 2**31}))
+    assert found == {"field": "body", "description": "field pageSize: 2147483648 is out of range: give a whole "
+                                                     "number from -2147483648 to 2147483647"}
+    found = violation(client.request("POST", "/v1/openPeriods:list", content=b'{"pageSize": ' + b"9" * 5001 + b"}",
+                                     headers={"content-type": "application/json"}))
+    assert found["field"] == "body" and "int_max_str_digits" not in found["description"]
+    assert found["description"].endswith("a number has more than 4,300 digits; no field holds one that long")

@@ -29,6 +29,7 @@ import re
 from datetime import date, datetime
 
 from google.protobuf import any_pb2, duration_pb2, json_format, timestamp_pb2
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 
 from duetime import parsing, tzdb
@@ -1214,13 +1215,33 @@ def _canonical_value(field, value: object, path: str) -> object:
     if field.enum_type is not None:
         if isinstance(value, str):
             return _enum_json(field.enum_type, value, path)
-        if isinstance(value, bool) or (isinstance(value, float) and math.isfinite(value)
-                                       and not value.is_integer()):
+        if isinstance(value, (bool, list, dict)) or (isinstance(value, float) and math.isfinite(value)
+                                                     and not value.is_integer()) \
+                or (isinstance(value, int) and not _INT32[0] <= value <= _INT32[1]):
             _, words = _enum_names(field.enum_type)
-            raise JsonValueError(path, f"{json.dumps(value)} is not a value of "
+            shown = json.dumps(value) if not isinstance(value, (list, dict)) else (
+                "an array" if isinstance(value, list) else "an object")
+            raise JsonValueError(path, f"{shown} is not a value of "
                                        f"{field.enum_type.name}: write a name or a whole "
                                        f"number, one of {words}")
+        return value
+    bounds = _INTEGER_BOUNDS.get(field.type)
+    if bounds is not None and isinstance(value, int) and not isinstance(value, bool) \
+            and not bounds[0] <= value <= bounds[1]:
+        raise JsonValueError(path, f"{value} is out of range: give a whole number from {bounds[0]} to {bounds[1]}")
     return value
+
+
+_INT32 = (-2**31, 2**31 - 1)
+_INTEGER_BOUNDS = {
+    FieldDescriptor.TYPE_INT32: _INT32, FieldDescriptor.TYPE_SINT32: _INT32, FieldDescriptor.TYPE_SFIXED32: _INT32,
+    FieldDescriptor.TYPE_UINT32: (0, 2**32 - 1), FieldDescriptor.TYPE_FIXED32: (0, 2**32 - 1),
+    FieldDescriptor.TYPE_INT64: (-2**63, 2**63 - 1), FieldDescriptor.TYPE_SINT64: (-2**63, 2**63 - 1),
+    FieldDescriptor.TYPE_SFIXED64: (-2**63, 2**63 - 1),
+    FieldDescriptor.TYPE_UINT64: (0, 2**64 - 1), FieldDescriptor.TYPE_FIXED64: (0, 2**64 - 1),
+}
+"""The whole numbers each integer field type holds (the protobuf JSON mapping's own
+refusal of one outside names no field)."""
 
 
 def _instant_json(text: str, path: str) -> str:
@@ -1308,7 +1329,7 @@ def request_from_json(text: str | bytes, message: Message) -> Message:
     try:
         tree = json.loads(text, object_pairs_hook=_unique_pairs)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError
-        why = f"Failed to load JSON: {exc}."
+        why = f"Failed to load JSON: {json_error_text(exc)}."
     else:
         if not isinstance(tree, dict):  # ParseDict would say "unhashable type: 'dict'"
             kind = {list: "an array", str: "a string", bool: "a boolean",
@@ -1325,6 +1346,15 @@ def request_from_json(text: str | bytes, message: Message) -> Message:
     why = " ".join(why.split()) or "it cannot be read"
     raise InvalidArgument.at("request", f"is not a {name} in the protobuf JSON mapping: "
                                         f"{why}") from None
+
+
+def json_error_text(exc: Exception) -> str:
+    """What the JSON library said of a body it could not read, in the
+    caller's terms (its advice on ``sys.set_int_max_str_digits`` is for
+    Python programmers, not for callers)."""
+    if "int_max_str_digits" in str(exc):
+        return "a number has more than 4,300 digits; no field holds one that long"
+    return str(exc)
 
 
 def _unique_pairs(pairs: list[tuple[str, object]]) -> dict:

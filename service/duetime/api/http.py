@@ -118,7 +118,7 @@ from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
 from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
-from duetime.api.convert import JsonValueError, canonical_json, message_json
+from duetime.api.convert import JsonValueError, canonical_json, json_error_text, message_json
 from duetime.api.observe import logged_namespace, record_id_of
 from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
 from duetime.api.tracing import call_tracer
@@ -694,7 +694,7 @@ def _parse_body(text: str, target: Message, check: Callable[[], None] | None = N
     except RecursionError:
         why = "it is nested too deeply"
     except ValueError as exc:
-        why = str(exc)
+        why = json_error_text(exc)
     else:
         if check is not None:
             check()
