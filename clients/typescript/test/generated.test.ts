@@ -5,10 +5,11 @@
  */
 
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { test } from "node:test";
+import { describe, test } from "node:test";
 import { PACKAGE_DIR, tempDir } from "./server.js";
 
 function files(root: string): Map<string, string> {
@@ -29,15 +30,20 @@ function stale(committed: Map<string, string>, fresh: Map<string, string>): stri
   return [...names].filter((name) => committed.get(name) !== fresh.get(name)).sort();
 }
 
-function run(command: string, args: string[]): void {
-  const done = spawnSync(command, args, { cwd: PACKAGE_DIR, encoding: "utf8" });
-  assert.equal(done.status, 0, `${command} ${args.join(" ")} failed:\n${done.stdout}\n${done.stderr}`);
+async function run(command: string, args: string[]): Promise<void> {
+  try {
+    await promisify(execFile)(command, args, { cwd: PACKAGE_DIR, encoding: "utf8" });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    assert.fail(`${command} ${args.join(" ")} failed:\n${stdout ?? ""}\n${stderr ?? String(error)}`);
+  }
 }
 
-test("src/gen/ is what buf generate makes from proto/", () => {
+describe("the committed code", { concurrency: 2 }, () => {
+test("src/gen/ is what buf generate makes from proto/", async () => {
   const out = tempDir("duetime-ts-gen-");
   try {
-    run(join(PACKAGE_DIR, "node_modules", ".bin", "buf"), ["generate", "--template", "buf.gen.yaml", "-o", out.path]);
+    await run(join(PACKAGE_DIR, "node_modules", ".bin", "buf"), ["generate", "--template", "buf.gen.yaml", "-o", out.path]);
     const differ = stale(files(join(PACKAGE_DIR, "src", "gen")), files(join(out.path, "src", "gen")));
     assert.deepEqual(differ, [], `src/gen/ is stale (run npm run generate): ${differ.join(", ")}`);
   } finally {
@@ -45,13 +51,14 @@ test("src/gen/ is what buf generate makes from proto/", () => {
   }
 });
 
-test("dist/ is what tsc makes from src/", () => {
+test("dist/ is what tsc makes from src/", async () => {
   const out = tempDir("duetime-ts-dist-");
   try {
-    run(process.execPath, [join(PACKAGE_DIR, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json", "--outDir", out.path]);
+    await run(process.execPath, [join(PACKAGE_DIR, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json", "--outDir", out.path]);
     const differ = stale(files(join(PACKAGE_DIR, "dist")), files(out.path));
     assert.deepEqual(differ, [], `dist/ is stale (run npm run build): ${differ.join(", ")}`);
   } finally {
     out.cleanup();
   }
+});
 });
