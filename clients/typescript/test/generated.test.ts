@@ -9,7 +9,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { describe, test } from "node:test";
+import { test } from "node:test";
 import { PACKAGE_DIR, tempDir } from "./server.js";
 
 function files(root: string): Map<string, string> {
