@@ -315,13 +315,15 @@ class BodyTimeout(Refusal):
 
 class _Held:
     """What one HTTP call holds of its server's admission: the request
-    ``bytes`` counted in flight, and the tenant (``caller``) whose call it
-    counts as (None: none yet)."""
+    ``bytes`` counted in flight (those its ``Content-Length`` announced, or
+    those ``read``), and the tenant (``caller``) whose call it counts as
+    (None: none yet)."""
 
-    __slots__ = ("bytes", "caller")
+    __slots__ = ("bytes", "read", "caller")
 
     def __init__(self) -> None:
         self.bytes = 0
+        self.read = 0
         self.caller = None
 
 
@@ -854,6 +856,8 @@ async def _read_body(request: Request, limit: int, in_flight: InFlightBytes | No
         size += len(chunk)
         if size > limit:
             raise RequestTooLarge(size, False, limit)
+        if held is not None:
+            held.read = size
         if in_flight is not None and size > held.bytes:
             in_flight.take(size - held.bytes)
             held.bytes = size
@@ -1136,7 +1140,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                             body = await _read_body(request, max_body_bytes,
                                                     admission.in_flight, held)
                     except TimeoutError:
-                        timed_out = BodyTimeout(body_timeout, held.bytes)
+                        timed_out = BodyTimeout(body_timeout, held.read)
                         log.info("client %s did not send its whole request body to %s within "
                                  "%g s: answered 408, connection closed", peer or "(unknown)",
                                  rpc, body_timeout)

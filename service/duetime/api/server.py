@@ -59,6 +59,7 @@ Configuration: :func:`serve` takes a :class:`duetime.config.ServerConfig`
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import select
 import signal
@@ -793,9 +794,34 @@ def serve(config: ServerConfig, started: Callable[[], None] | None = None) -> in
         return _serve(config, signals, started)
 
 
+LARGE_BLOCK = 1 << 20
+"""Blocks of at least this many bytes (a large request's bytes, a parsed
+body) are mapped for themselves and unmapped when freed (glibc's
+``M_MMAP_THRESHOLD``), not kept in the allocator's heaps after the call."""
+_M_MMAP_THRESHOLD = -3  # glibc's malloc.h
+
+
+def return_large_blocks() -> bool:
+    """Have the C allocator map each block of :data:`LARGE_BLOCK` bytes or
+    more on its own and give it back to the system when it is freed (glibc
+    otherwise raises that threshold to the largest block freed so far, and
+    keeps such blocks in a heap per thread: the request bytes of calls long
+    gone would stay in the server's resident memory). A setting of the
+    serving process, made once when it starts; False where the C library is
+    not glibc (nothing changed)."""
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    return mallopt(_M_MMAP_THRESHOLD, LARGE_BLOCK) == 1
+
+
 def _serve(config: ServerConfig, signals: SignalWaiter,
            started: Callable[[], None] | None = None) -> int:
     tzdb.pin()  # before the calendars are loaded: their zones come from tzdata too
+    return_large_blocks()
     host, port, calendars, watch = config.host, config.port, config.calendars, config.watch
     if started is None:
         log_configuration(config)
