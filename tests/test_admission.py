@@ -305,8 +305,9 @@ def test_partial_bodies_are_refused_past_the_in_flight_limit_with_503(small):
         time.sleep(0.3)
         refused = open_body(port, body, b"")
         status, headers, answer = read_answer(refused)
-        assert (status, headers["retry-after"]) == (503, "1")
+        assert (status, headers["retry-after"], headers["connection"]) == (503, "1", "close")
         assert json.loads(answer) == in_flight_error(body, 2 * body, LIMIT)
+        assert closed(refused)
         refused.close()
         # a chunked body is counted as it comes: refused once it would pass the limit
         chunked = open_body(port, None, b" " * (LIMIT - 2 * body + 1))

@@ -21,7 +21,15 @@ and gRPC). Per request:
    ``header Origin``), and answers CORS preflights of listed origins;
 1. a POST must say ``Content-Type: application/json`` (else 415
    INVALID_ARGUMENT on ``header Content-Type``, before the body is read);
-   the body (rules with ``body: "*"``) is read, at most
+   the call takes one of its tenant's calls in flight (with tokens: at most
+   ``--tenant-calls``, else 429 RESOURCE_EXHAUSTED with ``Retry-After``,
+   before the body is read; see :mod:`duetime.api.admission`); its body's
+   bytes count in the server's request bytes in flight (shared with gRPC;
+   over them 503 RESOURCE_EXHAUSTED with ``Retry-After``, the rest unread)
+   until its answer is computed; a body not read whole within the body
+   timeout (``--body-timeout``) is 408 DEADLINE_EXCEEDED on ``body``
+   (BODY_TIMEOUT), logged at INFO without a traceback, its connection
+   closed; the body (rules with ``body: "*"``) is read, at most
    :data:`~duetime.config.DEFAULT_MAX_MESSAGE_BYTES` bytes by default, the
    gRPC side's limit too (else 413: at once when ``Content-Length`` says
    more, else as soon as the bytes read pass it, the rest unread), and read
@@ -117,7 +125,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
-from duetime.api.admission import Admission, InFlightBytes, retry_after
+from duetime.api.admission import Admission, InFlightBytes, InFlightBytesExhausted, retry_after
 from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
 from duetime.api.convert import JsonValueError, canonical_json, message_json
 from duetime.api.observe import logged_namespace, record_id_of
@@ -1192,6 +1200,8 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                     headers = {"WWW-Authenticate": "Bearer"}
                 elif isinstance(error, BodyTimeout):
                     headers = {"Connection": "close"}  # the rest of the body is not read
+                elif isinstance(error, InFlightBytesExhausted):
+                    headers = {**headers, "Connection": "close"}  # nor here
                 return _refusal_response(error, getattr(error, "http_status", None),
                                          headers=headers)
             return Response(text, 200, media_type=JSON)
