@@ -852,9 +852,9 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
     log.info("calendar cache: up to %d inline calendars in %.0f MiB, a third of the memory "
              "budget of %s", calendar_cache, cache_bytes(config.memory_budget) / (1 << 20),
              format_bytes(config.memory_budget))
-    log.info("request bytes in flight: at most %s, a third of the memory budget (at least "
-             "one message of --max-message-bytes)%s",
-             format_bytes(in_flight_limit(config.memory_budget, config.max_message_bytes)),
+    log.info("request bytes in flight: at most %.0f MiB, a third of the memory budget (at "
+             "least one message of --max-message-bytes)%s",
+             in_flight_limit(config.memory_budget, config.max_message_bytes) / (1 << 20),
              f"; calls in flight: at most {config.tenant_calls} per tenant"
              if tokens is not None and config.tenant_calls else "")
     ledger = open_ledger(config.db, max_connections=MAX_WORKERS + 1)
