@@ -121,7 +121,8 @@ def test_the_settings():
 
     with pytest.raises(ConfigError) as caught:
         resolve({}, {"DUETIME_TENANT_CALLS": "-1"})
-    assert caught.value.message == "'-1' is not a number of calls (a whole number ≥ 0; 0: no bound)"
+    assert caught.value.message == ("'-1' is not a number of calls (a whole number ≥ 0; "
+                                    "0: no bound)")
     with pytest.raises(ConfigError) as caught:
         resolve({}, {"DUETIME_BODY_TIMEOUT": "0"})
     assert caught.value.message == "'0' is not a positive number of seconds"
@@ -209,7 +210,8 @@ def read_answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
         data += chunk
     head, _, body = data.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
-    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    headers = {k.strip().lower(): v.strip()
+               for k, _, v in (line.partition(":") for line in lines[1:])}
     while len(body) < int(headers.get("content-length", 0)):
         chunk = sock.recv(65536)
         if not chunk:

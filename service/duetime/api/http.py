@@ -1315,9 +1315,10 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
     ``tls_cert``/``tls_key``: serve HTTPS with that PEM certificate chain and
     key; ``tls_client_ca``: also require a client certificate issued by that
     CA. ``tokens``, ``max_body_bytes``, ``metrics``, ``log_calls``, ``limits``,
-    ``admission``, ``body_timeout``: see :func:`create_app`; ``allow_origins``: origins (canonical) whose pages
-    may call it besides its own; ``allow_hosts``: ``Host`` names accepted
-    besides the loopback ones (:func:`host_allowlist`); ``grace``: how long
+    ``admission``, ``body_timeout``: see :func:`create_app`; ``allow_origins``:
+    origins (canonical) whose pages may call it besides its own;
+    ``allow_hosts``: ``Host`` names accepted besides the loopback ones
+    (:func:`host_allowlist`); ``grace``: how long
     :meth:`HttpServer.stop` lets calls in flight finish; ``reuse_port``: share
     the port with the other worker processes of ``duetime serve --workers N``
     (``SO_REUSEPORT``). Raises RuntimeError if the address cannot be bound or

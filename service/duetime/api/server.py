@@ -52,13 +52,13 @@ Configuration: :func:`serve` takes a :class:`duetime.config.ServerConfig`
   gets DEADLINE_EXCEEDED (reason CALL_BUDGET_EXCEEDED) and nothing was
   recorded (see :mod:`duetime.api.calls`).
   The health, reflection services and the stream's request reading have
-  no budget. What the server lets in at once (:mod:`duetime.api.admission`,
-  applied by :class:`UndecodableRequests`, shared with the HTTP face): the
-  bytes of the request messages it holds (a third of ``--memory-budget``)
-  and, with tokens, the calls each tenant has in flight
-  (``--tenant-calls``); past either, RESOURCE_EXHAUSTED. These limits are a :class:`~duetime.api.calls.CallLimits` built
-  by :func:`start_server` and handed to its servicers (and to the HTTP
-  face), never process-wide.
+  no budget. These limits are a :class:`~duetime.api.calls.CallLimits`
+  built by :func:`start_server` and handed to its servicers (and to the
+  HTTP face), never process-wide. So is what the server lets in at once
+  (:mod:`duetime.api.admission`, applied by :class:`UndecodableRequests`,
+  shared with the HTTP face): the bytes of the request messages it holds
+  (a third of ``--memory-budget``) and, with tokens, the calls each tenant
+  has in flight (``--tenant-calls``); past either, RESOURCE_EXHAUSTED.
 """
 
 from __future__ import annotations
