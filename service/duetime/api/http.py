@@ -25,8 +25,8 @@ and gRPC). Per request:
    ``--tenant-calls``, else 429 RESOURCE_EXHAUSTED with ``Retry-After``,
    before the body is read; see :mod:`duetime.api.admission`); its body's
    bytes count in the server's request bytes in flight (shared with gRPC;
-   over them 503 RESOURCE_EXHAUSTED with ``Retry-After``, the rest unread)
-   until its answer is computed; a body not read whole within the body
+   over them 503 RESOURCE_EXHAUSTED with ``Retry-After``, the rest dropped,
+   not kept) until its answer is computed; a body not read whole within the body
    timeout (``--body-timeout``) is 408 DEADLINE_EXCEEDED on ``body``
    (BODY_TIMEOUT), logged at INFO without a traceback, its connection
    closed; the body (rules with ``body: "*"``) is read, at most
@@ -125,7 +125,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
-from duetime.api.admission import Admission, InFlightBytes, InFlightBytesExhausted, retry_after
+from duetime.api.admission import Admission, InFlightBytes, retry_after
 from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
 from duetime.api.convert import JsonValueError, canonical_json, message_json
 from duetime.api.observe import logged_namespace, record_id_of
@@ -852,7 +852,7 @@ async def _read_body(request: Request, limit: int, in_flight: InFlightBytes | No
     the bytes are counted there (and in ``held.bytes``, for the caller to
     release): those its ``Content-Length`` announces before any is read,
     else each chunk as it comes; InFlightBytesExhausted when they do not fit
-    (the rest is never read)."""
+    (the rest is not kept)."""
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > limit:
         raise RequestTooLarge(int(length), True, limit)
@@ -1200,8 +1200,6 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                     headers = {"WWW-Authenticate": "Bearer"}
                 elif isinstance(error, BodyTimeout):
                     headers = {"Connection": "close"}  # the rest of the body is not read
-                elif isinstance(error, InFlightBytesExhausted):
-                    headers = {**headers, "Connection": "close"}  # nor here
                 return _refusal_response(error, getattr(error, "http_status", None),
                                          headers=headers)
             return Response(text, 200, media_type=JSON)
