@@ -81,7 +81,7 @@ def test_every_setting_has_the_agreed_flag_and_variable():
         "host", "port", "db", "calendars", "calendar_cache", "watch", "tls_cert", "tls_key",
         "tls_client_ca", "auth_tokens", "metrics_port", "metrics_host", "log_format", "grace",
         "max_message_bytes", "max_batch_items", "call_budget", "http_port", "workers",
-        "memory_budget", "http_allow_origin", "http_allow_host"}
+        "memory_budget", "http_allow_origin", "http_allow_host", "tenant_calls", "body_timeout"}
 
 
 @pytest.mark.parametrize("env, value, message", [

@@ -31,6 +31,7 @@ from duetime.api.status import (
 from duetime.app import AlreadyExists, RecordNotFound, ShuttingDown
 from duetime.compose import build_app
 from duetime.auth import INVALID, MISSING, TokenInvalid, TokenMissing, TokenSet
+from duetime.api.admission import InFlightBytesExhausted, TenantCallsExhausted
 from duetime.core import ErrorKind, FailedPrecondition, FieldViolation, InvalidArgument, OutOfRange
 from duetime.ledger import LedgerUnavailable, MemoryLedger
 from duetime.v1 import duetime_pb2 as pb
@@ -59,6 +60,10 @@ KINDS = [
     (TokenInvalid(), "UNAUTHENTICATED", "TOKEN_INVALID", 401, False),
     (http.RequestTooLarge(2000, True, 1000), "RESOURCE_EXHAUSTED", "REQUEST_TOO_LARGE", 413,
      False),
+    (InFlightBytesExhausted(3000, 7000, 8000), "RESOURCE_EXHAUSTED", "IN_FLIGHT_BYTES_EXHAUSTED",
+     429, True),
+    (TenantCallsExhausted(4), "RESOURCE_EXHAUSTED", "TENANT_CALLS_EXHAUSTED", 429, True),
+    (http.BodyTimeout(10, 5), "DEADLINE_EXCEEDED", "BODY_TIMEOUT", 504, False),
     (http.NoSuchPath("GET", "/v1/nothing"), "NOT_FOUND", "NO_SUCH_PATH", 404, False),
     (http.MethodNotAllowed("GET", "/v1/dueTimes:compute", "POST"), "UNIMPLEMENTED",
      "METHOD_NOT_ALLOWED", 405, False),

@@ -48,6 +48,11 @@ DEFAULT_MAX_BATCH_ITEMS = 10_000
 """Most items one BatchComputeDueTimes request (or one stream message) may hold."""
 DEFAULT_CALL_BUDGET = 30.0
 """Seconds of server time one call (one stream chunk) may take."""
+DEFAULT_BODY_TIMEOUT = 10.0
+"""Seconds an HTTP client has to send a request's whole body (408 after)."""
+DEFAULT_TENANT_CALLS = 4
+"""Calls one tenant (token) may have in flight at once, over both faces: half
+of the 8 threads that answer calls, so a second tenant always finds some."""
 MAX_GRPC_LENGTH = 2**31 - 1
 """gRPC's largest message length setting."""
 LOG_FORMATS = ("text", "json")
@@ -292,6 +297,17 @@ def parse_message_bytes(text: str) -> int:
     return value
 
 
+def parse_calls(text: str) -> int:
+    """A number of calls, a whole number ≥ 0 (0: no bound)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ValueError(f"{text!r} is not a number of calls (a whole number ≥ 0; 0: no bound)")
+    return value
+
+
 def parse_items(text: str) -> int:
     """A number of items, 1 or more."""
     try:
@@ -459,8 +475,9 @@ SETTINGS: tuple[Setting, ...] = (
             "inline calendars kept built, least recently used dropped first (default 1024; "
             "0 keeps none)"),
     Setting("memory_budget", "--memory-budget", "DUETIME_MEMORY_BUDGET", parse_bytes, "SIZE",
-            f"estimated memory the built inline calendars may hold together, least recently "
-            f"used dropped first (default {format_bytes(DEFAULT_MEMORY_BUDGET)}; e.g. 64MiB, 1GiB)"),
+            f"memory the server may take beyond its idle size: the built inline calendars hold "
+            f"at most a third (least recently used dropped first), the request bytes in flight "
+            f"another third (default {format_bytes(DEFAULT_MEMORY_BUDGET)}; e.g. 64MiB, 1GiB)"),
     Setting("watch", "--watch", "DUETIME_WATCH", parse_positive_seconds, "SECONDS",
             "also reload the calendars when a compiled versions.txt changes, checking every "
             "SECONDS (default: only on SIGHUP)"),
@@ -504,6 +521,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("http_allow_host", "--http-allow-host", "DUETIME_HTTP_ALLOW_HOST", parse_host_name,
             "NAME", "also accept this name in the Host header of HTTP requests (default on a "
             "loopback --host: localhost, 127.0.0.1 and [::1] only); repeat for more", True),
+    Setting("tenant_calls", "--tenant-calls", "DUETIME_TENANT_CALLS", parse_calls, "N",
+            f"with --auth-tokens, calls one tenant (token) may have in flight at once over "
+            f"gRPC and HTTP; more is RESOURCE_EXHAUSTED (HTTP 429) (default "
+            f"{DEFAULT_TENANT_CALLS}; 0: no bound)"),
+    Setting("body_timeout", "--body-timeout", "DUETIME_BODY_TIMEOUT", parse_positive_seconds,
+            "SECONDS", f"time an HTTP client has to send a request's whole body; slower is "
+                       f"answered 408 and its connection closed (default "
+                       f"{DEFAULT_BODY_TIMEOUT:g})"),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 
@@ -542,6 +567,8 @@ class ServerConfig:
     memory_budget: int = DEFAULT_MEMORY_BUDGET
     http_allow_origin: tuple[str, ...] = ()
     http_allow_host: tuple[str, ...] = ()
+    tenant_calls: int = DEFAULT_TENANT_CALLS
+    body_timeout: float = DEFAULT_BODY_TIMEOUT
 
     @property
     def tls(self) -> bool:

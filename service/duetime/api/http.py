@@ -21,7 +21,15 @@ and gRPC). Per request:
    ``header Origin``), and answers CORS preflights of listed origins;
 1. a POST must say ``Content-Type: application/json`` (else 415
    INVALID_ARGUMENT on ``header Content-Type``, before the body is read);
-   the body (rules with ``body: "*"``) is read, at most
+   the call takes one of its tenant's calls in flight (with tokens: at most
+   ``--tenant-calls``, else 429 RESOURCE_EXHAUSTED with ``Retry-After``,
+   before the body is read; see :mod:`duetime.api.admission`); its body's
+   bytes count in the server's request bytes in flight (shared with gRPC;
+   over them 503 RESOURCE_EXHAUSTED with ``Retry-After``, the rest dropped,
+   not kept) until its answer is computed; a body not read whole within the body
+   timeout (``--body-timeout``) is 408 DEADLINE_EXCEEDED on ``body``
+   (BODY_TIMEOUT), logged at INFO without a traceback, its connection
+   closed; the body (rules with ``body: "*"``) is read, at most
    :data:`~duetime.config.DEFAULT_MAX_MESSAGE_BYTES` bytes by default, the
    gRPC side's limit too (else 413: at once when ``Content-Length`` says
    more, else as soon as the bytes read pass it, the rest unread), and read
@@ -117,6 +125,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
+from duetime.api.admission import Admission, InFlightBytes, retry_after
 from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
 from duetime.api.convert import JsonValueError, canonical_json, json_error_text, message_json
 from duetime.api.observe import logged_namespace, record_id_of
@@ -124,7 +133,12 @@ from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
 from duetime.api.tracing import call_tracer
 from duetime.app import DueTimeApp
 from duetime.auth import ANYONE, TokenSet, Unauthenticated, authenticate
-from duetime.config import DEFAULT_GRACE, DEFAULT_MAX_MESSAGE_BYTES, canonical_origin
+from duetime.config import (
+    DEFAULT_BODY_TIMEOUT,
+    DEFAULT_GRACE,
+    DEFAULT_MAX_MESSAGE_BYTES,
+    canonical_origin,
+)
 from duetime.core.errors import ErrorKind, FieldViolation, InvalidArgument, Refusal
 from duetime.logs import log_call
 from duetime.metrics import Metrics
@@ -288,6 +302,37 @@ class RequestTooLarge(Refusal):
         said = f"is {size} bytes" if exact else f"is more than {limit} bytes"
         text = f"the request body {said}; at most {limit} bytes are accepted"
         super().__init__(text, violations=[FieldViolation("body", text, str(size), str(limit))])
+
+
+class BodyTimeout(Refusal):
+    """A request body that did not arrive whole within the body timeout (408,
+    DEADLINE_EXCEEDED, on ``body``; the connection is closed)."""
+
+    kind = ErrorKind.OVER_BUDGET
+    reason = "BODY_TIMEOUT"
+    http_status = 408
+
+    def __init__(self, seconds: float, size: int):
+        text = (f"did not arrive whole within {seconds:g} s ({size} bytes came); a request "
+                f"body must be sent at once after its headers (the server's --body-timeout "
+                f"is {seconds:g} s)")
+        super().__init__(f"body: {text}", violations=[FieldViolation("body", text)],
+                         metadata={"body_timeout_seconds": f"{seconds:g}"})
+        self.seconds = seconds
+
+
+class _Held:
+    """What one HTTP call holds of its server's admission: the request
+    ``bytes`` counted in flight (those its ``Content-Length`` announced, or
+    those ``read``), and the tenant (``caller``) whose call it counts as
+    (None: none yet)."""
+
+    __slots__ = ("bytes", "read", "caller")
+
+    def __init__(self) -> None:
+        self.bytes = 0
+        self.read = 0
+        self.caller = None
 
 
 class NoSuchPath(Refusal):
@@ -799,18 +844,31 @@ def check_content_type(value: str) -> None:
             raise UnsupportedMediaType(value.strip())
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
+async def _read_body(request: Request, limit: int, in_flight: InFlightBytes | None = None,
+                     held: _Held | None = None) -> bytes:
     """The request body; :class:`RequestTooLarge` before reading it when its
     ``Content-Length`` says it is over ``limit`` bytes, else as soon as the
-    bytes read pass ``limit`` (the rest is never read)."""
+    bytes read pass ``limit`` (the rest is never read). With ``in_flight``,
+    the bytes are counted there (and in ``held.bytes``, for the caller to
+    release): those its ``Content-Length`` announces before any is read,
+    else each chunk as it comes; InFlightBytesExhausted when they do not fit
+    (the rest is not kept)."""
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > limit:
         raise RequestTooLarge(int(length), True, limit)
+    if in_flight is not None and length.isdigit():
+        in_flight.take(int(length))
+        held.bytes = int(length)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
             raise RequestTooLarge(size, False, limit)
+        if held is not None:
+            held.read = size
+        if in_flight is not None and size > held.bytes:
+            in_flight.take(size - held.bytes)
+            held.bytes = size
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -1019,7 +1077,9 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                playground: Path | None = PLAYGROUND_DIR,
                metrics: Metrics | None = None, log_calls: bool = True,
                limits: CallLimits | None = None, allowed_origins: Iterable[str] = (),
-               allowed_hosts: frozenset[str] | None = None) -> RequestGuards:
+               allowed_hosts: frozenset[str] | None = None,
+               admission: Admission | None = None,
+               body_timeout: float = DEFAULT_BODY_TIMEOUT) -> RequestGuards:
     """The ASGI application answering :data:`BINDINGS` over ``app``, behind
     :class:`RequestGuards` (``allowed_origins``: origins besides the server's
     own whose pages may call it, with CORS; ``allowed_hosts``: the ``Host``
@@ -1032,9 +1092,19 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
     token. ``metrics``: count and time every API call there; ``log_calls``:
     one request line per API call. ``limits``: the call budget and batch
     size (those of the gRPC server it serves beside; None: no budget, the
-    default batch size).
+    default batch size). ``admission``: the request bytes in flight and the
+    calls per tenant, shared with the gRPC server it serves beside (None:
+    its own, of the default memory budget, no bound per tenant): a body is
+    counted from its ``Content-Length`` (else as it is read) until its
+    answer is computed; over either bound the call is refused at once,
+    503 or 429 with ``Retry-After`` (:mod:`duetime.api.admission`).
+    ``body_timeout``: seconds a client has to send a whole body, from when
+    its request is taken up; slower is 408 DEADLINE_EXCEEDED on ``body``
+    (BODY_TIMEOUT) and the connection is closed.
     """
     limits = limits if limits is not None else CallLimits()
+    if admission is None:
+        admission = Admission.of(max_message_bytes=max_body_bytes)
     calls = unary_calls(app, limits)
     tracer = call_tracer()  # None unless OTEL_* variables configure an exporter
     state: dict[str, anyio.CapacityLimiter] = {}
@@ -1049,6 +1119,16 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
         use_case = calls[rpc]
 
         async def answer(request: Request) -> Response:
+            held = _Held()
+            try:
+                return await respond(request, held)
+            finally:
+                if held.bytes:
+                    admission.in_flight.release(held.bytes)
+                if held.caller is not None:
+                    admission.tenants.leave(held.caller)
+
+        async def respond(request: Request, held: _Held) -> Response:
             began = time.perf_counter()
             deadline = limits.deadline()  # from arrival: reading and parsing count too
             peer = f"http:{request.client.host}:{request.client.port}" if request.client else ""
@@ -1059,7 +1139,20 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                           else ANYONE)
                 if binding.verb == "POST":
                     check_content_type(request.headers.get("content-type", ""))
-                body = await _read_body(request, max_body_bytes) if binding.body else b""
+                admission.tenants.enter(caller)
+                held.caller = caller
+                body = b""
+                if binding.body:
+                    try:
+                        with anyio.fail_after(body_timeout):
+                            body = await _read_body(request, max_body_bytes,
+                                                    admission.in_flight, held)
+                    except TimeoutError:
+                        timed_out = BodyTimeout(body_timeout, held.read)
+                        log.info("client %s did not send its whole request body to %s within "
+                                 "%g s: answered 408, connection closed", peer or "(unknown)",
+                                 rpc, body_timeout)
+                        raise timed_out from None
 
                 def run() -> tuple[Message, str]:
                     if deadline is not None:
@@ -1102,9 +1195,13 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                                  200 if error is None else http_status_of(error), code, seconds,
                                  record_id_of(response), logged_namespace(metadata, caller.default))
             if error is not None:
+                headers = retry_after(error)
+                if isinstance(error, Unauthenticated):
+                    headers = {"WWW-Authenticate": "Bearer"}
+                elif isinstance(error, BodyTimeout):
+                    headers = {"Connection": "close"}  # the rest of the body is not read
                 return _refusal_response(error, getattr(error, "http_status", None),
-                                         headers={"WWW-Authenticate": "Bearer"}
-                                         if isinstance(error, Unauthenticated) else None)
+                                         headers=headers)
             return Response(text, 200, media_type=JSON)
 
         answer.__name__ = binding.method
@@ -1206,17 +1303,20 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
                       metrics: Metrics | None = None, log_calls: bool = True,
                       limits: CallLimits | None = None,
                       allow_origins: Iterable[str] = (), allow_hosts: Iterable[str] = (),
-                      startup_timeout: float = 10.0, reuse_port: bool = False) -> HttpServer:
+                      startup_timeout: float = 10.0, reuse_port: bool = False,
+                      admission: Admission | None = None,
+                      body_timeout: float = DEFAULT_BODY_TIMEOUT) -> HttpServer:
     """Serve :func:`create_app` over ``app`` on ``host:port`` (0: any free
     port) with uvicorn in a background thread, and log ``duetime HTTP/JSON
     listening on http://HOST:PORT`` (``https://`` with TLS).
 
     ``tls_cert``/``tls_key``: serve HTTPS with that PEM certificate chain and
     key; ``tls_client_ca``: also require a client certificate issued by that
-    CA. ``tokens``, ``max_body_bytes``, ``metrics``, ``log_calls``, ``limits``:
-    see :func:`create_app`; ``allow_origins``: origins (canonical) whose pages
-    may call it besides its own; ``allow_hosts``: ``Host`` names accepted
-    besides the loopback ones (:func:`host_allowlist`); ``grace``: how long
+    CA. ``tokens``, ``max_body_bytes``, ``metrics``, ``log_calls``, ``limits``,
+    ``admission``, ``body_timeout``: see :func:`create_app`; ``allow_origins``:
+    origins (canonical) whose pages may call it besides its own;
+    ``allow_hosts``: ``Host`` names accepted besides the loopback ones
+    (:func:`host_allowlist`); ``grace``: how long
     :meth:`HttpServer.stop` lets calls in flight finish; ``reuse_port``: share
     the port with the other worker processes of ``duetime serve --workers N``
     (``SO_REUSEPORT``). Raises RuntimeError if the address cannot be bound or
@@ -1232,7 +1332,8 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
     config = uvicorn.Config(
         create_app(app, tokens, max_body_bytes, metrics=metrics, log_calls=log_calls,
                    limits=limits, allowed_origins=allow_origins,
-                   allowed_hosts=host_allowlist(host, allow_hosts)),
+                   allowed_hosts=host_allowlist(host, allow_hosts), admission=admission,
+                   body_timeout=body_timeout),
         log_config=None, access_log=False, lifespan="off", timeout_graceful_shutdown=grace,
         server_header=False, **tls,
     )

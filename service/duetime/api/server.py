@@ -52,13 +52,18 @@ Configuration: :func:`serve` takes a :class:`duetime.config.ServerConfig`
   gets DEADLINE_EXCEEDED (reason CALL_BUDGET_EXCEEDED) and nothing was
   recorded (see :mod:`duetime.api.calls`).
   The health, reflection services and the stream's request reading have
-  no budget. These limits are a :class:`~duetime.api.calls.CallLimits` built
-  by :func:`start_server` and handed to its servicers (and to the HTTP
-  face), never process-wide.
+  no budget. These limits are a :class:`~duetime.api.calls.CallLimits`
+  built by :func:`start_server` and handed to its servicers (and to the
+  HTTP face), never process-wide. So is what the server lets in at once
+  (:mod:`duetime.api.admission`, applied by :class:`UndecodableRequests`,
+  shared with the HTTP face): the bytes of the request messages it holds
+  (a third of ``--memory-budget``) and, with tokens, the calls each tenant
+  has in flight (``--tenant-calls``); past either, RESOURCE_EXHAUSTED.
 """
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import select
 import signal
@@ -102,10 +107,26 @@ from duetime.api.calls import (
     log_failure,
     unary_calls,
 )
+from duetime.api.admission import (
+    Admission,
+    in_flight_limit,
+    InFlightBytes,
+    InFlightBytesExhausted,
+    TenantCalls,
+    TenantCallsExhausted,
+)
+from duetime.api.callers import Caller
 from duetime.api.http import start_http_server
 from duetime.api.observe import CallObserver
 from duetime.api.status import clip, grpc_status
-from duetime.auth import BearerTokenInterceptor, TokenError, TokenSet, caller_of, current_caller
+from duetime.auth import (
+    OPEN_METHODS,
+    BearerTokenInterceptor,
+    TokenError,
+    TokenSet,
+    caller_of,
+    current_caller,
+)
 from duetime.catalog import Catalog, CatalogError, fingerprint
 from duetime.app.calendars import cache_bytes
 from duetime.compose import build_app, calendar_cache_size_from_env
@@ -114,6 +135,7 @@ from duetime.config import (
     DEFAULT_GRACE,
     DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_MEMORY_BUDGET,
+    DEFAULT_TENANT_CALLS,
     ServerConfig,
     TlsFiles,
     format_bytes,
@@ -151,15 +173,56 @@ class _Undecodable:
         self.error = error
 
 
-def _lenient(deserializer):
+class _Refused:
+    """Stands in for a request whose bytes were not let in (not parsed): the
+    server already holds as many request bytes as it may."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: InFlightBytesExhausted):
+        self.error = error
+
+
+class _Counted:
+    """A request message and the ``size`` of its bytes, counted in
+    ``in_flight`` until :meth:`release` (called when its call ends, or when
+    this object is dropped, whichever comes first; once)."""
+
+    __slots__ = ("message", "size", "_in_flight")
+
+    def __init__(self, message, size: int, in_flight: InFlightBytes):
+        self.message = message
+        self.size = size
+        self._in_flight: InFlightBytes | None = in_flight
+
+    def release(self) -> None:
+        in_flight, self._in_flight = self._in_flight, None
+        if in_flight is not None:
+            in_flight.release(self.size)
+
+    __del__ = release
+
+
+def _lenient(deserializer, in_flight: InFlightBytes | None = None):
     """``deserializer`` that returns :class:`_Undecodable` instead of raising
-    (gRPC itself would answer INTERNAL "Exception deserializing request!")."""
+    (gRPC itself would answer INTERNAL "Exception deserializing request!").
+    With ``in_flight``, the message's bytes are counted there first (the
+    message comes as :class:`_Counted`), or, when they do not fit, it is not
+    parsed at all and comes as :class:`_Refused`."""
 
     def deserialize(data: bytes):
+        if in_flight is not None:
+            try:
+                in_flight.take(len(data))
+            except InFlightBytesExhausted as exc:
+                return _Refused(exc)
         try:
-            return deserializer(data)
+            message = deserializer(data)
         except Exception as exc:  # noqa: BLE001 - any decoding failure is the caller's
+            if in_flight is not None:
+                in_flight.release(len(data))
             return _Undecodable(exc)
+        return message if in_flight is None else _Counted(message, len(data), in_flight)
 
     return deserialize
 
@@ -172,14 +235,48 @@ def _refuse_undecodable(request: _Undecodable, context: grpc.ServicerContext) ->
     context.abort_with_status(grpc_status(problem))
 
 
+def _unwrapped(request, context: grpc.ServicerContext):
+    """The message of ``request`` as :func:`_lenient` gave it, or the call
+    ended with its refusal (INVALID_ARGUMENT, RESOURCE_EXHAUSTED)."""
+    if isinstance(request, _Counted):
+        return request.message
+    if isinstance(request, _Undecodable):
+        _refuse_undecodable(request, context)
+    if isinstance(request, _Refused):
+        context.abort_with_status(grpc_status(request.error))
+    return request
+
+
+NO_REQUEST = InvalidArgument.at("request", "is missing: this method takes exactly one request "
+                                           "message")
+"""The refusal of a unary call whose client sent no request message."""
+
+
 class UndecodableRequests(grpc.ServerInterceptor):
     """Answers a request whose bytes do not decode (invalid UTF-8 in a string
     field, a truncated or malformed wire format) with INVALID_ARGUMENT on
-    ``request`` instead of gRPC's INTERNAL. Registered innermost, so the call
-    is still counted, logged and checked for its token. Each method's checked
-    handler is built once, on its first call, and kept."""
+    ``request`` instead of gRPC's INTERNAL, and applies the server's
+    ``admission`` (:mod:`duetime.api.admission`; None: none):
 
-    def __init__(self) -> None:
+    * a unary call takes one of its tenant's calls in flight (the caller the
+      token interceptor found; health checks are not counted) *before* its
+      request message is read: over the tenant's bound it ends
+      RESOURCE_EXHAUSTED (TENANT_CALLS_EXHAUSTED) and the message is never
+      read (the handler reads its request as a stream of one message, so
+      gRPC does not receive it before this check); a stream holds one for
+      its whole life;
+    * each request message's bytes are counted in the request bytes in
+      flight when gRPC hands them over, before they are parsed, until the
+      call ends (a stream's: until the next message is taken); over the
+      bound the message is dropped unparsed and the call ends
+      RESOURCE_EXHAUSTED (IN_FLIGHT_BYTES_EXHAUSTED).
+
+    Registered innermost, so the call is still counted, logged and checked
+    for its token. Each method's checked handler is built once, on its
+    first call, and kept."""
+
+    def __init__(self, admission: Admission | None = None) -> None:
+        self.admission = admission
         self._checked: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
     def intercept_service(self, continuation, handler_call_details):
@@ -190,33 +287,82 @@ class UndecodableRequests(grpc.ServerInterceptor):
         known = self._checked.get(method)
         if known is not None and known[0] is handler:
             return known[1]
-        checked = _checked_handler(handler)
+        checked = _checked_handler(handler, None if method in OPEN_METHODS else self.admission)
         self._checked[method] = (handler, checked)  # one assignment: atomic
         return checked
 
 
-def _checked_handler(handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+def _checked_handler(handler: grpc.RpcMethodHandler,
+                     admission: Admission | None = None) -> grpc.RpcMethodHandler:
     """``handler`` with a lenient deserializer and a behaviour that refuses an
-    undecodable request (see :class:`UndecodableRequests`)."""
+    undecodable request, within ``admission`` (see :class:`UndecodableRequests`)."""
     kind = next(k for k in ("unary_unary", "unary_stream", "stream_unary", "stream_stream")
                 if getattr(handler, k) is not None)
     behavior = getattr(handler, kind)
+    in_flight = admission.in_flight if admission is not None else None
+    tenants = admission.tenants if admission is not None else TenantCalls()
+    deserializer = _lenient(handler.request_deserializer, in_flight)
+
+    def enter(context) -> Caller:
+        caller = caller_of(context)
+        try:
+            tenants.enter(caller)
+        except TenantCallsExhausted as exc:
+            context.abort_with_status(grpc_status(exc))
+        return caller
+
     if handler.request_streaming:
         def checked(requests, context):
             for request in requests:
-                if isinstance(request, _Undecodable):
-                    _refuse_undecodable(request, context)
-                yield request
+                try:
+                    yield _unwrapped(request, context)
+                finally:
+                    if isinstance(request, _Counted):
+                        request.release()
 
-        def wrapped(requests, context):
-            return behavior(checked(requests, context), context)
-    else:
+        if handler.response_streaming:
+            def wrapped(requests, context):
+                caller = enter(context)
+                try:
+                    yield from behavior(checked(requests, context), context)
+                finally:
+                    tenants.leave(caller)
+        else:
+            def wrapped(requests, context):
+                caller = enter(context)
+                try:
+                    return behavior(checked(requests, context), context)
+                finally:
+                    tenants.leave(caller)
+        return handler._replace(request_deserializer=deserializer, **{kind: wrapped})
+
+    if handler.response_streaming:  # unary request, streamed answer (health's Watch)
         def wrapped(request, context):
-            if isinstance(request, _Undecodable):
-                _refuse_undecodable(request, context)
-            return behavior(request, context)
-    return handler._replace(request_deserializer=_lenient(handler.request_deserializer),
-                            **{kind: wrapped})
+            try:
+                yield from behavior(_unwrapped(request, context), context)
+            finally:
+                if isinstance(request, _Counted):
+                    request.release()
+        return handler._replace(request_deserializer=deserializer, **{kind: wrapped})
+
+    def one_request(requests, context):
+        """The unary call's request, read only now: after its tenant was let in."""
+        caller = enter(context)
+        try:
+            request = next(requests, None)
+            if request is None:
+                context.abort_with_status(grpc_status(NO_REQUEST))
+            try:
+                return behavior(_unwrapped(request, context), context)
+            finally:
+                if isinstance(request, _Counted):
+                    request.release()
+        finally:
+            tenants.leave(caller)
+
+    return grpc.stream_unary_rpc_method_handler(
+        one_request, request_deserializer=deserializer,
+        response_serializer=handler.response_serializer)
 
 
 class _Servicer:
@@ -480,6 +626,8 @@ class RunningServer:
     limits: CallLimits | None = None
     """The limits its servicers apply (hand them to the HTTP face too)."""
     metrics: Metrics | None = None
+    admission: Admission | None = None
+    """What it lets in at once (hand it to the HTTP face too)."""
 
     def stop(self, grace: float | None = None) -> int:
         """Report NOT_SERVING and stop accepting calls, let in-flight calls
@@ -522,6 +670,7 @@ def start_server(
     calendar_cache: int | None = None, app_limits: AppLimits | None = None,
     reuse_port: bool = False,
     memory_budget: int = DEFAULT_MEMORY_BUDGET,
+    tenant_calls: int = DEFAULT_TENANT_CALLS,
 ) -> RunningServer:
     """Start a gRPC server for ``ledger`` on ``host:port`` (port 0: any free port),
     answering from ``catalog`` (default: no bundles).
@@ -540,7 +689,12 @@ def start_server(
     ``reuse_port``: share the port with the other worker processes of
     ``duetime serve --workers N`` (``grpc.so_reuseport`` 1; else 0, and
     another process listening there is an error); ``memory_budget``: the
-    estimated bytes those calendars may hold. The app is built by
+    estimated bytes those calendars may hold, and three times the request
+    bytes the server holds at once (:func:`duetime.api.admission.in_flight_limit`);
+    ``tenant_calls``: with ``tokens``, the calls one tenant may have in
+    flight (0: no bound; see :mod:`duetime.api.admission`, whose
+    :class:`~duetime.api.admission.Admission` is
+    :attr:`RunningServer.admission`). The app is built by
     :func:`duetime.compose.build_app`.
 
     Raises RuntimeError if the address cannot be bound (also when another
@@ -549,11 +703,17 @@ def start_server(
     interceptors: list[grpc.ServerInterceptor] = [CallObserver(metrics, log_calls)]
     if tokens is not None:
         interceptors.append(BearerTokenInterceptor(tokens))
-    interceptors.append(UndecodableRequests())  # innermost: sees the handlers as registered
+    admission = Admission.of(memory_budget, max_message_bytes,
+                             tenant_calls if tokens is not None else 0)
+    # innermost: sees the handlers as registered
+    interceptors.append(UndecodableRequests(admission))
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=MAX_WORKERS),
                          interceptors=interceptors,
                          options=[("grpc.so_reuseport", 1 if reuse_port else 0),
-                                  ("grpc.max_receive_message_length", max_message_bytes)])
+                                  ("grpc.max_receive_message_length", max_message_bytes),
+                                  # no window growth from bandwidth probes: a stream
+                                  # no thread reads yet buffers its first 64 KiB only
+                                  ("grpc.http2.bdp_probe", 0)])
     app = build_app(metrics.timed(ledger) if metrics is not None else ledger, catalog,
                     limits=app_limits or AppLimits(max_batch_items=max_batch_items),
                     calendar_cache=calendar_cache, memory_budget=memory_budget)
@@ -582,7 +742,7 @@ def start_server(
     app.on_ledger_unavailable = ledger_health.failed
     ledger_health.start()
     return RunningServer(server, bound, health_servicer, ledger, app, ledger_health, grace,
-                         limits, metrics)
+                         limits, metrics, admission)
 
 
 def describe_ledger(ledger: Ledger) -> str:
@@ -638,9 +798,34 @@ def serve(config: ServerConfig, started: Callable[[], None] | None = None) -> in
         return _serve(config, signals, started)
 
 
+LARGE_BLOCK = 1 << 20
+"""Blocks of at least this many bytes (a large request's bytes, a parsed
+body) are mapped for themselves and unmapped when freed (glibc's
+``M_MMAP_THRESHOLD``), not kept in the allocator's heaps after the call."""
+_M_MMAP_THRESHOLD = -3  # glibc's malloc.h
+
+
+def return_large_blocks() -> bool:
+    """Have the C allocator map each block of :data:`LARGE_BLOCK` bytes or
+    more on its own and give it back to the system when it is freed (glibc
+    otherwise raises that threshold to the largest block freed so far, and
+    keeps such blocks in a heap per thread: the request bytes of calls long
+    gone would stay in the server's resident memory). A setting of the
+    serving process, made once when it starts; False where the C library is
+    not glibc (nothing changed)."""
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    return mallopt(_M_MMAP_THRESHOLD, LARGE_BLOCK) == 1
+
+
 def _serve(config: ServerConfig, signals: SignalWaiter,
            started: Callable[[], None] | None = None) -> int:
     tzdb.pin()  # before the calendars are loaded: their zones come from tzdata too
+    return_large_blocks()
     host, port, calendars, watch = config.host, config.port, config.calendars, config.watch
     if started is None:
         log_configuration(config)
@@ -667,6 +852,11 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
     log.info("calendar cache: up to %d inline calendars in %.0f MiB, a third of the memory "
              "budget of %s", calendar_cache, cache_bytes(config.memory_budget) / (1 << 20),
              format_bytes(config.memory_budget))
+    log.info("request bytes in flight: at most %.0f MiB, a third of the memory budget (at "
+             "least one message of --max-message-bytes)%s",
+             in_flight_limit(config.memory_budget, config.max_message_bytes) / (1 << 20),
+             f"; calls in flight: at most {config.tenant_calls} per tenant"
+             if tokens is not None and config.tenant_calls else "")
     ledger = open_ledger(config.db, max_connections=MAX_WORKERS + 1)
     log.info("ledger: %s", describe_ledger(ledger))
     metrics = Metrics() if config.metrics_port else None
@@ -678,7 +868,8 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
             ledger, host, port, catalog, tls=tls, tokens=tokens, metrics=metrics,
             max_message_bytes=config.max_message_bytes, max_batch_items=config.max_batch_items,
             call_budget=config.call_budget, grace=config.grace, calendar_cache=calendar_cache,
-            reuse_port=started is not None, memory_budget=config.memory_budget)
+            reuse_port=started is not None, memory_budget=config.memory_budget,
+            tenant_calls=config.tenant_calls)
     except BaseException:
         if metrics is not None:
             metrics.close()
@@ -693,6 +884,7 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
                 tls_key=config.tls_key, tls_client_ca=config.tls_client_ca,
                 max_body_bytes=config.max_message_bytes, grace=config.grace, metrics=metrics,
                 limits=running.limits, reuse_port=started is not None,
+                admission=running.admission, body_timeout=config.body_timeout,
                 allow_origins=config.http_allow_origin, allow_hosts=config.http_allow_host)
         except BaseException:
             running.stop()

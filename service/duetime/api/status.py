@@ -20,6 +20,8 @@ NO_CREDENTIALS  UNAUTHENTICATED      401   TOKEN_MISSING, TOKEN_INVALID
 NOT_PERMITTED   PERMISSION_DENIED    403   SCOPE_MISSING, NAMESPACE_NOT_PERMITTED,
                                            ORIGIN_NOT_ALLOWED, HOST_NOT_ALLOWED
 TOO_LARGE       RESOURCE_EXHAUSTED   413   REQUEST_TOO_LARGE
+BUSY            RESOURCE_EXHAUSTED   429   TENANT_CALLS_EXHAUSTED, IN_FLIGHT_BYTES_EXHAUSTED
+                                           (HTTP 503), both with Retry-After
 WRONG_VERB      UNIMPLEMENTED        405   METHOD_NOT_ALLOWED
 OTHER           UNKNOWN              500   HTTP_ERROR (HTTP: the status it came with)
 UNEXPECTED      INTERNAL             500   INTERNAL (any exception not a Refusal)
@@ -92,6 +94,7 @@ TABLE: dict[ErrorKind, StatusRow] = {
     ErrorKind.NO_CREDENTIALS: StatusRow(code_pb2.UNAUTHENTICATED, 401),
     ErrorKind.NOT_PERMITTED: StatusRow(code_pb2.PERMISSION_DENIED, 403),
     ErrorKind.TOO_LARGE: StatusRow(code_pb2.RESOURCE_EXHAUSTED, 413),
+    ErrorKind.BUSY: StatusRow(code_pb2.RESOURCE_EXHAUSTED, 429),
     ErrorKind.WRONG_VERB: StatusRow(code_pb2.UNIMPLEMENTED, 405),
     ErrorKind.OTHER: StatusRow(code_pb2.UNKNOWN, 500),
     ErrorKind.UNEXPECTED: StatusRow(code_pb2.INTERNAL, 500),

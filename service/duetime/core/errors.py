@@ -47,6 +47,9 @@ class ErrorKind(Enum):
     """The call's credentials do not allow it (a scope, a namespace)."""
     TOO_LARGE = "too large"
     """The request is larger than the server accepts."""
+    BUSY = "busy"
+    """The server, or the caller's share of it, is at a limit now: the same
+    call may succeed once calls in flight have ended."""
     WRONG_VERB = "wrong verb"
     """The path exists but does not answer that HTTP method."""
     OTHER = "other"

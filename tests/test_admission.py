@@ -1,0 +1,582 @@
+"""What a server lets in at once (duetime.api.admission), against real
+``duetime serve`` processes on 127.0.0.1:
+
+- the bytes of HTTP request bodies being read or held and of gRPC request
+  messages count against a third of ``--memory-budget``: over it HTTP is 503
+  with ``Retry-After`` and gRPC RESOURCE_EXHAUSTED, never INTERNAL; many slow
+  partial bodies and large gRPC messages at once keep the server's RSS under
+  its idle RSS plus the budget plus the stated slack (the messages gRPC
+  threads are receiving), and it answers afterwards;
+- a body that does not arrive whole within ``--body-timeout`` is 408 and its
+  connection closed, logged without a traceback;
+- with tokens, one tenant has at most ``--tenant-calls`` calls in flight;
+  more is RESOURCE_EXHAUSTED / HTTP 429 with ``Retry-After``, while another
+  tenant is answered.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import threading
+import time
+
+import grpc
+import httpx
+import pytest
+from duetime.api.admission import (
+    IN_FLIGHT_SHARE,
+    RETRY_AFTER_SECONDS,
+    Admission,
+    InFlightBytes,
+    InFlightBytesExhausted,
+    TenantCalls,
+    TenantCallsExhausted,
+    in_flight_limit,
+    retry_after,
+)
+from duetime.api.callers import ANYONE, Caller
+from duetime.api.calls import MAX_WORKERS
+from duetime.api.http import BodyTimeout, error_body
+from duetime.api.status import code_name, http_status_of, status_of
+from duetime.config import DEFAULT_BODY_TIMEOUT, DEFAULT_TENANT_CALLS, resolve
+from duetime.v1 import duetime_pb2 as pb
+from duetime.v1 import duetime_pb2_grpc as pb_grpc
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
+from server_process import start_with_http, ts, zagreb_request
+
+MiB = 1 << 20
+
+
+# ---------------------------------------------------------------------------
+# the bounds, in process
+
+
+def test_the_in_flight_limit_is_a_third_of_the_budget_and_at_least_one_message():
+    assert IN_FLIGHT_SHARE == 3
+    assert in_flight_limit() == 256 * MiB // 3
+    assert in_flight_limit(24 * MiB, 4 * MiB) == 8 * MiB
+    assert in_flight_limit(6 * MiB, 4 * MiB) == 4 * MiB  # one message of the largest size fits
+    assert Admission.of(24 * MiB, 4 * MiB).in_flight.limit == 8 * MiB
+
+
+def test_in_flight_bytes_refuse_what_does_not_fit_and_count_nothing_for_it():
+    in_flight = InFlightBytes(10)
+    in_flight.take(6)
+    with pytest.raises(InFlightBytesExhausted) as caught:
+        in_flight.take(5)
+    assert (caught.value.size, caught.value.held, caught.value.limit) == (5, 6, 10)
+    assert in_flight.held == 6
+    in_flight.take(4)
+    in_flight.release(6)
+    in_flight.take(5)
+    assert in_flight.held == 9
+
+
+def test_tenant_calls_are_counted_per_tenant():
+    a = Caller(frozenset({"team-a"}), frozenset({"compute"}), "team-a")
+    b = Caller(frozenset({"team-b"}), frozenset({"compute"}), "team-b")
+    tenants = TenantCalls(2)
+    tenants.enter(a)
+    with tenants.call(a):
+        with pytest.raises(TenantCallsExhausted):
+            tenants.enter(a)
+        with tenants.call(b):
+            assert (tenants.in_flight(a), tenants.in_flight(b)) == (2, 1)
+    # the same namespaces, scopes and default: the same tenant (a rotated token)
+    assert tenants.in_flight(Caller(frozenset({"team-a"}), frozenset({"compute"}), "team-a")) == 1
+    tenants.leave(a)
+    assert (tenants.in_flight(a), tenants.in_flight(b)) == (0, 0)
+    unbounded = TenantCalls(0)
+    for _ in range(100):
+        unbounded.enter(ANYONE)
+    assert unbounded.in_flight(ANYONE) == 0
+
+
+def test_the_refusals_status_http_status_and_retry_after():
+    full = InFlightBytesExhausted(3 * MiB, 7 * MiB, 8 * MiB)
+    busy = TenantCallsExhausted(2)
+    assert (code_name(full), http_status_of(full), full.http_status) == (
+        "RESOURCE_EXHAUSTED", 429, 503)
+    assert (code_name(busy), http_status_of(busy), busy.http_status) == (
+        "RESOURCE_EXHAUSTED", 429, 429)
+    assert full.retryable and busy.retryable
+    assert retry_after(full) == retry_after(busy) == {"Retry-After": "1"}
+    assert retry_after(BodyTimeout(10, 5)) is None
+    timed_out = BodyTimeout(10, 5)
+    assert (code_name(timed_out), timed_out.http_status) == ("DEADLINE_EXCEEDED", 408)
+    assert error_body(status_of(timed_out), 408) == body_timeout_error(10, 5)
+    assert (DEFAULT_BODY_TIMEOUT, DEFAULT_TENANT_CALLS) == (10.0, 4)
+    assert MAX_WORKERS == 8
+
+
+def test_the_settings():
+    config = resolve({}, {"DUETIME_TENANT_CALLS": "3", "DUETIME_BODY_TIMEOUT": "2.5"})
+    assert (config.tenant_calls, config.body_timeout) == (3, 2.5)
+    assert (resolve({}, {}).tenant_calls, resolve({}, {}).body_timeout) == (4, 10.0)
+    from duetime.config import ConfigError
+
+    with pytest.raises(ConfigError) as caught:
+        resolve({}, {"DUETIME_TENANT_CALLS": "-1"})
+    assert caught.value.message == ("'-1' is not a number of calls (a whole number ≥ 0; "
+                                    "0: no bound)")
+    with pytest.raises(ConfigError) as caught:
+        resolve({}, {"DUETIME_BODY_TIMEOUT": "0"})
+    assert caught.value.message == "'0' is not a positive number of seconds"
+
+
+# ---------------------------------------------------------------------------
+# helpers
+
+
+def in_flight_error(size: int, held: int, limit: int) -> dict:
+    message = (f"the server is holding {held} bytes of requests in flight and this request "
+               f"brings {size} more; at most {limit} bytes ({limit // MiB}MiB, a third of "
+               f"--memory-budget) may be in flight at once: retry in 1 s, or send smaller "
+               "requests (a batch split in parts, or a stream)")
+    return {"error": {
+        "code": 503, "message": message, "status": "RESOURCE_EXHAUSTED",
+        "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                     "reason": "IN_FLIGHT_BYTES_EXHAUSTED", "domain": "duetime.dev",
+                     "metadata": {"limit": "in-flight request bytes", "limit_bytes": str(limit),
+                                  "request_bytes": str(size), "retry_after_seconds": "1"}}]}}
+
+
+def tenant_error(limit: int) -> dict:
+    return {"error": {
+        "code": 429, "status": "RESOURCE_EXHAUSTED",
+        "message": f"this token already has {limit} calls in flight, the most one tenant may "
+                   f"have at once (--tenant-calls {limit}): wait for one of them to end and "
+                   "retry (in about 1 s), or send fewer calls at a time",
+        "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                     "reason": "TENANT_CALLS_EXHAUSTED", "domain": "duetime.dev",
+                     "metadata": {"limit": "--tenant-calls", "tenant_calls": str(limit),
+                                  "retry_after_seconds": "1"}}]}}
+
+
+def body_timeout_error(seconds: float, size: int) -> dict:
+    text = (f"did not arrive whole within {seconds:g} s ({size} bytes came); a request body "
+            f"must be sent at once after its headers (the server's --body-timeout is "
+            f"{seconds:g} s)")
+    return {"error": {
+        "code": 408, "message": f"body: {text}", "status": "DEADLINE_EXCEEDED",
+        "details": [{"@type": "type.googleapis.com/google.rpc.BadRequest",
+                     "fieldViolations": [{"field": "body", "description": text}]},
+                    {"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                     "reason": "BODY_TIMEOUT", "domain": "duetime.dev",
+                     "metadata": {"body_timeout_seconds": f"{seconds:g}"}}]}}
+
+
+def rss(pid: int) -> int:
+    """VmRSS of process ``pid``, bytes."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError(f"no VmRSS for {pid}")
+
+
+def http_port(server) -> int:
+    return int(server.http_url.rsplit(":", 1)[1])
+
+
+def open_body(port: int, length: int | None, sent: bytes, token: str | None = None,
+              path: str = "/v1/dueTimes:compute") -> socket.socket:
+    """A connection that sent a POST's headers (``Content-Length: length``,
+    or chunked when None) and ``sent`` of its body, and nothing more."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Content-Type: application/json\r\n")
+    if token is not None:
+        head += f"Authorization: Bearer {token}\r\n"
+    head += (f"Content-Length: {length}\r\n\r\n" if length is not None
+             else "Transfer-Encoding: chunked\r\n\r\n")
+    sock.sendall(head.encode("latin-1"))
+    if sent:
+        sock.sendall(sent if length is not None else b"%x\r\n%s\r\n" % (len(sent), sent))
+    return sock
+
+
+def read_answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
+    """The status, headers (lower-case names) and body of the answer on ``sock``."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise AssertionError(f"connection closed before an answer: {data!r}")
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip()
+               for k, _, v in (line.partition(":") for line in lines[1:])}
+    while len(body) < int(headers.get("content-length", 0)):
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return int(lines[0].split(" ")[1]), headers, body
+
+
+def closed(sock: socket.socket) -> bool:
+    """Whether the server closed ``sock`` (within 5 s)."""
+    sock.settimeout(5)
+    try:
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                return True
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except socket.timeout:
+        return False
+
+
+def error_info(status) -> error_details_pb2.ErrorInfo:
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return info
+    raise AssertionError(f"no ErrorInfo in {status}")
+
+
+def answers_still(server) -> None:
+    """The server reports SERVING and answers a ComputeDueTime over both faces."""
+    health = health_pb2_grpc.HealthStub(server.channel).Check(
+        health_pb2.HealthCheckRequest(service="duetime.v1.DueTimeService"), timeout=10)
+    assert health.status == health_pb2.HealthCheckResponse.SERVING
+    reply = server.stub.ComputeDueTime(zagreb_request(), timeout=30)
+    assert reply.due.ToJsonString() == "2026-12-02T15:00:00Z"
+    answer = httpx.post(f"{server.http_url}/v1/dueTimes:compute", timeout=30, json={
+        "start": "2026-11-27T15:00:00Z", "duration": "3bd",
+        "calendar": {"timeZone": "Europe/Zagreb",
+                     "holidays": [{"date": "2026-12-25"}, {"date": "2026-12-26"}]}})
+    assert (answer.status_code, answer.json()["due"]) == (200, "2026-12-02T15:00:00Z")
+
+
+# ---------------------------------------------------------------------------
+# request bytes in flight, a real server
+
+
+BUDGET = 24 * MiB
+MESSAGE = 4 * MiB
+LIMIT = in_flight_limit(BUDGET, MESSAGE)  # 8 MiB
+CONNECTIONS = 150
+READ_AHEAD = 320 * 1024
+SLACK = MAX_WORKERS * 3 * MESSAGE + CONNECTIONS * READ_AHEAD + 16 * MiB
+"""What the server may hold beyond the budget (docs/operations.md, "Memory"):
+the messages gRPC's 8 threads are receiving, before they are counted (each
+as gRPC received it, as handed over and as parsed: 3 × --max-message-bytes
+a thread); what each open HTTP connection has read ahead of its request's
+body and not counted yet (one socket read of 256 KiB and 64 KiB buffered);
+and 16 MiB for the allocator's rounding."""
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """A server with a small memory budget (24 MiB: 8 MiB of requests in
+    flight), messages of at most 4 MiB, bodies within 3 s."""
+    server = start_with_http(tmp_path_factory.mktemp("small") / "ledger.db",
+                             "--memory-budget", "24MiB", "--max-message-bytes", str(MESSAGE),
+                             "--body-timeout", "3")
+    try:
+        yield server
+        assert server.terminate() == 0, "".join(server.stderr)
+    finally:
+        server.kill()
+
+
+def large_request(i: int, size: int) -> pb.ComputeDueTimeRequest:
+    """A ComputeDueTime request of about ``size`` bytes (its calendar refused
+    INVALID_ARGUMENT once read: one holiday named over and over)."""
+    request = pb.ComputeDueTimeRequest(start=ts("2026-11-27T16:00:00+01:00"), duration="3bd",
+                                       calendar=pb.Calendar(time_zone="UTC"))
+    holiday = pb.Holiday(date="2026-12-25", name=f"{i} ".ljust(190, "x"))
+    request.calendar.holidays.extend([holiday] * (size // 200))
+    return request
+
+
+def test_partial_bodies_are_refused_past_the_in_flight_limit_with_503(small):
+    port = http_port(small)
+    body = 3 * MiB
+    held = [open_body(port, body, b" " * (body - 1)) for _ in range(2)]  # 6 MiB announced
+    try:
+        time.sleep(0.3)
+        refused = open_body(port, body, b"")
+        status, headers, answer = read_answer(refused)
+        assert (status, headers["retry-after"]) == (503, "1")
+        assert json.loads(answer) == in_flight_error(body, 2 * body, LIMIT)
+        refused.close()
+        # a chunked body is counted as it comes: refused once it would pass the limit
+        chunked = open_body(port, None, b" " * (LIMIT - 2 * body + 1))
+        status, headers, answer = read_answer(chunked)
+        assert (status, headers["retry-after"]) == (503, "1")
+        assert json.loads(answer)["error"]["details"][0]["reason"] == "IN_FLIGHT_BYTES_EXHAUSTED"
+        chunked.close()
+    finally:
+        for sock in held:
+            sock.close()
+    answers_still(small)
+
+
+def test_a_body_not_sent_in_time_is_408_and_its_connection_closed(small):
+    port = http_port(small)
+    began = time.monotonic()
+    slow = open_body(port, 1000, b'{"duration": ')
+    slow_chunked = open_body(port, None, b'{"duration": "3bd", ')
+    for sock, size in ((slow, 13), (slow_chunked, 20)):
+        status, headers, answer = read_answer(sock)
+        assert (status, headers["connection"]) == (408, "close")
+        assert json.loads(answer) == body_timeout_error(3, size)
+        assert closed(sock)
+        sock.close()
+    assert 3 <= time.monotonic() - began < 10
+    line = small.await_log(r"did not send its whole request body to "
+                           r"/duetime\.v1\.DueTimeService/ComputeDueTime within 3 s: answered "
+                           r"408, connection closed")
+    assert line.split()[2] == "INFO", line
+    assert "Traceback" not in "".join(small.stderr)
+    answers_still(small)
+
+
+def test_many_slow_bodies_and_large_messages_keep_rss_within_the_budget(small):
+    """CONNECTIONS (150) connections each announcing and sending most of a 3 MiB body (the
+    body is never finished), and 40 gRPC messages of 3.5 MiB each, all at
+    once: what is held is at most the in-flight limit (8 MiB); the rest is
+    refused (503 / RESOURCE_EXHAUSTED) and dropped. The server's RSS stays
+    under its RSS before plus the budget plus the slack of the messages its
+    8 threads receive, it answers afterwards and nothing is INTERNAL."""
+    pid = small.proc.pid
+    answers_still(small)
+    baseline = peak = rss(pid)
+    port = http_port(small)
+    stop = threading.Event()
+
+    def watch() -> None:
+        nonlocal peak
+        while not stop.is_set():
+            peak = max(peak, rss(pid))
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    statuses: dict[int, int] = {}
+    codes: dict[str, int] = {}
+    lock = threading.Lock()
+    socks: list[socket.socket] = []
+    body = 3 * MiB
+
+    def slow_body() -> None:
+        """Most of a body, a piece at a time, until the server answers."""
+        status = 0  # closed by the server without an answer
+        try:
+            sock = open_body(port, body, b"")
+            with lock:
+                socks.append(sock)
+            for first in range(0, body - 1, 256 * 1024):
+                if select.select([sock], [], [], 0)[0]:
+                    break  # answered already (503): the rest is not read
+                sock.sendall(b" " * min(256 * 1024, body - 1 - first))
+            status = read_answer(sock)[0]
+        except (OSError, AssertionError):
+            pass
+        with lock:
+            statuses[status] = statuses.get(status, 0) + 1
+
+    def large_message(i: int) -> None:
+        channel = grpc.insecure_channel(small.address)
+        request = large_request(i, 3 * MiB + MiB // 2)
+        try:
+            pb_grpc.DueTimeServiceStub(channel).ComputeDueTime(request, timeout=60)
+            code = "OK"
+        except grpc.RpcError as exc:
+            code = exc.code().name
+            if code == "RESOURCE_EXHAUSTED":
+                status = rpc_status.from_call(exc)
+                info = error_info(status)
+                held = int(status.message.split(" bytes of requests")[0].rsplit(" ", 1)[1])
+                if (info.reason, dict(info.metadata), status.message) != (
+                        "IN_FLIGHT_BYTES_EXHAUSTED",
+                        {"limit": "in-flight request bytes", "limit_bytes": str(LIMIT),
+                         "request_bytes": str(request.ByteSize()), "retry_after_seconds": "1"},
+                        in_flight_error(request.ByteSize(), held, LIMIT)["error"]["message"]):
+                    code = f"unexpected {status}"
+        finally:
+            channel.close()
+        with lock:
+            codes[code] = codes.get(code, 0) + 1
+
+    threads = [threading.Thread(target=slow_body) for _ in range(CONNECTIONS)]
+    threads += [threading.Thread(target=large_message, args=(i,)) for i in range(40)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=90)
+    stop.set()
+    watcher.join()
+    for sock in socks:
+        sock.close()
+    print(f"RSS: before {baseline / MiB:.0f} MiB, peak {peak / MiB:.0f} MiB "
+          f"(+{(peak - baseline) / MiB:.0f} MiB; budget {BUDGET // MiB} MiB, slack "
+          f"{SLACK // MiB} MiB); HTTP {statuses}; gRPC {codes}")
+    assert not any(t.is_alive() for t in threads)
+    assert set(statuses) <= {503, 408, 0} and statuses.get(503, 0) >= 100, statuses
+    assert set(codes) <= {"RESOURCE_EXHAUSTED", "INVALID_ARGUMENT"}, codes
+    assert codes.get("RESOURCE_EXHAUSTED", 0) >= 10, codes
+    assert peak < baseline + BUDGET + SLACK
+    answers_still(small)
+    assert "Traceback" not in "".join(small.stderr)
+    assert "internal error" not in "".join(small.stderr)
+
+
+# ---------------------------------------------------------------------------
+# calls per tenant, a real server with tokens
+
+
+TEAM_A = "team-a-token.1"
+TEAM_B = "team-b-token.2"
+
+
+@pytest.fixture(scope="module")
+def tenants(tmp_path_factory):
+    """A server with two tenants' tokens, each with at most 2 calls in flight."""
+    directory = tmp_path_factory.mktemp("tenants")
+    (directory / "tokens").write_text(f"{TEAM_A} namespaces=team-a scopes=compute,read\n"
+                                      f"{TEAM_B} namespaces=team-b scopes=compute,read\n")
+    server = start_with_http(directory / "ledger.db", "--auth-tokens",
+                             str(directory / "tokens"), "--tenant-calls", "2",
+                             "--body-timeout", "30")
+    try:
+        yield server
+        assert server.terminate() == 0, "".join(server.stderr)
+    finally:
+        server.kill()
+
+
+def auth(token: str) -> tuple[tuple[str, str]]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+ZAGREB_JSON = json.dumps({"start": "2026-11-27T15:00:00Z", "duration": "3bd",
+                          "calendar": {"timeZone": "Europe/Zagreb"}}).encode()
+
+
+def test_one_tenant_cannot_take_the_calls_of_another(tenants):
+    """team-a holds its 2 calls (a stream that waits for its messages, and an
+    HTTP call whose body is not finished); its third call is refused on both
+    faces, at once, while team-b is answered; once team-a's calls end, its
+    next call is answered again."""
+    port = http_port(tenants)
+    release = threading.Event()
+
+    def waiting():
+        release.wait(30)
+        yield pb.StreamComputeDueTimesRequest(items=[zagreb_request()])
+
+    stream = tenants.stub.StreamComputeDueTimes(waiting(), metadata=auth(TEAM_A), timeout=60)
+    partial = open_body(port, len(ZAGREB_JSON), ZAGREB_JSON[:10], TEAM_A)
+    try:
+        time.sleep(1)  # both reach the server (no other call of team-a competes with them)
+        assert not select.select([partial], [], [], 0)[0], "the partial body was answered"
+        with pytest.raises(grpc.RpcError) as caught:
+            tenants.stub.ComputeDueTime(zagreb_request(), metadata=auth(TEAM_A), timeout=10)
+        refused = caught.value
+        assert refused.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        status = rpc_status.from_call(refused)
+        assert status.message == tenant_error(2)["error"]["message"]
+        info = error_info(status)
+        assert (info.reason, dict(info.metadata)) == ("TENANT_CALLS_EXHAUSTED", {
+            "limit": "--tenant-calls", "tenant_calls": "2", "retry_after_seconds": "1"})
+        answer = httpx.post(f"{tenants.http_url}/v1/dueTimes:compute", content=ZAGREB_JSON,
+                            headers={"Authorization": f"Bearer {TEAM_A}",
+                                     "Content-Type": "application/json"}, timeout=10)
+        assert (answer.status_code, answer.headers["retry-after"]) == (429, "1")
+        assert answer.json() == tenant_error(2)
+        # team-b is answered meanwhile, on both faces
+        reply = tenants.stub.ComputeDueTime(zagreb_request(), metadata=auth(TEAM_B), timeout=10)
+        assert reply.due.ToJsonString() == "2026-12-02T15:00:00Z"
+        answer = httpx.post(f"{tenants.http_url}/v1/dueTimes:compute", content=ZAGREB_JSON,
+                            headers={"Authorization": f"Bearer {TEAM_B}",
+                                     "Content-Type": "application/json"}, timeout=10)
+        assert (answer.status_code, answer.json()["due"]) == (200, "2026-12-02T15:00:00Z")
+        # team-a's two calls end: answered, and its next call is too
+        partial.sendall(ZAGREB_JSON[10:])
+        status_code, _, body = read_answer(partial)
+        assert (status_code, json.loads(body)["due"]) == (200, "2026-12-02T15:00:00Z")
+        release.set()
+        (result,) = next(iter(stream)).results
+        assert result.response.due.ToJsonString() == "2026-12-02T15:00:00Z"
+        assert list(stream) == []
+        reply = tenants.stub.ComputeDueTime(zagreb_request(), metadata=auth(TEAM_A), timeout=10)
+        assert reply.due.ToJsonString() == "2026-12-02T15:00:00Z"
+    finally:
+        release.set()
+        partial.close()
+        stream.cancel()
+
+
+def test_a_busy_tenant_does_not_starve_another(tenants):
+    """team-a sends 32 costly calls at once (business time over a century in a
+    calendar of 48 intervals a day); team-b's calls meanwhile are all
+    answered; team-a's are answered or refused RESOURCE_EXHAUSTED, never
+    anything else."""
+    day = [pb.TimeInterval(start=f"{h:02d}:{m:02d}:00", end=f"{h:02d}:{m + 10:02d}:00")
+           for h in range(24) for m in (0, 30)]
+    costly = pb.ComputeBusinessTimeRequest(
+        start_time=ts("2000-01-01T00:00:00Z"), end_time=ts("2099-01-01T00:00:00Z"),
+        calendar=pb.Calendar(time_zone="Europe/Zagreb", working_hours=pb.WorkingHours(
+            days=[pb.DayHours(weekday=d, intervals=day) for d in range(1, 6)])))
+    codes: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def team_a(i: int) -> None:
+        request = pb.ComputeBusinessTimeRequest()
+        request.CopyFrom(costly)
+        request.calendar.holidays.add(date=f"{2000 + i}-06-15")  # each calendar new
+        try:
+            tenants.stub.ComputeBusinessTime(request, metadata=auth(TEAM_A), timeout=60)
+            code = "OK"
+        except grpc.RpcError as exc:
+            code = exc.code().name
+        with lock:
+            codes[code] = codes.get(code, 0) + 1
+
+    threads = [threading.Thread(target=team_a, args=(i,)) for i in range(32)]
+    for thread in threads:
+        thread.start()
+    answered = 0
+    for _ in range(5):
+        reply = tenants.stub.ComputeDueTime(zagreb_request(), metadata=auth(TEAM_B), timeout=30)
+        assert reply.due.ToJsonString() == "2026-12-02T15:00:00Z"
+        answered += 1
+    for thread in threads:
+        thread.join(timeout=120)
+    assert answered == 5
+    assert set(codes) <= {"OK", "RESOURCE_EXHAUSTED"} and sum(codes.values()) == 32, codes
+    assert codes.get("RESOURCE_EXHAUSTED", 0) >= 1, codes
+
+
+def test_health_is_not_counted_as_a_tenants_call(tenants):
+    health = health_pb2_grpc.HealthStub(tenants.channel)
+    for _ in range(20):
+        assert health.Check(health_pb2.HealthCheckRequest(service=""), timeout=10).status == \
+            health_pb2.HealthCheckResponse.SERVING
+
+
+def test_without_tokens_no_tenant_bound_applies(small):
+    """A server without tokens has one caller: 16 calls at once are all answered."""
+    results: list[str] = []
+
+    def call() -> None:
+        reply = small.stub.ComputeDueTime(zagreb_request(), timeout=30)
+        results.append(reply.due.ToJsonString())
+
+    threads = [threading.Thread(target=call) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert results == ["2026-12-02T15:00:00Z"] * 16
