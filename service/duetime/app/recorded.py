@@ -458,3 +458,10 @@ class PreparedBatch:
             return self._path._store_many(self._method, self._results, self._pending)
         finally:
             self._path.gate.end_call()
+
+    def discard(self) -> None:
+        """Record nothing of the batch and end its call (instead of
+        :meth:`commit`); nothing once committed or discarded."""
+        if not self._done:
+            self._done = True
+            self._path.gate.end_call()
