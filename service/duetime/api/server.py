@@ -225,6 +225,11 @@ def _raise(exc: BaseException) -> None:
     raise exc
 
 
+class _ReadFailed(Exception):
+    """Reading a client stream raised its ``__cause__`` (gRPC's own error, or
+    the refusal of an undecodable message, whose status is set already)."""
+
+
 _NOT_YET = object()
 """What :meth:`_ReadAhead.take` gives when no message has arrived yet."""
 _END = object()
@@ -389,7 +394,10 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
             while True:
                 try:
                     if not chunks:
-                        message = reader.take(block=pending is None)
+                        try:
+                            message = reader.take(block=pending is None)
+                        except BaseException as exc:  # reading the stream failed (or was refused)
+                            raise _ReadFailed() from exc
                         if message is _NOT_YET:  # answer the chunk committing first
                             reply, pending = self._reply(context, pending), None
                             yield reply
@@ -416,6 +424,8 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
                     if pending is not None:  # the chunk before was answered first, as it would
                         reply, pending = self._reply(context, pending), None  # have been alone
                         yield reply
+                    if isinstance(exc, _ReadFailed):  # raised as reading it in this thread would
+                        raise exc.__cause__ from None
                     self._call(context, _raise, exc)
                     return
                 if pending is None:
