@@ -269,13 +269,14 @@ class _ReadAhead:
             return
         self._put((_END, None))
 
-    def take(self, block: bool = True) -> object:
-        """The next message, :data:`_END` after the last, or (``block``
-        False) :data:`_NOT_YET` when it has not arrived; raises what reading
-        the stream raised."""
+    def take(self, unless: Callable[[], bool] | None = None) -> object:
+        """The next message once it has arrived, :data:`_END` after the
+        last; or :data:`_NOT_YET` as soon as ``unless()`` (None: never) is
+        true while none is there (checked again on each :meth:`wake`).
+        Raises what reading the stream raised."""
         with self._ready:
             while not self._slot:
-                if not block:
+                if unless is not None and unless():
                     return _NOT_YET
                 self._ready.wait()
             message, error = self._slot.pop()
@@ -283,6 +284,11 @@ class _ReadAhead:
         if error is not None:
             raise error
         return message
+
+    def wake(self) -> None:
+        """Have a :meth:`take` waiting check its ``unless`` again."""
+        with self._ready:
+            self._ready.notify_all()
 
     def close(self) -> None:
         """Stop reading ahead (the reader thread ends once its current read does)."""
@@ -295,13 +301,15 @@ class _ReadAhead:
 class _Commit:
     """One prepared chunk of a stream (a :class:`~duetime.app.PreparedBatch`)
     committed by a thread of its own, started here; :meth:`result` waits
-    for it."""
+    for it. ``on_done`` is called once it is done (committed or failed)."""
 
-    __slots__ = ("_thread", "_results", "_error")
+    __slots__ = ("_thread", "_results", "_error", "_done", "_on_done")
 
-    def __init__(self, prepared: PreparedBatch):
+    def __init__(self, prepared: PreparedBatch, on_done: Callable[[], None]):
         self._results: list | None = None
         self._error: BaseException | None = None
+        self._done = False
+        self._on_done = on_done
         self._thread = threading.Thread(target=self._run, args=(prepared,),
                                         name="duetime-stream-commit", daemon=True)
         self._thread.start()
@@ -311,6 +319,13 @@ class _Commit:
             self._results = prepared.commit()
         except BaseException as exc:  # noqa: BLE001 - raised by result(), in the handler
             self._error = exc
+        finally:
+            self._done = True
+            self._on_done()
+
+    def done(self) -> bool:
+        """Whether the commit has ended (:meth:`result` returns at once)."""
+        return self._done
 
     def result(self) -> list:
         """The chunk's results once committed; raises what the commit raised."""
@@ -371,8 +386,8 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
 
         Pipelined: while one chunk's records are committed (by a thread of
         their own: the wait for the disk lets go of the GIL), the next chunk
-        is computed, when the client has sent it already; chunks are
-        committed, and answered, in order. Messages are read one ahead by a
+        is computed if the client sends it before that commit ends; chunks
+        are committed, and answered, in order. Messages are read one ahead by a
         reader thread (:class:`_ReadAhead`), so a client that waits for each
         answer before it sends its next message is answered as before. At
         most three messages (one read ahead, one computing, one committing)
@@ -395,10 +410,11 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
                 try:
                     if not chunks:
                         try:
-                            message = reader.take(block=pending is None)
+                            message = reader.take(
+                                unless=pending.done if pending is not None else None)
                         except BaseException as exc:  # reading the stream failed (or was refused)
                             raise _ReadFailed() from exc
-                        if message is _NOT_YET:  # answer the chunk committing first
+                        if message is _NOT_YET:  # committed before the next came: answer it
                             reply, pending = self._reply(context, pending), None
                             yield reply
                             continue
@@ -429,7 +445,7 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
                     self._call(context, _raise, exc)
                     return
                 if pending is None:
-                    pending = _Commit(prepared)
+                    pending = _Commit(prepared, reader.wake)
                     continue
                 try:
                     results = pending.result()
@@ -438,7 +454,7 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
                     prepared.discard()  # nothing more is recorded
                     self._call(context, _raise, exc)
                     return
-                pending = _Commit(prepared)  # committing while the one before is sent
+                pending = _Commit(prepared, reader.wake)  # committing while the one before is sent
                 yield self._reply(context, results)
             if pending is not None:
                 reply, pending = self._reply(context, pending), None
