@@ -396,7 +396,7 @@ def answer_due_time(request: pb.ComputeDueTimeRequest,
     bundle's year range)."""
     if not request.HasField("start"):
         raise InvalidArgument([FieldViolation("start", "is required (an instant)")])
-    start = from_us(timestamp_us(request.start, "start"))
+    start = timestamp_us(request.start, "start")  # µs: the core checks it as it would a datetime
     duration = request.duration
     if len(duration) > answering.limits.max_duration_text:
         check_length(duration, "duration", answering.limits.max_duration_text)

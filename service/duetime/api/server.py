@@ -70,7 +70,8 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from concurrent import futures
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -94,6 +95,7 @@ from duetime.app import (
     MAX_BATCH_ITEMS,
     DueTimeApp,
     Limits as AppLimits,
+    PreparedBatch,
     ShuttingDown,
 )
 from duetime.api.calls import (
@@ -365,6 +367,120 @@ def _checked_handler(handler: grpc.RpcMethodHandler,
         response_serializer=handler.response_serializer)
 
 
+def _raise(exc: BaseException) -> None:
+    raise exc
+
+
+class _ReadFailed(Exception):
+    """Reading a client stream raised its ``__cause__`` (gRPC's own error, or
+    the refusal of an undecodable message, whose status is set already)."""
+
+
+_NOT_YET = object()
+"""What :meth:`_ReadAhead.take` gives when no message has arrived yet."""
+_END = object()
+"""What :meth:`_ReadAhead.take` gives once the client has ended its stream."""
+
+
+class _ReadAhead:
+    """A client stream's messages, read one ahead by a thread of their own
+    (started here), so that the handler can ask without blocking whether the
+    next one has come. Messages are taken in order; the stream's end, or the
+    error reading it raised, follows the last."""
+
+    def __init__(self, messages: Iterator):
+        self._messages = messages
+        self._ready = threading.Condition(threading.Lock())
+        self._slot: list[tuple[object, BaseException | None]] = []  # at most one
+        self._closed = False
+        threading.Thread(target=self._read, name="duetime-stream-reader", daemon=True).start()
+
+    def _put(self, item: tuple[object, BaseException | None]) -> bool:
+        with self._ready:
+            while self._slot and not self._closed:
+                self._ready.wait()
+            if self._closed:
+                return False
+            self._slot.append(item)
+            self._ready.notify_all()
+            return True
+
+    def _read(self) -> None:
+        try:
+            for message in self._messages:
+                if not self._put((message, None)):
+                    return
+        except BaseException as exc:  # noqa: BLE001 - handed to the handler, which raises it
+            self._put((None, exc))
+            return
+        self._put((_END, None))
+
+    def take(self, unless: Callable[[], bool] | None = None) -> object:
+        """The next message once it has arrived, :data:`_END` after the
+        last; or :data:`_NOT_YET` as soon as ``unless()`` (None: never) is
+        true while none is there (checked again on each :meth:`wake`).
+        Raises what reading the stream raised."""
+        with self._ready:
+            while not self._slot:
+                if unless is not None and unless():
+                    return _NOT_YET
+                self._ready.wait()
+            message, error = self._slot.pop()
+            self._ready.notify_all()
+        if error is not None:
+            raise error
+        return message
+
+    def wake(self) -> None:
+        """Have a :meth:`take` waiting check its ``unless`` again."""
+        with self._ready:
+            self._ready.notify_all()
+
+    def close(self) -> None:
+        """Stop reading ahead (the reader thread ends once its current read does)."""
+        with self._ready:
+            self._closed = True
+            self._slot.clear()
+            self._ready.notify_all()
+
+
+class _Commit:
+    """One prepared chunk of a stream (a :class:`~duetime.app.PreparedBatch`)
+    committed by a thread of its own, started here; :meth:`result` waits
+    for it. ``on_done`` is called once it is done (committed or failed)."""
+
+    __slots__ = ("_thread", "_results", "_error", "_done", "_on_done")
+
+    def __init__(self, prepared: PreparedBatch, on_done: Callable[[], None]):
+        self._results: list | None = None
+        self._error: BaseException | None = None
+        self._done = False
+        self._on_done = on_done
+        self._thread = threading.Thread(target=self._run, args=(prepared,),
+                                        name="duetime-stream-commit", daemon=True)
+        self._thread.start()
+
+    def _run(self, prepared: PreparedBatch) -> None:
+        try:
+            self._results = prepared.commit()
+        except BaseException as exc:  # noqa: BLE001 - raised by result(), in the handler
+            self._error = exc
+        finally:
+            self._done = True
+            self._on_done()
+
+    def done(self) -> bool:
+        """Whether the commit has ended (:meth:`result` returns at once)."""
+        return self._done
+
+    def result(self) -> list:
+        """The chunk's results once committed; raises what the commit raised."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._results  # type: ignore[return-value]
+
+
 class _Servicer:
     """What both servicers share: the app, the server's limits, the table of
     how each unary RPC calls the app (:func:`~duetime.api.calls.unary_calls`,
@@ -409,40 +525,98 @@ class DueTimeServicer(_Servicer, pb_grpc.DueTimeServiceServicer):
     def StreamComputeDueTimes(self, request_iterator, context):
         """Answer each request message in chunks of the app's
         ``limits.stream_chunk`` items, each chunk committed before it is sent
-        and within its own deadline from the call budget; one message is held
-        at a time, so memory does not grow with the stream. Before each chunk
+        and within its own deadline from the call budget. Before each chunk
         the caller's token is checked against the token set as it stands
         (again only after a reload): a revoked token ends the stream
-        UNAUTHENTICATED, and nothing more is recorded."""
+        UNAUTHENTICATED, and nothing more is recorded.
+
+        Pipelined: while one chunk's records are committed (by a thread of
+        their own: the wait for the disk lets go of the GIL), the next chunk
+        is computed if the client sends it before that commit ends; chunks
+        are committed, and answered, in order. Messages are read one ahead by a
+        reader thread (:class:`_ReadAhead`), so a client that waits for each
+        answer before it sends its next message is answered as before. At
+        most three messages (one read ahead, one computing, one committing)
+        are held at a time, so memory does not grow with the stream."""
         caller = caller_of(context)
         namespace = self._call(context, call_namespace, caller, context.invocation_metadata())
         step = self.app.limits.stream_chunk
-        current: list = [None]  # the chunk's deadline, marked when the caller goes
+        current: list = [None]  # the deadline of the chunk computing, marked when the caller goes
 
         def caller_gone() -> None:
             if current[0] is not None:
                 current[0].caller_gone()
 
         active = context.add_callback(caller_gone)
-        for message in request_iterator:
-            items = message.items
-            self._call(context, self.limits.check_items, items)
-            for first in range(0, len(items), step):
-                chunk = items[first:first + step]
-                # a token revoked (or re-scoped) by a reload ends the stream here
-                now = self._call(context, current_caller, context)
-                if now is not caller:
-                    caller = now
-                    namespace = self._call(context, call_namespace, caller,
-                                           context.invocation_metadata())
-                deadline = current[0] = self.limits.deadline()
-                if deadline is not None and not (active and context.is_active()):
-                    deadline.caller_gone()
-                results = self._call(context, self.app.call_many, DUE_TIME, chunk,
-                                     datetime.now(timezone.utc), namespace, deadline)
-                reply = pb.StreamComputeDueTimesResponse()
-                add_item_results(reply.results, results)
+        reader = _ReadAhead(request_iterator)
+        chunks: deque = deque()  # the current message's chunks not yet computed
+        pending: _Commit | None = None  # the chunk committing
+        try:
+            while True:
+                try:
+                    if not chunks:
+                        try:
+                            message = reader.take(
+                                unless=pending.done if pending is not None else None)
+                        except BaseException as exc:  # reading the stream failed (or was refused)
+                            raise _ReadFailed() from exc
+                        if message is _NOT_YET:  # committed before the next came: answer it
+                            reply, pending = self._reply(context, pending), None
+                            yield reply
+                            continue
+                        if message is _END:
+                            break
+                        items = message.items
+                        self.limits.check_items(items)
+                        chunks.extend(items[first:first + step]
+                                      for first in range(0, len(items), step))
+                        continue
+                    chunk = chunks.popleft()
+                    # a token revoked (or re-scoped) by a reload ends the stream here
+                    now = current_caller(context)
+                    if now is not caller:
+                        caller = now
+                        namespace = call_namespace(caller, context.invocation_metadata())
+                    deadline = current[0] = self.limits.deadline()
+                    if deadline is not None and not (active and context.is_active()):
+                        deadline.caller_gone()
+                    prepared = self.app.prepare_many(DUE_TIME, chunk, datetime.now(timezone.utc),
+                                                     namespace, deadline)
+                except Exception as exc:  # noqa: BLE001 - every error becomes a status
+                    if pending is not None:  # the chunk before was answered first, as it would
+                        reply, pending = self._reply(context, pending), None  # have been alone
+                        yield reply
+                    if isinstance(exc, _ReadFailed):  # raised as reading it in this thread would
+                        raise exc.__cause__ from None
+                    self._call(context, _raise, exc)
+                    return
+                if pending is None:
+                    pending = _Commit(prepared, reader.wake)
+                    continue
+                try:
+                    results = pending.result()
+                except Exception as exc:  # noqa: BLE001 - the commit's error ends the stream
+                    pending = None
+                    prepared.discard()  # nothing more is recorded
+                    self._call(context, _raise, exc)
+                    return
+                pending = _Commit(prepared, reader.wake)  # committing while the one before is sent
+                yield self._reply(context, results)
+            if pending is not None:
+                reply, pending = self._reply(context, pending), None
                 yield reply
+        finally:
+            reader.close()
+
+    def _reply(self, context: grpc.ServicerContext,
+               results: _Commit | list) -> pb.StreamComputeDueTimesResponse:
+        """The reply of a stream's chunk from its results (or those of its
+        commit, waited for); an error ends the call with its status."""
+        if isinstance(results, _Commit):
+            results = self._call(context, results.result)
+        reply = pb.StreamComputeDueTimesResponse()
+        add_item_results(reply.results, results)
+        return reply
 
     def ComputeBusinessTime(self, request, context):
         return self._unary(BUSINESS_TIME.name, request, context)

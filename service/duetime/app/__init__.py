@@ -84,6 +84,7 @@ from duetime.app.limits import (
 from duetime.app.recorded import (
     AlreadyExists,
     Answering,
+    PreparedBatch,
     RecordedMethod,
     RecordedPath,
     RecordedResponse,
@@ -100,7 +101,7 @@ __all__ = [
     "NAMESPACE_METADATA", "STREAM_CHUNK",
     "AlreadyExists", "Answering", "BatchCalendars", "BudgetExceeded", "CalendarCache",
     "CalendarInfo", "CalendarRequest", "CalendarResolver", "CallDeadline", "DueTimeApp",
-    "HolidayList", "Limits",
+    "HolidayList", "Limits", "PreparedBatch",
     "RecordNotFound", "RecordPage", "RecordedMethod", "RecordedPath", "RecordedResponse",
     "ResolvedCalendar", "ShuttingDown", "answers", "check_key", "check_namespace",
     "name_problem", "record_filter", "renamed", "too_long",

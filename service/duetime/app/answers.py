@@ -41,9 +41,10 @@ from duetime.app.calendars import ResolvedCalendar, renamed
 from duetime.app.limits import DEFAULT_LIMITS, Limits, check_length
 
 
-def due_time(start: datetime, duration: str, cal: ResolvedCalendar, at_close: AtClose,
+def due_time(start: datetime | int, duration: str, cal: ResolvedCalendar, at_close: AtClose,
              explain: bool):
-    """``start + duration`` in ``cal`` (``docs/semantics.md``, "Durations"):
+    """``start`` (an aware datetime, or µs since the epoch) ``+ duration`` in
+    ``cal`` (``docs/semantics.md``, "Durations"):
     the core's DueAnswer (due instant in µs, warnings, explanation steps).
     Raises InvalidArgument (a bad duration, on ``duration``) or OutOfRange."""
     with cal.answering():

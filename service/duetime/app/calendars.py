@@ -326,7 +326,13 @@ class BatchCalendars:
     """The calendars of one batch: each distinct calendar (compared by its
     key) resolved once, through ``resolve``, and shared by every item that
     sends it. A calendar that fails to resolve is not kept (each item gets
-    its own error). Not thread-safe: one per batch."""
+    its own error). Not thread-safe: one per batch.
+
+    A resolved calendar's :attr:`~ResolvedCalendar.settle` (the cache's
+    measure of what its computations added) runs once per distinct calendar,
+    when the batch calls :meth:`settle`, not after each item: the calendar's
+    segment cache is bounded on its own (:data:`SEGMENT_SHARE`), so what the
+    items of one batch add stays within that bound until then."""
 
     def __init__(self, resolve: Callable[[CalendarRequest, BundleStore | None], ResolvedCalendar],
                  bundles: BundleStore | None = None):
@@ -334,6 +340,7 @@ class BatchCalendars:
         self.bundles = bundles
         self._seen: dict[bytes, ResolvedCalendar] = {}
         self._last: tuple[CalendarRequest, ResolvedCalendar] | None = None
+        self._settles: list[Callable[[], None]] = []
 
     def resolve(self, cal: CalendarRequest) -> ResolvedCalendar:
         """The resolved ``cal``, resolved at most once per batch."""
@@ -345,6 +352,17 @@ class BatchCalendars:
         key = cal.key()
         found = self._seen.get(key)
         if found is None:
-            found = self._seen[key] = self._resolve(cal, self.bundles)
+            found = self._resolve(cal, self.bundles)
+            if found.settle is not None:
+                self._settles.append(found.settle)
+                found = dataclasses.replace(found, settle=None)
+            self._seen[key] = found
         self._last = (cal, found)
         return found
+
+    def settle(self) -> None:
+        """Settle (measure in the cache) each distinct calendar resolved so
+        far, once; called when the batch's computations end."""
+        settles, self._settles = self._settles, []
+        for settle in settles:
+            settle()

@@ -93,6 +93,13 @@ class Answering:
         resolve = resolver.resolve if check is None else partial(resolver.resolve, check=check)
         self._batch = BatchCalendars(resolve, catalog.bundles) if batch else None
 
+    def settle(self) -> None:
+        """For a batch: settle each distinct calendar it used, once (see
+        :meth:`BatchCalendars.settle`); a single call's calendar settles
+        after its computation, so nothing is left to do."""
+        if self._batch is not None:
+            self._batch.settle()
+
     def calendar(self, cal: CalendarRequest) -> ResolvedCalendar:
         """The resolved ``cal`` (see :meth:`CalendarResolver.resolve`)."""
         if self._batch is not None:
@@ -313,23 +320,46 @@ class RecordedPath:
 
         The work per batch, not per item: the keys are looked up in one
         ledger query (:meth:`~duetime.ledger.Ledger.get_by_keys`); each
-        distinct calendar is resolved once (:class:`BatchCalendars`); the
-        record ids come from one random read (:func:`~duetime.ledger.new_record_ids`).
+        distinct calendar is resolved once, and measured in the calendar
+        cache once (:class:`BatchCalendars`); the record ids come from one
+        random read (:func:`~duetime.ledger.new_record_ids`).
+
+        The same as ``prepare_many(...).commit()``.
         """
+        return self.prepare_many(method, requests, received_at, namespace, deadline).commit()
+
+    def prepare_many(self, method: RecordedMethod, requests: Sequence[Any],
+                     received_at: datetime, namespace: str = "",
+                     deadline: CallDeadline | None = None) -> PreparedBatch:
+        """The first half of :meth:`call_many`: look the keys up, compute
+        every answer and its row, check ``deadline`` once more; nothing is
+        recorded or answered until :meth:`PreparedBatch.commit`, which must
+        follow (it ends the call :meth:`LedgerGate.close` counts). Raises
+        what call_many raises for the whole batch before recording
+        (InvalidArgument on ``namespace``, BudgetExceeded, CallerGone,
+        LedgerUnavailable, ShuttingDown).
+
+        A stream commits one batch while it computes the next: commit them
+        in the order they were prepared, so that a key sent again in a later
+        batch is answered from the earlier one."""
         check_namespace(namespace)
         self.gate.begin_call()
         try:
-            return self._call_many(method, requests, received_at, namespace, deadline)
-        finally:
+            results, pending = self._prepare_many(method, requests, received_at, namespace,
+                                                  deadline)
+        except BaseException:
             self.gate.end_call()
+            raise
+        return PreparedBatch(self, method, results, pending)
 
-    def _call_many(self, method: RecordedMethod, requests: Sequence[Any],
-                   received_at: datetime, namespace: str,
-                   deadline: CallDeadline | None) -> list[Any | Exception]:
+    def _prepare_many(self, method: RecordedMethod, requests: Sequence[Any],
+                      received_at: datetime, namespace: str, deadline: CallDeadline | None,
+                      ) -> tuple[list[Any | Exception | None], list[tuple[int, LedgerRow, Any]]]:
         check = deadline.check if deadline is not None else None
         answering = self._answering(True, check=check)
         results: list[Any | Exception | None] = [None] * len(requests)
-        keys = [method.idempotency_key(request) for request in requests]
+        idempotency_key = method.idempotency_key
+        keys = [idempotency_key(request) for request in requests]
         keyed: dict[str, list[int]] = {}
         for i, key in enumerate(keys):
             if key:
@@ -351,26 +381,36 @@ class RecordedPath:
                         results[i] = exc
         todo = [i for i, result in enumerate(results) if result is None]
         rows = RowBuilder(method.name, to_us(received_at), namespace)
+        row, answer, recorded, request_bytes = (
+            rows.row, method.answer, method.recorded, method.request_bytes)
         pending: list[tuple[int, LedgerRow, Any]] = []
-        for i, record_id in zip(todo, new_record_ids(len(todo)), strict=True):
-            if check is not None:
-                check()
-            request = requests[i]
-            try:
-                response = method.answer(request, answering)
-                recorded = method.recorded(response, record_id)
-                row = rows.row(record_id, keys[i], method.request_bytes(request), recorded.data,
-                               recorded.calendar_version, recorded.rules_version,
-                               recorded.tzdata_version)
-            except (LedgerUnavailable, ShuttingDown, BudgetExceeded):
-                raise  # the batch's, not the item's (a calendar build past the deadline)
-            except Exception as exc:  # noqa: BLE001 - the item's own error
-                results[i] = exc
-                continue
-            pending.append((i, row, response))
+        add = pending.append
+        try:
+            for i, record_id in zip(todo, new_record_ids(len(todo)), strict=True):
+                if check is not None:
+                    check()
+                request = requests[i]
+                try:
+                    response = answer(request, answering)
+                    data, calendar_version, rules_version, tzdata_version = recorded(
+                        response, record_id)
+                    add((i, row(record_id, keys[i], request_bytes(request), data,
+                                calendar_version, rules_version, tzdata_version), response))
+                except (LedgerUnavailable, ShuttingDown, BudgetExceeded):
+                    raise  # the batch's, not the item's (a calendar build past the deadline)
+                except Exception as exc:  # noqa: BLE001 - the item's own error
+                    results[i] = exc
+        finally:
+            answering.settle()
+        if pending and check is not None:
+            check()
+        return results, pending
+
+    def _store_many(self, method: RecordedMethod, results: list[Any | Exception | None],
+                    pending: list[tuple[int, LedgerRow, Any]]) -> list[Any | Exception]:
+        """Record ``pending`` (what :meth:`_prepare_many` computed) and fill
+        ``results`` in."""
         if pending:
-            if check is not None:
-                check()
             with self.gate.use():
                 stored = self._commit.put_many([row for _, row, _ in pending])
             for (i, row, response), kept in zip(pending, stored, strict=True):
@@ -388,3 +428,40 @@ class RecordedPath:
         if prior.method != method.name or not method.same_request(prior.request, request_bytes):
             raise AlreadyExists(prior.idempotency_key, prior.namespace)
         return method.replayed(prior.response)
+
+
+class PreparedBatch:
+    """A batch computed by :meth:`RecordedPath.prepare_many`, not yet
+    recorded: :meth:`commit` records it and gives the results. Used by one
+    thread at a time; committed once."""
+
+    __slots__ = ("_path", "_method", "_results", "_pending", "_done")
+
+    def __init__(self, path: RecordedPath, method: RecordedMethod,
+                 results: list[Any | Exception | None], pending: list[tuple[int, LedgerRow, Any]]):
+        self._path = path
+        self._method = method
+        self._results = results
+        self._pending = pending
+        self._done = False
+
+    def commit(self) -> list[Any | Exception]:
+        """Record every new answer in one ledger transaction (through the
+        group commit) and return, per request and in order, its response or
+        its own error, as :meth:`RecordedPath.call_many` does. Raises
+        LedgerUnavailable or ShuttingDown (nothing of the batch recorded),
+        or RuntimeError when called a second time."""
+        if self._done:
+            raise RuntimeError("a prepared batch is committed once")
+        self._done = True
+        try:
+            return self._path._store_many(self._method, self._results, self._pending)
+        finally:
+            self._path.gate.end_call()
+
+    def discard(self) -> None:
+        """Record nothing of the batch and end its call (instead of
+        :meth:`commit`); nothing once committed or discarded."""
+        if not self._done:
+            self._done = True
+            self._path.gate.end_call()

@@ -22,7 +22,7 @@ from duetime.app.catalog_reads import (
 from duetime.app.catalog_reads import PolicyListing, PolicyView, policy_listing, policy_named
 from duetime.app.call_deadline import CallDeadline
 from duetime.app.limits import DEFAULT_LIMITS, Limits
-from duetime.app.recorded import Answering, LedgerGate, RecordedMethod, RecordedPath
+from duetime.app.recorded import Answering, LedgerGate, PreparedBatch, RecordedMethod, RecordedPath
 from duetime.app.records import RecordPage, RecordReader
 from duetime.bundles import Bundle
 from duetime.catalog import Catalog
@@ -110,6 +110,14 @@ class DueTimeApp:
         """Answer a batch on the recorded path, within ``deadline`` (None: no
         limit): see :meth:`RecordedPath.call_many`."""
         return self._recorded.call_many(method, requests, received_at, namespace, deadline)
+
+    def prepare_many(self, method: RecordedMethod, requests: Sequence[Any],
+                     received_at: datetime, namespace: str = "",
+                     deadline: CallDeadline | None = None) -> PreparedBatch:
+        """A batch computed but not yet recorded, for a stream to commit one
+        batch while it computes the next: see :meth:`RecordedPath.prepare_many`;
+        its ``commit()`` records it and returns what :meth:`call_many` returns."""
+        return self._recorded.prepare_many(method, requests, received_at, namespace, deadline)
 
     # The recorded use cases by name.
     compute_due_time = _recorded_call("ComputeDueTime")

@@ -89,12 +89,21 @@ def bd_between(a: datetime, b: datetime, calendar: Calendar) -> int:
 def start_us(start: datetime, calendar: Calendar, field: str = "start") -> int:
     if start.tzinfo is None or start.utcoffset() is None:
         raise InvalidArgument.at(field, "an instant needs a UTC offset (naive datetimes are never read as UTC or local)")
-    us = to_us(start)
+    return checked_start_us(to_us(start), calendar, field, start)
+
+
+def checked_start_us(us: int, calendar: Calendar, field: str = "start",
+                     shown: datetime | None = None) -> int:
+    """``us`` (µs since the epoch, within ``datetime``'s range) as the
+    instant a computation starts from, checked as :func:`start_us` checks
+    an aware datetime: InvalidArgument / OutOfRange naming ``field`` when
+    its UTC or local date lies outside the supported dates. The error shows
+    ``shown`` (default: ``us`` as a UTC datetime). Returns ``us``."""
     if not _SAFE_LO <= us <= _SAFE_HI:  # days outside the range: its local date may overflow datetime
-        check_ordinal(us // DAY + EPOCH_ORDINAL, field, f"{field} ({start.isoformat()})")
+        check_ordinal(us // DAY + EPOCH_ORDINAL, field, f"{field} ({(shown or from_us(us)).isoformat()})")
     o = local_of(calendar.zone, us)[0]
     if not MIN_ORDINAL <= o <= MAX_ORDINAL:
-        check_ordinal(o, field, f"{field} ({start.isoformat()})")
+        check_ordinal(o, field, f"{field} ({(shown or from_us(us)).isoformat()})")
     return us
 
 

@@ -28,6 +28,7 @@ from .engine import (
     add_us,
     bd_between_us,
     between_us,
+    checked_start_us,
     current_segment,
     first_open_at_or_after,
     is_open_at,
@@ -70,7 +71,7 @@ def horizon(cc: CompiledCalendar, first: int, last: int, field: str = "calendar.
 
 
 def due_answer(
-    start: datetime,
+    start: datetime | int,
     duration: str | Duration,
     calendar: Calendar,
     *,
@@ -79,10 +80,12 @@ def due_answer(
     field: str = "duration",
 ) -> DueAnswer:
     """``start + duration`` (see :func:`duetime.core.engine.compute_due`) with the
-    holiday horizon applied and, when ``explain``, the steps in words."""
+    holiday horizon applied and, when ``explain``, the steps in words.
+    ``start``: an aware datetime, or µs since the epoch (within
+    ``datetime``'s range), checked alike."""
     d = parse_duration(duration, field) if isinstance(duration, str) else duration
     cc = calendar.compiled
-    s = start_us(start, calendar)
+    s = checked_start_us(start, calendar) if type(start) is int else start_us(start, calendar)
     due = add_us(s, d, cc, field, at_close)
     # "@end" is the final date's 24:00: the answer depends on that date, not
     # on the next one whose 00:00 it is (docs/semantics.md §7, §15)
