@@ -304,26 +304,15 @@ def parse_week_period(spec: str) -> pb.WeekPeriod:
     ``--hours`` (``mon-fri 08:00-18:00``); a period without a weekend part has
     Saturday + Sunday, one without hours 09:00–17:00 on its other days (the
     defaults, not the previous week's). Raises InvalidArgument on ``--week-period``."""
-    field = "--week-period"
-    start, colon, rest = spec.partition(":")
-    if not start.strip():
-        raise InvalidArgument.at(field, f"{spec!r}: give FROM[: PART; PART ...], e.g. "
-                                        "'2027-03-01: mon-fri 08:00-18:00' or '2027-07-01: weekend mon-sun'")
-    period = pb.WeekPeriod(from_date=start.strip())
-    hours = []
-    for part in (p.strip() for p in rest.split(";")) if colon else ():
-        if not part:
-            continue
-        if part.lower().startswith("weekend"):
-            days = _parsed(parsing.parse_weekend, part[len("weekend"):], field)
-            period.weekend.SetInParent()
-            period.weekend.days.extend(days)
-        else:
-            hours.append(part)
-    if hours:
+    week = _parsed(parsing.parse_week_period, spec, "--week-period")
+    period = pb.WeekPeriod(from_date=week.from_date)
+    if week.weekend is not None:
+        period.weekend.SetInParent()
+        period.weekend.days.extend(week.weekend)
+    if week.hours is not None:
         period.working_hours.CopyFrom(pb.WorkingHours(days=[
             pb.DayHours(weekday=day, intervals=_intervals(intervals))
-            for day, intervals in _parsed(parsing.parse_hours, hours, field)]))
+            for day, intervals in week.hours]))
     return period
 
 
@@ -521,7 +510,8 @@ def _ask(duetime: DuetimeClient, request: Message) -> Message:
     elif isinstance(request, pb.ComputeScheduleRequest):
         answer = duetime.compute_schedule(
             _utc(request.entered_time),
-            [Deadline(d.name, d.duration, d.after) for d in request.deadlines],
+            [Deadline(d.name, d.duration, d.after, pb.Roll.Name(d.roll) if d.roll else "",
+                      d.landing_time) for d in request.deadlines],
             _given(request, "calendar"), at_close=_AT_CLOSE_NAMES.get(request.at_close, ""),
             explain=request.explain, idempotency_key=key)
     elif isinstance(request, pb.StartClockRequest):
