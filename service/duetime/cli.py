@@ -369,7 +369,7 @@ def parse_deadline(spec: str) -> pb.DeadlineSpec:
     The duration itself may hold ``@`` (``1bd@16:00``); only a trailing
     ``@after:OTHER`` chains. Raises InvalidArgument on ``--deadline``.
     """
-    name, duration, after = _parsed(parsing.parse_deadline, spec, "--deadline")
+    name, duration, after = _parsed(parsing.parse_deadline, spec, "--deadline")[:3]
     check_duration_text(duration, "--deadline")
     return pb.DeadlineSpec(name=name, duration=duration, after=after)
 
@@ -700,6 +700,9 @@ def _set_instant(request: Message, field: str, text: str, name: str | None = Non
 
 def cmd_due(args: argparse.Namespace) -> int:
     check_duration_text(args.duration, "duration")
+    if args.roll or args.landing_time:  # refused here, naming the flags (docs/semantics.md §15)
+        landed_duration(args.duration, ROLLS.get(args.roll, pb.ROLL_UNSPECIFIED), args.landing_time or "",
+                        "duration", "--roll", "--landing-time")
     request = pb.ComputeDueTimeRequest(
         duration=args.duration, calendar=calendar_from_args(args),
         at_close=AT_CLOSE.get(args.at_close, pb.AT_CLOSE_UNSPECIFIED), explain=args.explain,
@@ -1664,6 +1667,10 @@ def cmd_calendars_check(args: argparse.Namespace) -> int:
 
 
 def cmd_calendars_diff(args: argparse.Namespace) -> int:
+    if args.server is not None:
+        raise InvalidArgument.at("--server", "calendars diff works on a calendars directory, not a server: "
+                                             "give --dir DIR (the directory the server was started with, "
+                                             "its --calendars) and leave --server out")
     store = _bundles_catalog(args.dir, "--dir").bundles
     old, new = store.resolve(args.old, field="old"), store.resolve(args.new, field="new")
     print(f"{old.ref} → {new.ref}")
@@ -2003,7 +2010,7 @@ def parser() -> argparse.ArgumentParser:
                                       "bare 2 is refused); a negative one (-1bd, -2h) counts "
                                       "backwards and may be written as is")
     _answer_flags(due)
-    due.add_argument("--roll", choices=list(ROLLS),
+    due.add_argument("--roll", choices=list(ROLLS), type=str.lower,
                      help="move a due date that is not a business day (elapsed and ISO 8601 "
                           "durations): the same as DURATION@ROLL")
     due.add_argument("--landing-time", metavar="TIME",
@@ -2273,6 +2280,8 @@ def _calendars_commands(sub) -> None:
     diff = commands.choices["diff"]
     diff.add_argument("old", metavar="NAME@VERSION", help="the older version")
     diff.add_argument("new", metavar="NAME@VERSION", help="the newer version (NAME: the newest)")
+    diff.add_argument("--server", metavar="HOST:PORT",
+                      help="not taken: diff compares compiled versions in a calendars directory (--dir)")
     listing = commands.choices["list"]
     listing.add_argument("--server", metavar="HOST:PORT", help="list what this server has loaded")
     _add_connection_flags(listing)
