@@ -1591,6 +1591,9 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
         for due in change.due_times:
             rows.append((change.record_id, method, due.name, due.old_due_local,
                          due.new_due_local, "; ".join(due.reasons)))
+        for part in change.answer_changes:  # answers without a due time (docs/semantics.md §12)
+            rows.append((change.record_id, method, part.name, part.old_value, part.new_value,
+                         "; ".join(part.reasons)))
     if len(rows) > 1:
         print("\n".join(table(rows)))
     for skipped in reply.not_replayed:

@@ -556,6 +556,22 @@ class ImpactedRecord:
     old_tzdata_version: str
     due_times: tuple[MovedDueTime, ...]
     error: str
+    answer_changes: tuple[ChangedAnswer, ...] = ()
+    """For an answer without a due time (CountBusinessDays, ListOpenPeriods,
+    GetOpenStatus, ComputeBusinessTime): each part of it that would change."""
+
+
+@dataclass(frozen=True)
+class ChangedAnswer:
+    """One part of a recorded answer other than a due time that would
+    change: ``name`` its JSON field name (``"businessDays"``,
+    ``"nextOpenTime"``, ``"periods[2]"`` …), the old and new value in words
+    (``"22"`` → ``"21"``; ``"none"`` when there was none), and why."""
+
+    name: str
+    old_value: str
+    new_value: str
+    reasons: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -1665,7 +1681,9 @@ class DuetimeClient:
                                        _datetime(d, "new_due_time"), d.old_due_local,
                                        d.new_due_local, tuple(d.reasons))
                           for d in c.due_times),
-                    c.error)
+                    c.error,
+                    tuple(ChangedAnswer(a.name, a.old_value, a.new_value, tuple(a.reasons))
+                          for a in c.answer_changes))
                 for c in response.changes),
             not_replayed=tuple(SkippedRecord(s.record_id, s.method, s.reason)
                                for s in response.not_replayed),
