@@ -137,8 +137,8 @@ def test_an_unknown_enum_name_is_refused_naming_the_field():
     with pytest.raises(InvalidArgument) as refused:
         calendar_of_mapping(mapping)
     assert refused.value.violations == (Violation(
-        "calendar.weekPeriods[0].workingHours.days[0].weekday",
-        "'MONDAYY' is not a value of Weekday; write one of MONDAY, TUESDAY, WEDNESDAY, "
+        "calendar.weekPeriods",
+        "calendar.weekPeriods[0].workingHours.days[0].weekday: 'MONDAYY' is not a value of Weekday; write one of MONDAY, TUESDAY, WEDNESDAY, "
         "THURSDAY, FRIDAY, SATURDAY, SUNDAY (or the full names WEEKDAY_MONDAY, "
         "WEEKDAY_TUESDAY, WEEKDAY_WEDNESDAY, WEEKDAY_THURSDAY, WEEKDAY_FRIDAY, "
         "WEEKDAY_SATURDAY, WEEKDAY_SUNDAY)"),)

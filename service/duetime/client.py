@@ -762,7 +762,7 @@ def _week_period(period: object, name: str) -> pb.WeekPeriod:
             json_format.ParseDict(_short_enums(period, pb.WeekPeriod.DESCRIPTOR, f"{name}."),
                                   message)
         except _EnumValueError as exc:
-            raise InvalidArgument(str(exc), violations=[Violation(exc.path, exc.why)]) from None
+            raise InvalidArgument(f"{name}: {exc}", violations=[Violation(name, str(exc))]) from None
         except json_format.ParseError as exc:
             why = str(exc).replace("Failed to parse ", "cannot read ").rstrip(".")
             raise InvalidArgument(f"{name}: {why}", violations=[Violation(name, why)]) from None
@@ -1015,9 +1015,8 @@ def calendar_of_mapping(calendar: Mapping[str, object]) -> pb.Calendar:
         try:
             json_format.ParseDict(_short_enums({key: value}, pb.Calendar.DESCRIPTOR, "calendar."),
                                   message)
-        except _EnumValueError as exc:
-            raise InvalidArgument(str(exc), reason="INVALID_ARGUMENT",
-                                  violations=[Violation(exc.path, exc.why)]) from None
+        except _EnumValueError as exc:  # named by its key, the value's place said in the words
+            raise _bad_calendar(key, str(exc)) from None
         except json_format.ParseError as exc:
             why = str(exc).replace("Failed to parse ", "cannot read ").rstrip(".")
             raise _bad_calendar(key, f"{why} (the JSON form of duetime.v1.Calendar; "
