@@ -133,7 +133,9 @@ def test_events_the_state_does_not_allow_are_failed_precondition(server, events,
 
 @pytest.mark.parametrize("target, description", [
     ("P1D", "'P1D' cannot be a clock target: use elapsed (h, d, w), bd, or bh/bm"),
-    ("1bd@16:00", "'1bd@16:00' cannot be a clock target: use elapsed (h, d, w), bd, or bh/bm"),
+    ("1bd@16:00", "'1bd@16:00' cannot be a clock target: a clock measures the time left, and a landing "
+                  "rule ('@…') has no measure to count it in; give the duration alone ('1bd'), or compute the "
+                  "rolled deadline with ComputeDueTime or a schedule"),
     ("-2h", "'-2h': a clock target must not be negative"),
 ])
 def test_targets_without_a_measure_are_invalid(server, target, description):

@@ -169,8 +169,8 @@ def test_open_or_close_on_a_date_without_own_intervals_is_refused():
                   "(24:00 is the next date's 00:00)"),
     ("P1M@next", "'next' at position 5 of 'P1M@next' is not a roll; write one of 'following', 'preceding', "
                  "'modified-following', 'modified-preceding'"),
-    ("P1M@Following", "'Following' at position 5 of 'P1M@Following' is not a roll; write one of 'following', "
-                      "'preceding', 'modified-following', 'modified-preceding'"),
+    ("P1M@Folowing", "'Folowing' at position 5 of 'P1M@Folowing' is not a roll; write one of 'following', "
+                     "'preceding', 'modified-following', 'modified-preceding'"),
     ("P1M@following@noon", "'noon' at position 15 of 'P1M@following@noon' is not a local time HH:MM "
                            "(00:00..23:59), 'open', 'close' or 'end'"),
     ("P1M@following@end@x", "'P1M@following@end@x' has more than two '@'; write DURATION@ROLL@TIME, "
@@ -213,8 +213,11 @@ def test_a_duration_with_a_landing_rule_is_no_clock_target(target):
     with pytest.raises(InvalidArgument) as e:
         start_clock(target, to_us(parse_instant("2026-01-30T10:00Z", "start")), ZAGREB)
     (v,) = e.value.violations
-    assert (v.field, v.description) == ("target", f"{target!r} cannot be a clock target: use elapsed (h, d, w), "
-                                                  "bd, or bh/bm")
+    base = target.split("@")[0]
+    assert (v.field, v.description) == (
+        "target", f"{target!r} cannot be a clock target: a clock measures the time left, and a landing rule "
+                  f"('@…') has no measure to count it in; give the duration alone ('{base}'), or compute the "
+                  "rolled deadline with ComputeDueTime or a schedule")
 
 
 def test_the_parsed_rule():

@@ -219,7 +219,7 @@ def test_bundle_periods_out_of_order_are_refused(tmp_path):
     src = tmp_path / "calendars"
     src.mkdir()
     (src / "acme.toml").write_text(BUNDLE + PERIOD + '[[week_periods]]\nfrom = "2027-01-01"\n')
-    with pytest.raises(ValueError, match=r"acme.week_periods\[1\].from_date: week period 1 starts 2027-01-01"):
+    with pytest.raises(ValueError, match=r"acme.week_periods\[1\].from: week period 1 starts 2027-01-01"):
         compile_all(src)
 
 

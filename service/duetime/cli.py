@@ -304,26 +304,15 @@ def parse_week_period(spec: str) -> pb.WeekPeriod:
     ``--hours`` (``mon-fri 08:00-18:00``); a period without a weekend part has
     Saturday + Sunday, one without hours 09:00–17:00 on its other days (the
     defaults, not the previous week's). Raises InvalidArgument on ``--week-period``."""
-    field = "--week-period"
-    start, colon, rest = spec.partition(":")
-    if not start.strip():
-        raise InvalidArgument.at(field, f"{spec!r}: give FROM[: PART; PART ...], e.g. "
-                                        "'2027-03-01: mon-fri 08:00-18:00' or '2027-07-01: weekend mon-sun'")
-    period = pb.WeekPeriod(from_date=start.strip())
-    hours = []
-    for part in (p.strip() for p in rest.split(";")) if colon else ():
-        if not part:
-            continue
-        if part.lower().startswith("weekend"):
-            days = _parsed(parsing.parse_weekend, part[len("weekend"):], field)
-            period.weekend.SetInParent()
-            period.weekend.days.extend(days)
-        else:
-            hours.append(part)
-    if hours:
+    week = _parsed(parsing.parse_week_period, spec, "--week-period")
+    period = pb.WeekPeriod(from_date=week.from_date)
+    if week.weekend is not None:
+        period.weekend.SetInParent()
+        period.weekend.days.extend(week.weekend)
+    if week.hours is not None:
         period.working_hours.CopyFrom(pb.WorkingHours(days=[
             pb.DayHours(weekday=day, intervals=_intervals(intervals))
-            for day, intervals in _parsed(parsing.parse_hours, hours, field)]))
+            for day, intervals in week.hours]))
     return period
 
 
@@ -380,7 +369,7 @@ def parse_deadline(spec: str) -> pb.DeadlineSpec:
     The duration itself may hold ``@`` (``1bd@16:00``); only a trailing
     ``@after:OTHER`` chains. Raises InvalidArgument on ``--deadline``.
     """
-    name, duration, after = _parsed(parsing.parse_deadline, spec, "--deadline")
+    name, duration, after = _parsed(parsing.parse_deadline, spec, "--deadline")[:3]
     check_duration_text(duration, "--deadline")
     return pb.DeadlineSpec(name=name, duration=duration, after=after)
 
@@ -521,7 +510,8 @@ def _ask(duetime: DuetimeClient, request: Message) -> Message:
     elif isinstance(request, pb.ComputeScheduleRequest):
         answer = duetime.compute_schedule(
             _utc(request.entered_time),
-            [Deadline(d.name, d.duration, d.after) for d in request.deadlines],
+            [Deadline(d.name, d.duration, d.after, pb.Roll.Name(d.roll) if d.roll else "",
+                      d.landing_time) for d in request.deadlines],
             _given(request, "calendar"), at_close=_AT_CLOSE_NAMES.get(request.at_close, ""),
             explain=request.explain, idempotency_key=key)
     elif isinstance(request, pb.StartClockRequest):
@@ -710,6 +700,9 @@ def _set_instant(request: Message, field: str, text: str, name: str | None = Non
 
 def cmd_due(args: argparse.Namespace) -> int:
     check_duration_text(args.duration, "duration")
+    if args.roll or args.landing_time:  # refused here, naming the flags (docs/semantics.md §15)
+        landed_duration(args.duration, ROLLS.get(args.roll, pb.ROLL_UNSPECIFIED), args.landing_time or "",
+                        "duration", "--roll", "--landing-time")
     request = pb.ComputeDueTimeRequest(
         duration=args.duration, calendar=calendar_from_args(args),
         at_close=AT_CLOSE.get(args.at_close, pb.AT_CLOSE_UNSPECIFIED), explain=args.explain,
@@ -1614,6 +1607,9 @@ def cmd_records_impact(args: argparse.Namespace) -> int:
         for due in change.due_times:
             rows.append((change.record_id, method, due.name, due.old_due_local,
                          due.new_due_local, "; ".join(due.reasons)))
+        for part in change.answer_changes:  # answers without a due time (docs/semantics.md §12)
+            rows.append((change.record_id, method, part.name, part.old_value, part.new_value,
+                         "; ".join(part.reasons)))
     if len(rows) > 1:
         print("\n".join(table(rows)))
     for skipped in reply.not_replayed:
@@ -1690,6 +1686,10 @@ def cmd_calendars_check(args: argparse.Namespace) -> int:
 
 
 def cmd_calendars_diff(args: argparse.Namespace) -> int:
+    if args.server is not None:
+        raise InvalidArgument.at("--server", "calendars diff works on a calendars directory, not a server: "
+                                             "give --dir DIR (the directory the server was started with, "
+                                             "its --calendars) and leave --server out")
     store = _bundles_catalog(args.dir, "--dir").bundles
     old, new = store.resolve(args.old, field="old"), store.resolve(args.new, field="new")
     print(f"{old.ref} → {new.ref}")
@@ -2032,7 +2032,7 @@ def parser() -> argparse.ArgumentParser:
                                       "bare 2 is refused); a negative one (-1bd, -2h) counts "
                                       "backwards and may be written as is")
     _answer_flags(due)
-    due.add_argument("--roll", choices=list(ROLLS),
+    due.add_argument("--roll", choices=list(ROLLS), type=str.lower,
                      help="move a due date that is not a business day (elapsed and ISO 8601 "
                           "durations): the same as DURATION@ROLL")
     due.add_argument("--landing-time", metavar="TIME",
@@ -2302,6 +2302,8 @@ def _calendars_commands(sub) -> None:
     diff = commands.choices["diff"]
     diff.add_argument("old", metavar="NAME@VERSION", help="the older version")
     diff.add_argument("new", metavar="NAME@VERSION", help="the newer version (NAME: the newest)")
+    diff.add_argument("--server", metavar="HOST:PORT",
+                      help="not taken: diff compares compiled versions in a calendars directory (--dir)")
     listing = commands.choices["list"]
     listing.add_argument("--server", metavar="HOST:PORT", help="list what this server has loaded")
     _add_connection_flags(listing)

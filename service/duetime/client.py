@@ -329,6 +329,14 @@ class DueTimeRequest:
     (the service's default, said explicitly); ``""``: as ``next_open_at_close`` says."""
     explain: bool = False
     """Whether the answer carries its :class:`ExplanationStep` list."""
+    roll: str = ""
+    """The landing rule's roll (docs/semantics.md §15): ``following``,
+    ``preceding``, ``modified-following``, ``modified-preceding`` (any case,
+    ``_`` for ``-``, or the full names ``ROLL_FOLLOWING`` …); ``""``: none,
+    or as the duration text says."""
+    landing_time: str = ""
+    """The landing rule's time on the final date: ``HH:MM``, ``open``,
+    ``close`` or ``end``; ``""``: none, or as the duration text says."""
 
 
 @dataclass(frozen=True)
@@ -548,6 +556,22 @@ class ImpactedRecord:
     old_tzdata_version: str
     due_times: tuple[MovedDueTime, ...]
     error: str
+    answer_changes: tuple[ChangedAnswer, ...] = ()
+    """For an answer without a due time (CountBusinessDays, ListOpenPeriods,
+    GetOpenStatus, ComputeBusinessTime): each part of it that would change."""
+
+
+@dataclass(frozen=True)
+class ChangedAnswer:
+    """One part of a recorded answer other than a due time that would
+    change: ``name`` its JSON field name (``"businessDays"``,
+    ``"nextOpenTime"``, ``"periods[2]"`` …), the old and new value in words
+    (``"22"`` → ``"21"``; ``"none"`` when there was none), and why."""
+
+    name: str
+    old_value: str
+    new_value: str
+    reasons: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -679,17 +703,23 @@ class CalendarSpec:
     """An inline calendar (or a bundle with extra holidays). ``hours`` are
     the CLI's specs (``"mon-fri 09:00-12:00,13:00-17:00"``); ``weekend`` ISO
     weekdays (None: Saturday and Sunday; empty: none); ``holidays`` dates,
-    or (date, name) pairs."""
+    or (date, name) pairs; ``week_periods`` weeks that change by date
+    (docs/semantics.md §16), each the CLI's ``--week-period`` text
+    (``"2027-03-01: weekend mon,sat,sun; tue-fri 08:00-17:00"``), a mapping
+    in the JSON form (``{"fromDate": "2027-03-01", "workingHours": …}``) or
+    a ``duetime.v1.WeekPeriod``."""
 
     time_zone: str = ""
     holidays: Sequence[str | tuple[str, str]] = ()
     weekend: Sequence[int] | None = None
     hours: Sequence[str] = ()
     bundle: str = ""
+    week_periods: Sequence[str | Mapping[str, object] | pb.WeekPeriod] = ()
 
     def to_proto(self) -> pb.Calendar:
         """The Calendar message; an hour spec that does not parse raises
-        InvalidArgument on ``hours``."""
+        InvalidArgument on ``hours``, a week period that does not on
+        ``week_periods[i]``."""
         calendar = pb.Calendar(time_zone=self.time_zone, bundle=self.bundle, holidays=[
             pb.Holiday(date=h) if isinstance(h, str) else pb.Holiday(date=h[0], name=h[1])
             for h in self.holidays])
@@ -698,7 +728,106 @@ class CalendarSpec:
             calendar.weekend.days.extend(self.weekend)
         if self.hours:
             _set_hours(calendar, self.hours, "hours")
+        calendar.week_periods.extend(_week_period(p, f"week_periods[{i}]")
+                                     for i, p in enumerate(self.week_periods))
         return calendar
+
+
+def _week_period(period: object, name: str) -> pb.WeekPeriod:
+    """The WeekPeriod of the CLI's text form, a JSON-form mapping (enum
+    values by their short names too, docs/semantics.md §14) or a message;
+    anything else, or one that does not read, raises InvalidArgument on ``name``."""
+    if isinstance(period, pb.WeekPeriod):
+        return period
+    if isinstance(period, str):
+        try:
+            week = parsing.parse_week_period(period, name)
+        except parsing.SpecError as exc:
+            raise InvalidArgument(str(exc), violations=[
+                Violation(exc.field, exc.description)]) from None
+        message = pb.WeekPeriod(from_date=week.from_date)
+        if week.weekend is not None:
+            message.weekend.SetInParent()
+            message.weekend.days.extend(week.weekend)
+        if week.hours is not None:
+            message.working_hours.SetInParent()
+            message.working_hours.days.extend(
+                pb.DayHours(weekday=day, intervals=[pb.TimeInterval(start=start, end=end)
+                                                    for start, end in intervals])
+                for day, intervals in week.hours)
+        return message
+    if isinstance(period, Mapping):
+        message = pb.WeekPeriod()
+        try:
+            json_format.ParseDict(_short_enums(period, pb.WeekPeriod.DESCRIPTOR, f"{name}."),
+                                  message)
+        except _EnumValueError as exc:
+            raise InvalidArgument(f"{name}: {exc}", violations=[Violation(name, str(exc))]) from None
+        except json_format.ParseError as exc:
+            why = str(exc).replace("Failed to parse ", "cannot read ").rstrip(".")
+            raise InvalidArgument(f"{name}: {why}", violations=[Violation(name, why)]) from None
+        return message
+    why = (f"a {type(period).__name__} is not a week period; write "
+           "\"2027-03-01: mon-fri 08:00-18:00\", {\"fromDate\": \"2027-03-01\", …} "
+           "or a duetime.v1.WeekPeriod")
+    raise InvalidArgument(f"{name}: {why}", violations=[Violation(name, why)])
+
+
+class _EnumValueError(ValueError):
+    """An enum value in a JSON form that names no value: ``path`` is where."""
+
+    def __init__(self, path: str, why: str):
+        super().__init__(f"{path}: {why}")
+        self.path = path
+        self.why = why
+
+
+def _short_enums(tree: object, descriptor, prefix: str) -> object:
+    """A copy of ``tree``, the JSON form of a ``descriptor`` message, with
+    every enum value given by its short name (``MONDAY``, any case, ``-`` for
+    ``_``) written as its full name (``WEEKDAY_MONDAY``), as the JSON faces
+    read it (docs/semantics.md §14); ``tree`` itself is left as it is. An
+    unknown name raises _EnumValueError (a ValueError) naming the field
+    (``prefix`` + its path) and listing the valid values; full names,
+    numbers and everything else are left for the protobuf JSON mapping."""
+    if not isinstance(tree, Mapping):
+        return tree
+    copy = {}
+    for key, value in tree.items():
+        field = descriptor.fields_by_camelcase_name.get(key) or descriptor.fields_by_name.get(key)
+        if field is None or value is None or (field.message_type is None
+                                              and field.enum_type is None):
+            copy[key] = value
+            continue
+
+        def one(item: object, path: str) -> object:
+            if field.message_type is not None:
+                return _short_enums(item, field.message_type, f"{path}.")
+            if isinstance(item, str):
+                return _enum_full_name(field.enum_type, item, path)
+            return item
+        path = f"{prefix}{key}"
+        if field.is_repeated and isinstance(value, Sequence) and not isinstance(value, str):
+            copy[key] = [one(item, f"{path}[{i}]") for i, item in enumerate(value)]
+        else:
+            copy[key] = one(value, path)
+    return copy
+
+
+def _enum_full_name(enum, text: str, path: str) -> str:
+    """The full value name of ``enum`` that ``text`` spells (its full name, a
+    number as text, or its short name in any case with ``-`` for ``_``)."""
+    if text in enum.values_by_name or text.strip().lstrip("-").isdigit():
+        return text
+    prefix = enum.values[0].name.removesuffix("UNSPECIFIED")
+    wanted = text.strip().upper().replace("-", "_")
+    for value in enum.values:
+        if value.number and wanted in (value.name, value.name.removeprefix(prefix)):
+            return value.name
+    shown = [v for v in enum.values if v.number]
+    raise _EnumValueError(path, f"{text!r} is not a value of {enum.name}; write one of "
+                          + ", ".join(v.name.removeprefix(prefix) for v in shown)
+                          + " (or the full names " + ", ".join(v.name for v in shown) + ")")
 
 
 def _set_hours(calendar: pb.Calendar, specs: Sequence[str], name: str) -> None:
@@ -874,6 +1003,9 @@ def calendar_of_mapping(calendar: Mapping[str, object]) -> pb.Calendar:
                     Violation(exc.field, exc.description)]) from None
         elif name == "weekend" and isinstance(value, Sequence):
             value = {"days": list(value)}
+        elif name == "week_periods" and isinstance(value, Sequence) and not isinstance(value, str):
+            value = [json_format.MessageToDict(_week_period(p, f"calendar.{key}[{i}]"))
+                     if isinstance(p, (str, pb.WeekPeriod)) else p for i, p in enumerate(value)]
         form[name] = (key, value)
     if hours is not None and "working_hours" in form:
         raise _bad_calendar("hours", "give hours (the CLI's specs) or workingHours (the JSON "
@@ -881,7 +1013,10 @@ def calendar_of_mapping(calendar: Mapping[str, object]) -> pb.Calendar:
     message = pb.Calendar()
     for name, (key, value) in form.items():
         try:
-            json_format.ParseDict({name: value}, message)
+            json_format.ParseDict(_short_enums({key: value}, pb.Calendar.DESCRIPTOR, "calendar."),
+                                  message)
+        except _EnumValueError as exc:  # named by its key, the value's place said in the words
+            raise _bad_calendar(key, str(exc)) from None
         except json_format.ParseError as exc:
             why = str(exc).replace("Failed to parse ", "cannot read ").rstrip(".")
             raise _bad_calendar(key, f"{why} (the JSON form of duetime.v1.Calendar; "
@@ -947,7 +1082,35 @@ def _due_time_request(item: DueTimeRequestLike, prefix: str,
         start=_start(item.start, f"{prefix}start"),
         duration=duration_text(item.duration, f"{prefix}duration"),
         calendar=calendar, at_close=_at_close(item.at_close, item.next_open_at_close),
-        explain=item.explain, idempotency_key=item.idempotency_key)
+        explain=item.explain, idempotency_key=item.idempotency_key,
+        roll=_roll(item.roll, f"{prefix}roll"),
+        landing_time=_landing_time(item.landing_time, f"{prefix}landing_time"))
+
+
+def _roll(roll: object, name: str) -> int:
+    """The ``pb.Roll`` of a roll's name (``following``, ``modified-preceding``
+    …, any case, ``_`` for ``-``; the full names ``ROLL_FOLLOWING`` …; docs/semantics.md §15);
+    ``""``: none. Anything else raises InvalidArgument on ``name`` listing the rolls."""
+    if roll == "":
+        return pb.ROLL_UNSPECIFIED
+    if isinstance(roll, str):
+        wanted = roll.strip().upper().replace("-", "_")
+        for full, number in pb.Roll.items():
+            if number and wanted in (full, full.removeprefix("ROLL_")):
+                return number
+    why = (f"{roll!r} is not a roll; write one of following, preceding, modified-following, "
+           "modified-preceding (or leave it out for none)")
+    raise InvalidArgument(f"{name}: {why}", violations=[Violation(name, why)])
+
+
+def _landing_time(landing_time: object, name: str) -> str:
+    """A landing time as sent (``"17:00"``, ``"open"``, ``"close"``,
+    ``"end"``; the service checks it); anything but text raises InvalidArgument on ``name``."""
+    if isinstance(landing_time, str):
+        return landing_time
+    why = (f"a {type(landing_time).__name__} is not a landing time; write HH:MM, open, close "
+           "or end")
+    raise InvalidArgument(f"{name}: {why}", violations=[Violation(name, why)])
 
 
 def _due_time(response: pb.ComputeDueTimeResponse) -> DueTime:
@@ -965,7 +1128,10 @@ def _deadline(deadline: Deadline | str, i: int) -> pb.DeadlineSpec:
         except parsing.SpecError as exc:
             raise InvalidArgument(str(exc), violations=[
                 Violation(exc.field, exc.description)]) from None
-    return pb.DeadlineSpec(name=deadline.name, duration=deadline.duration, after=deadline.after)
+    return pb.DeadlineSpec(name=deadline.name, duration=deadline.duration, after=deadline.after,
+                           roll=_roll(deadline.roll, f"deadlines[{i}].roll"),
+                           landing_time=_landing_time(deadline.landing_time,
+                                                      f"deadlines[{i}].landing_time"))
 
 
 def _time_range(request, start: datetime | None, end: datetime | None) -> None:
@@ -1193,10 +1359,15 @@ class DuetimeClient:
     def compute_due_time(self, start: datetime | str, duration: str | timedelta,
                          calendar: CalendarLike = None, *,
                          next_open_at_close: bool = False, at_close: str = "",
-                         explain: bool = False, idempotency_key: str = "") -> DueTime:
+                         explain: bool = False, idempotency_key: str = "",
+                         roll: str = "", landing_time: str = "") -> DueTime:
         """``start + duration`` (``"3bd"``, ``"8bh"``, ``"48h"``, ``"P1M"``…;
-        a landing rule is written in the text: ``"P1M@following"``,
-        ``"14d@modified-following@close"``, docs/semantics.md §15).
+        a landing rule is written in the text, ``"P1M@following"``,
+        ``"14d@modified-following@close"``, or given as ``roll``
+        (``"following"``, ``"preceding"``, ``"modified-following"``,
+        ``"modified-preceding"``, any case) and ``landing_time`` (``"HH:MM"``,
+        ``"open"``, ``"close"``, ``"end"``), not both: docs/semantics.md §15;
+        ``roll="following", landing_time="end"`` with ``"P2W"`` is ``"P2W@following@end"``).
         ``start``: an aware datetime or RFC 3339 text (``"2026-11-27T15:00Z"``);
         ``duration``: text, or a ``timedelta`` (exact elapsed time, see
         :func:`duration_text`). Other types, and a naive datetime, raise
@@ -1208,7 +1379,8 @@ class DuetimeClient:
         answer's ``explanation`` lists the steps that lead to it.
         """
         request = _due_time_request(DueTimeRequest(start, duration, calendar, next_open_at_close,
-                                                   self._key(idempotency_key), at_close, explain),
+                                                   self._key(idempotency_key), at_close, explain,
+                                                   roll, landing_time),
                                     "", {})
         return _due_time(self._call("ComputeDueTime", request))
 
@@ -1313,7 +1485,10 @@ class DuetimeClient:
                          idempotency_key: str = "") -> Schedule:
         """A stage's named deadlines: each :class:`Deadline` (or its text,
         ``"remind=2bd"``, ``"final=4bh@after:escalate"``) counted from
-        ``entered``, or from the due time of the deadline it comes ``after``.
+        ``entered``, or from the due time of the deadline it comes ``after``;
+        a Deadline's ``roll`` and ``landing_time`` give its landing rule
+        (``Deadline("pay", "P1M", roll="following", landing_time="end")``,
+        docs/semantics.md §15), as its text can (``"pay=P1M@following@end"``).
         ``at_close`` and ``explain`` as for :meth:`compute_due_time`."""
         request = pb.ComputeScheduleRequest(
             entered_time=_timestamp(entered, "entered_time"), calendar=_calendar(calendar),
@@ -1505,7 +1680,9 @@ class DuetimeClient:
                                        _datetime(d, "new_due_time"), d.old_due_local,
                                        d.new_due_local, tuple(d.reasons))
                           for d in c.due_times),
-                    c.error)
+                    c.error,
+                    tuple(ChangedAnswer(a.name, a.old_value, a.new_value, tuple(a.reasons))
+                          for a in c.answer_changes))
                 for c in response.changes),
             not_replayed=tuple(SkippedRecord(s.record_id, s.method, s.reason)
                                for s in response.not_replayed),

@@ -13,8 +13,12 @@ without recording anything and without changing any record:
   bundle named without a version is pinned to the one the record used).
 
 ComputeDueTime and ComputeSchedule answers are replayed and compared due time
-by due time; records of the other methods are listed as not replayed, with
-the reason. Why a due time moved is said with the lines of
+by due time. CountBusinessDays, ListOpenPeriods (first pages: a later page's
+token names the version it was made in), GetOpenStatus and ComputeBusinessTime
+answers are replayed and compared part by part (``answer_changes``: the
+count, the open periods, each instant of the open status, the business
+time), their reasons taken from the local dates the answer covers. Records of
+the other methods are listed as not replayed, with the reason. Why a due time moved is said with the lines of
 :func:`duetime.bundles.diff_versions` that concern the local dates from the
 start to the later of the old and new due times (lines about the whole week,
 such as the weekend or working hours, always concern it; a week period
@@ -31,12 +35,22 @@ from datetime import date, timezone
 from google.protobuf.message import Message
 
 from duetime import tzdb
-from duetime.api.convert import DUE_TIME, METHODS, SCHEDULE, record_filter
+from duetime.api.convert import (
+    BUSINESS_TIME,
+    COUNT_BUSINESS_DAYS,
+    DUE_TIME,
+    LIST_OPEN_PERIODS,
+    METHODS,
+    OPEN_STATUS,
+    SCHEDULE,
+    record_filter,
+)
 from duetime.api.status import code_name
 from duetime.app import Answering, DueTimeApp
 from duetime.bundles import Bundle, diff_versions
 from duetime.catalog import Catalog
 from duetime.core import DuetimeError, InvalidArgument, get_zone
+from duetime.core.explain import fmt_amount
 from duetime.ledger import LedgerRow, RecordFilter
 from duetime.v1 import duetime_pb2 as pb
 
@@ -48,15 +62,15 @@ MAX_ERROR_TEXT = 300
 """A failed replay's error is cut to this many characters."""
 
 _REPLAYED = (DUE_TIME.name, SCHEDULE.name)
+_ANSWERS = (COUNT_BUSINESS_DAYS.name, LIST_OPEN_PERIODS.name, OPEN_STATUS.name, BUSINESS_TIME.name)
+"""Methods whose answers have no due time, replayed and compared part by part."""
 _NOT_REPLAYED = {
-    "ComputeBusinessTime": "it has no due time",
-    "GetOpenStatus": "it has no due time",
     "StartClock": "a clock keeps the calendar version pinned in its state",
     "ApplyClockEvent": "a clock keeps the calendar version pinned in its state",
     "EvaluateSla": "a policy pins the calendar versions of its tiers",
-    "ListOpenPeriods": "it has no due time",
-    "CountBusinessDays": "it has no due time",
 }
+_LATER_PAGE = ("a later page of open periods: its page token names the calendar version it was made "
+               "in; the first page of the same query is replayed")
 _DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 _CHANGE_WORDS = {"+": "added in", "-": "removed in", "~": "in"}
 
@@ -107,7 +121,12 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
             break
         considered += 1
         rpc = row.method.rsplit("/", 1)[-1]
-        if row.method not in _REPLAYED:
+        if row.method == LIST_OPEN_PERIODS.name and LIST_OPEN_PERIODS.request_type.FromString(
+                row.request).page_token:
+            answer.not_replayed.append(pb.SkippedRecord(
+                record_id=row.record_id, method=row.method, reason=f"not replayed ({rpc}): {_LATER_PAGE}"))
+            continue
+        if row.method not in _REPLAYED and row.method not in _ANSWERS:
             why = _NOT_REPLAYED.get(rpc, "this duetime does not know the method")
             answer.not_replayed.append(pb.SkippedRecord(
                 record_id=row.record_id, method=row.method, reason=f"not replayed ({rpc}): {why}"))
@@ -165,6 +184,8 @@ def _replay(row: LedgerRow, new: Bundle | None, old: Bundle | None, app: DueTime
         impact.error = text if len(text) <= MAX_ERROR_TEXT else text[:MAX_ERROR_TEXT - 1] + "…"
         return impact
     impact.new_calendar_version = replayed.calendar_version
+    if row.method in _ANSWERS:
+        return _answer_impact(impact, row, request, recorded, replayed, old, new, tzdata)
     if row.method == DUE_TIME.name:
         start, pairs = request.start, [("due", recorded.due, recorded.due_local,
                                         replayed.due, replayed.due_local)]
@@ -217,3 +238,105 @@ def _reasons(old: Bundle | None, new: Bundle | None, first: date, last: date) ->
         else:
             reasons.append(f"{line} in {new.ref}")
     return reasons
+
+
+def _answer_impact(impact: pb.ImpactedRecord, row: LedgerRow, request: Message, recorded: Message,
+                   replayed: Message, old: Bundle | None, new: Bundle | None,
+                   tzdata: str) -> pb.ImpactedRecord | None:
+    """``impact`` with an AnswerChange for each part of an answer without a
+    due time that differs between ``recorded`` and ``replayed`` (None when
+    none does); the reasons concern the local dates the request and both
+    answers cover."""
+    parts = _parts(row.method, recorded, replayed)
+    changed = [(name, a, b) for name, a, b in parts if a != b]
+    if not changed:
+        return None
+    zones = {recorded.time_zone, replayed.time_zone}
+    first, last = _covered_dates(row.method, request, recorded, replayed, zones)
+    reasons = _reasons(old, new, first, last)
+    if row.tzdata_version != tzdata:
+        reasons.append(f"tz database {row.tzdata_version} → {tzdata}")
+    if not reasons:
+        reasons.append(f"calendar changed ({row.calendar_version} → {replayed.calendar_version})")
+    impact.answer_changes.extend(pb.AnswerChange(name=name, old_value=a, new_value=b, reasons=reasons)
+                                 for name, a, b in changed)
+    return impact
+
+
+def _instant_text(message: Message, name: str, zone: str) -> str:
+    """A Timestamp field in the answer's zone (RFC 3339), or "none" when unset."""
+    if not message.HasField(name):
+        return "none"
+    instant = getattr(message, name).ToDatetime(tzinfo=timezone.utc).astimezone(get_zone(zone))
+    return instant.isoformat()
+
+
+def _period_text(period: pb.OpenPeriod) -> str:
+    return f"[{period.start_local}, {period.end_local})"
+
+
+def _parts(method: str, recorded: Message, replayed: Message) -> list[tuple[str, str, str]]:
+    """(JSON name, recorded value, replayed value) of each part compared."""
+    if method == COUNT_BUSINESS_DAYS.name:
+        return [("businessDays", str(recorded.business_days), str(replayed.business_days))]
+    if method == BUSINESS_TIME.name:
+        return [("businessTime", fmt_amount(recorded.business_time.ToMicroseconds()),
+                 fmt_amount(replayed.business_time.ToMicroseconds())),
+                ("businessDays", str(recorded.business_days), str(replayed.business_days))]
+    if method == LIST_OPEN_PERIODS.name:
+        old, new = list(recorded.periods), list(replayed.periods)
+        parts = [("periods", f"{len(old)} period(s), {fmt_amount(_open_us(old))} of open time",
+                  f"{len(new)} period(s), {fmt_amount(_open_us(new))} of open time")]
+        for i in range(max(len(old), len(new))):  # the first period that differs
+            a = _period_text(old[i]) if i < len(old) else "none"
+            b = _period_text(new[i]) if i < len(new) else "none"
+            if a != b:
+                parts.append((f"periods[{i}]", a, b))
+                break
+        parts.append(("nextPageToken", "more pages" if recorded.next_page_token else "last page",
+                      "more pages" if replayed.next_page_token else "last page"))
+        return parts
+    # GetOpenStatus
+    parts = [("open", str(recorded.open).lower(), str(replayed.open).lower()),
+             ("businessDay", str(recorded.business_day).lower(), str(replayed.business_day).lower()),
+             ("closedReason", recorded.closed_reason or "none", replayed.closed_reason or "none")]
+    parts.append(("currentInterval",
+                  _interval_text(recorded.current_interval if recorded.HasField("current_interval") else None,
+                                 recorded.time_zone),
+                  _interval_text(replayed.current_interval if replayed.HasField("current_interval") else None,
+                                 replayed.time_zone)))
+    for field, name in (("next_open_time", "nextOpenTime"), ("next_close_time", "nextCloseTime"),
+                        ("last_open_time", "lastOpenTime"), ("last_close_time", "lastCloseTime")):
+        parts.append((name, _instant_text(recorded, field, recorded.time_zone),
+                      _instant_text(replayed, field, replayed.time_zone)))
+    return parts
+
+
+def _interval_text(interval: pb.OpenInterval | None, zone: str) -> str:
+    if interval is None:
+        return "none"
+    return f"[{_instant_text(interval, 'start_time', zone)}, {_instant_text(interval, 'end_time', zone)})"
+
+
+def _open_us(periods: list[pb.OpenPeriod]) -> int:
+    return sum(p.end_time.ToMicroseconds() - p.start_time.ToMicroseconds() for p in periods)
+
+
+def _covered_dates(method: str, request: Message, recorded: Message, replayed: Message,
+                   zones: set[str]) -> tuple[date, date]:
+    """The first and last local date an answer without a due time covers:
+    the request's dates or instants and every instant of both answers."""
+    if method == COUNT_BUSINESS_DAYS.name:
+        return date.fromisoformat(request.from_date), date.fromisoformat(request.to_date)
+    instants: list[Message] = []
+    if method == OPEN_STATUS.name:
+        instants.append(request.time)
+        for answer in (recorded, replayed):
+            for field in ("next_open_time", "next_close_time", "last_open_time", "last_close_time"):
+                if answer.HasField(field):
+                    instants.append(getattr(answer, field))
+            if answer.HasField("current_interval"):
+                instants += [answer.current_interval.start_time, answer.current_interval.end_time]
+    else:  # ListOpenPeriods, ComputeBusinessTime
+        instants += [request.start_time, request.end_time]
+    return _local_dates(zones, *instants)

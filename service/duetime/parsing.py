@@ -10,6 +10,7 @@ parser's answer in the request messages it sends. What is read here:
 - a weekend (a day spec, or ``none``);
 - named dates (``DATE[=NAME]``) and date overrides
   (``DATE=closed[=NAME]``, ``DATE=HH:MM-HH:MM[,HH:MM-HH:MM...][=NAME]``);
+- week periods (``FROM[: PART; PART ...]``, docs/semantics.md §16);
 - schedule deadlines (``NAME=DURATION`` or ``NAME=DURATION@after:OTHER``);
 - bundle references (``NAME`` or ``NAME@VERSION``);
 - instant text, strictly RFC 3339 with an offset (also what the JSON faces
@@ -70,6 +71,26 @@ class Deadline(NamedTuple):
     duration: str
     after: str = ""
     """The deadline whose due time ``duration`` counts from; ``""``: the stage's entry."""
+    roll: str = ""
+    """The landing rule's roll (docs/semantics.md §15) beside ``duration``:
+    ``following``, ``preceding``, ``modified-following``,
+    ``modified-preceding`` (any case, ``_`` for ``-``, or the full names
+    ``ROLL_FOLLOWING`` …); ``""``: none, or as the duration text says."""
+    landing_time: str = ""
+    """The landing rule's time on the final date: ``HH:MM``, ``open``,
+    ``close`` or ``end``; ``""``: none, or as the duration text says."""
+
+
+class WeekPeriodSpec(NamedTuple):
+    """A week period read from ``FROM[: PART; PART ...]`` (docs/semantics.md §16)."""
+
+    from_date: str
+    """Its first local date, as given (the service checks it)."""
+    weekend: list[int] | None
+    """ISO weekdays of its weekend; None: not given (Saturday + Sunday)."""
+    hours: list[tuple[int, list[Interval]]] | None
+    """Its weekly hours as :func:`parse_hours` gives them; None: not given
+    (09:00–17:00 on its other days)."""
 
 
 def parse_days(text: str, field: str) -> list[int]:
@@ -160,6 +181,29 @@ def parse_hours(specs: Iterable[str], field: str) -> list[tuple[int, list[Interv
         for day in parse_days(days_text, field):
             by_day.setdefault(day, []).extend(intervals)
     return sorted(by_day.items())
+
+
+def parse_week_period(spec: str, field: str) -> WeekPeriodSpec:
+    """``FROM[: PART; PART ...]``, a week from date FROM on (docs/semantics.md
+    §16): each PART is ``weekend DAYS`` (or ``weekend none``) or weekly hours
+    as for :func:`parse_hours` (``mon-fri 08:00-18:00``). ``"2027-03-01:
+    weekend mon,sat,sun; tue-fri 08:00-17:00"`` →
+    ``WeekPeriodSpec("2027-03-01", [1, 6, 7], [(2, [("08:00", "17:00")]), …])``.
+    Raises SpecError on ``field``."""
+    start, colon, rest = spec.partition(":")
+    if not start.strip():
+        raise SpecError(field, f"{spec!r}: give FROM[: PART; PART ...], e.g. "
+                               "'2027-03-01: mon-fri 08:00-18:00' or '2027-07-01: weekend mon-sun'")
+    weekend = None
+    hours = []
+    for part in (p.strip() for p in rest.split(";")) if colon else ():
+        if not part:
+            continue
+        if part.lower().startswith("weekend"):
+            weekend = parse_weekend(part[len("weekend"):], field)
+        else:
+            hours.append(part)
+    return WeekPeriodSpec(start.strip(), weekend, parse_hours(hours, field) if hours else None)
 
 
 def parse_named_date(spec: str) -> tuple[str, str]:

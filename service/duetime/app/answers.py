@@ -262,14 +262,21 @@ def open_periods_between(start: datetime, end: datetime, cal: ResolvedCalendar, 
         calendar = cal.calendar
         a, b = start_us(start, calendar, "start_time"), start_us(end, calendar, "end_time")
         if b < a:
-            raise InvalidArgument.at("end_time", f"{end.isoformat()} is before start_time "
-                                                 f"{start.isoformat()}; give an end_time at or after it")
+            raise InvalidArgument.at("end_time", f"{_utc_text(end)} is before start_time "
+                                                 f"{_utc_text(start)}; give an end_time at or after it")
         cc = calendar.compiled
         first_date = cc.local_of(a)[0]
         warnings = horizon(cc, first_date, last_date_of_span(cc, a, b) if a < b else first_date)
         first = resume(a, b)
         page = open_periods(cc, a if first is None else first, b, page_size)
         return OpenPeriodsAnswer(page, warnings)
+
+
+def _utc_text(instant: datetime) -> str:
+    """``instant`` as RFC 3339 text, a UTC instant with ``Z`` as the faces
+    print it (``2026-11-30T23:00:00Z``), any other with its own offset."""
+    text = instant.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 def business_days_in(first: date, last: date, cal: ResolvedCalendar) -> tuple[int, tuple[str, ...]]:

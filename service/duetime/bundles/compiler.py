@@ -75,10 +75,29 @@ def resolve_holidays(src: BundleSource) -> list[tuple[str, str]]:
     return sorted(found.items())
 
 
+def _toml_key(field: str) -> str:
+    """A calendar field as the bundle source's TOML names it: a week
+    period's ``from_date`` is its key ``from``."""
+    return field[: -len("_date")] if field.endswith("].from_date") else field
+
+
+def _toml_words(description: str) -> str:
+    """A calendar check's words with the wire's ``from_date`` said as the TOML key ``from``."""
+    return description.replace("increasing from_date order", "increasing from order ([[week_periods]] tables)")
+
+
 def compile_source(src: BundleSource) -> tuple[dict, str]:
     """Resolve ``src`` into (content, version). Raises SourceError with every
     problem the calendar validation found."""
     y0, y1 = src.years
+    for i, (start, *_) in enumerate(src.week_periods):
+        try:
+            year = date.fromisoformat(start).year
+        except ValueError:
+            continue  # the calendar's own check says what is wrong with it
+        if not y0 <= year <= y1:
+            raise SourceError(f"{src.name}.week_periods[{i}].from: week period {i} starts {start}, outside the "
+                              f"bundle's years {y0}–{y1}; move its from into those years or widen years")
     try:
         cal = Calendar.from_text(
             src.time_zone,
@@ -93,7 +112,8 @@ def compile_source(src: BundleSource) -> tuple[dict, str]:
             holidays_valid_until=date(y1, 12, 31).isoformat(),
         )
     except DuetimeError as e:
-        raise SourceError("; ".join(f"{v.field}: {v.description}" for v in e.violations)) from None
+        raise SourceError("; ".join(f"{_toml_key(v.field)}: {_toml_words(v.description)}"
+                                    for v in e.violations)) from None
     content = {
         "format": FORMAT,
         "name": src.name,

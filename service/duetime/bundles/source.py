@@ -128,8 +128,10 @@ def load_source(path: Path) -> BundleSource:
         raise SourceError(f"{where}: week_periods is an array of tables ([[week_periods]])")
     for i, p in enumerate(raw_periods):
         w = f"{where}: week_periods[{i}]"
-        if not isinstance(p, dict) or set(p) - _PERIOD_KEYS:
-            raise SourceError(f"{w}: a table with keys {sorted(_PERIOD_KEYS)}")
+        if not isinstance(p, dict):
+            raise SourceError(f"{w}: a table with keys {', '.join(sorted(_PERIOD_KEYS))} ([[week_periods]])")
+        for key in sorted(set(p) - _PERIOD_KEYS):
+            raise SourceError(f"{w}: unknown key {key!r} (allowed: {', '.join(sorted(_PERIOD_KEYS))})")
         start = p.get("from")
         if not isinstance(start, str):
             start = start.isoformat() if hasattr(start, "isoformat") else None

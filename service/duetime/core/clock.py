@@ -97,7 +97,16 @@ class ClockEvent:
 
 
 def measure_of(d: Duration, field: str) -> Measure:
-    """The measure a target's kind asks for; ISO 8601 and ``@`` targets have none."""
+    """The measure a target's kind asks for; ISO 8601 and ``@`` targets have none.
+    A target with a landing rule (``14d@following``, ``1bd@16:00``) is refused
+    saying that the rule is what a clock cannot measure (docs/semantics.md §15,
+    "Not for clocks")."""
+    if d.roll is not None or d.at_time is not None or d.at_edge is not None:
+        base = d.text[: d.text.index("@")]
+        raise InvalidArgument.at(field, f"{d.text!r} cannot be a clock target: a clock measures the time left, "
+                                        f"and a landing rule ('@…') has no measure to count it in; give the "
+                                        f"duration alone ({base!r}), or compute the rolled deadline with "
+                                        f"ComputeDueTime or a schedule")
     if d.is_relative or d.kind is DurationKind.NOMINAL:
         raise InvalidArgument.at(field, f"{d.text!r} cannot be a clock target: use elapsed (h, d, w), bd, or bh/bm")
     if d.micros < 0 or d.days < 0:

@@ -283,20 +283,21 @@ def _parse_tokens(s: str, body: str, sign: int, offset: int, field: str) -> Dura
     return Duration(kind, micros=sign * total, text=s)
 
 
-_AT_TIME = re.compile(r"([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?")
+_AT_TIME = re.compile(r"([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?")
 _ROLLS = {r.value: r for r in Roll}
 _ROLL_NAMES = ", ".join(repr(r.value) for r in Roll)
 
 
 def parse_landing_time(text: str, field: str, where: str = "") -> tuple[int | None, str | None]:
     """A landing time (docs/semantics.md §6, §15): ``HH:MM`` or ``HH:MM:SS``
-    (00:00..23:59:59) → ``(µs after local midnight, None)``; ``open``,
-    ``close`` or ``end`` → ``(None, name)``. ``where`` locates ``text`` in
+    (00:00..23:59:59; a one-digit hour too, ``9:00``) → ``(µs after local
+    midnight, None)``; ``open``, ``close`` or ``end`` in any case → ``(None,
+    name)`` with the name in lower case. ``where`` locates ``text`` in
     the duration for messages (e.g. "at position 5 of 'P1M@following@x'").
     InvalidArgument on ``field`` otherwise (``24:00``: write ``end``)."""
     at = f" {where}" if where else ""
-    if text in LANDING_EDGES:
-        return None, text
+    if text.lower() in LANDING_EDGES:
+        return None, text.lower()
     m = _AT_TIME.fullmatch(text)
     if m and (int(m[1]), int(m[2]), int(m[3] or 0)) == (24, 0, 0):
         raise InvalidArgument.at(field, f"{text!r}{at}: the end of the day is written 'end' (24:00 is the next date's 00:00)")
@@ -309,9 +310,9 @@ def parse_landing_time(text: str, field: str, where: str = "") -> tuple[int | No
 
 def parse_roll(text: str, field: str, where: str = "") -> Roll:
     """A roll's name (``following``, ``preceding``, ``modified-following``,
-    ``modified-preceding``) → :class:`Roll`; InvalidArgument on ``field``
-    listing the names otherwise."""
-    roll = _ROLLS.get(text)
+    ``modified-preceding``, any case) → :class:`Roll`; InvalidArgument on
+    ``field`` listing the names otherwise."""
+    roll = _ROLLS.get(text.lower())
     if roll is None:
         at = f" {where}" if where else ""
         raise InvalidArgument.at(field, f"{text!r}{at} is not a roll; write one of {_ROLL_NAMES}")
@@ -344,17 +345,17 @@ def _parse_ruled(s: str, body: str, sign: int, offset: int, field: str) -> Durat
         raise InvalidArgument.at(field, f"{s!r}: business hours already count open time, so they take no landing rule "
                                         "('@' follows business days, elapsed or ISO 8601 durations)")
     if base.kind is DurationKind.BUSINESS_DAY:
-        if len(rule) == 2 or rule[0] in _ROLLS:
+        if len(rule) == 2 or rule[0].lower() in _ROLLS:
             raise InvalidArgument.at(field, f"{s!r}: business days already land on a business day, so they take no roll; "
                                             f"write only the time, e.g. '{s[: offset + len(left)]}@end'")
         at_time, at_edge = parse_landing_time(rule[0], field, where[0])
         return Duration(base.kind, days=base.days, text=s, at_time=at_time, at_edge=at_edge)
-    if rule[0] not in _ROLLS:
-        if rule[0] in LANDING_EDGES or _AT_TIME.fullmatch(rule[0]):
+    if rule[0].lower() not in _ROLLS:
+        if rule[0].lower() in LANDING_EDGES or _AT_TIME.fullmatch(rule[0]):
             raise InvalidArgument.at(field, f"{s!r}: a landing time after an elapsed or ISO 8601 duration needs a roll "
                                             f"before it, e.g. '{s[: offset + len(left)]}@following@{rule[0]}'")
         parse_roll(rule[0], field, where[0])
-    roll = _ROLLS[rule[0]]
+    roll = _ROLLS[rule[0].lower()]
     at_time, at_edge = parse_landing_time(rule[1], field, where[1]) if len(rule) == 2 else (None, None)
     return Duration(base.kind, micros=base.micros, nominal=base.nominal, text=s, at_time=at_time, at_edge=at_edge,
                     roll=roll)
@@ -391,8 +392,10 @@ def with_landing(d: Duration, roll: Roll | None, landing_time: str, *, field: st
                                              f"already count open time; leave {time_field} unset")
     at_time, at_edge = parse_landing_time(landing_time, time_field) if landing_time else (None, None)
     if roll is None and d.kind is not DurationKind.BUSINESS_DAY:
+        # a command-line flag is shown as it is typed, a wire field with the enum's name
+        example = f"{roll_field} following" if roll_field.startswith("--") else "FOLLOWING"
         raise InvalidArgument.at(time_field, f"{landing_time!r} after the elapsed or ISO 8601 duration {d.text!r} "
-                                             f"needs a roll: set {roll_field} too (e.g. FOLLOWING)")
+                                             f"needs a roll: set {roll_field} too (e.g. {example})")
     text = d.text + (f"@{roll.value}" if roll is not None else "") + (f"@{landing_time}" if landing_time else "")
     return Duration(d.kind, micros=d.micros, days=d.days, nominal=d.nominal, text=text, at_time=at_time,
                     at_edge=at_edge, roll=roll)

@@ -8,6 +8,7 @@ the dates between the start and the due time one by one, up to
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -93,7 +94,7 @@ def explain_due(start: int, due: int, d: Duration, cc: CompiledCalendar, next_op
     od, _ = local_of(zone, due)
     steps.append(Step("due", f"Due {format_local(due, zone)} ({_day(od)}) = {from_us(due).isoformat().replace('+00:00', 'Z')}",
                       date.fromordinal(od).isoformat(), start_us=due))
-    return steps
+    return _with_weeks(steps, cc, forward=due >= start)
 
 
 def explain_between(a: int, b: int, cc: CompiledCalendar) -> list[Step]:
@@ -112,7 +113,80 @@ def explain_between(a: int, b: int, cc: CompiledCalendar) -> list[Step]:
     oh, _ = local_of(cc.zone, hi)
     steps.append(Step("due", f"To {format_local(hi, cc.zone)} ({_day(oh)}): {fmt_amount(total)} of open time",
                       date.fromordinal(oh).isoformat(), start_us=hi, amount_us=total))
-    return steps
+    return _with_weeks(steps, cc, forward=True)
+
+
+#: The kinds of step that follow the walk over dates (a DST step, listed
+#: after the walk, does not).
+_WALK_KINDS = frozenset({"start", "skip", "count", "open", "roll", "due"})
+
+
+def _with_weeks(steps: list[Step], cc: CompiledCalendar, *, forward: bool) -> list[Step]:
+    """``steps`` with a note before the first step of each week period
+    (docs/semantics.md §16) the walk enters, in its direction: "from Monday
+    2027-03-01 the week of 2027-03-01 holds: weekend Monday, Saturday,
+    Sunday; Tuesday–Friday 08:00–17:00" (backwards into the calendar's own
+    week: "before Monday 2027-03-01 the calendar's own week holds: …").
+    A calendar without week periods gets ``steps`` itself, unchanged."""
+    periods = cc.calendar.week_periods
+    if not periods:
+        return steps
+    starts = [p.from_date.toordinal() for p in periods]
+    out: list[Step] = []
+    reached: int | None = None  # the piece furthest in the walk's direction so far (0: the own week)
+    for step in steps:
+        if step.kind in _WALK_KINDS and step.local_date:
+            piece = bisect_right(starts, date.fromisoformat(step.local_date).toordinal())
+            if reached is None:
+                reached = piece
+            elif (piece > reached) if forward else (piece < reached):
+                for entered in (range(reached + 1, piece + 1) if forward else range(reached - 1, piece - 1, -1)):
+                    out.append(_week_note(cc, periods, starts, entered, forward))
+                reached = piece
+        out.append(step)
+    return out
+
+
+def _week_note(cc: CompiledCalendar, periods, starts: list[int], piece: int, forward: bool) -> Step:
+    """The note saying that week ``piece`` (0: the calendar's own) holds."""
+    if piece == 0:
+        first = starts[0]
+        return Step("note", f"before {_day(first)} the calendar's own week holds: "
+                            f"{week_text(cc.calendar.weekend, cc.calendar.working_hours)}",
+                    date.fromordinal(first - 1).isoformat())
+    period = periods[piece - 1]
+    iso = period.from_date.isoformat()
+    if forward:
+        where = f"from {_day(starts[piece - 1])}"
+    else:
+        end = starts[piece] - 1 if piece < len(starts) else None
+        where = f"up to {_day(end)}" if end is not None else f"from {_day(starts[piece - 1])}"
+    return Step("note", f"{where} the week of {iso} holds: {week_text(period.weekend, period.working_hours)}",
+                iso if forward or piece == len(starts) else date.fromordinal(starts[piece] - 1).isoformat())
+
+
+def week_text(weekend, working_hours) -> str:
+    """A week in words: ``weekend`` (ISO weekdays) and ``working_hours``
+    (``working_hours[i]``: the intervals of ISO weekday ``i + 1``), days in
+    a row with the same hours joined: "weekend Monday, Saturday, Sunday;
+    Tuesday–Friday 08:00–17:00" ("no weekend", "no working hours" when so)."""
+    names = ", ".join(WEEKDAY_NAMES[d - 1] for d in sorted(weekend))
+    parts = [f"weekend {names}" if names else "no weekend"]
+    runs: list[list] = []  # [first weekday, last weekday, hours text]
+    for wd, intervals in enumerate(working_hours, start=1):
+        if not intervals or wd in weekend:
+            continue
+        text = ", ".join("–".join(iv.text()) for iv in intervals)
+        if runs and runs[-1][2] == text and runs[-1][1] == wd - 1:
+            runs[-1][1] = wd
+        else:
+            runs.append([wd, wd, text])
+    for first, last, text in runs:
+        days = WEEKDAY_NAMES[first - 1] if first == last else f"{WEEKDAY_NAMES[first - 1]}–{WEEKDAY_NAMES[last - 1]}"
+        parts.append(f"{days} {text}")
+    if not runs:
+        parts.append("no working hours")
+    return "; ".join(parts)
 
 
 def _walk(o0: int, od: int) -> tuple[range, int]:

@@ -558,7 +558,7 @@ class AnalyzeImpactResponse(_message.Message):
     def __init__(self, calendar_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., records_examined: _Optional[int] = ..., records_replayed: _Optional[int] = ..., changes: _Optional[_Iterable[_Union[ImpactedRecord, _Mapping]]] = ..., not_replayed: _Optional[_Iterable[_Union[SkippedRecord, _Mapping]]] = ..., truncated: _Optional[bool] = ...) -> None: ...
 
 class ImpactedRecord(_message.Message):
-    __slots__ = ("record_id", "method", "idempotency_key", "namespace", "old_calendar_version", "new_calendar_version", "old_tzdata_version", "due_times", "error")
+    __slots__ = ("record_id", "method", "idempotency_key", "namespace", "old_calendar_version", "new_calendar_version", "old_tzdata_version", "due_times", "error", "answer_changes")
     RECORD_ID_FIELD_NUMBER: _ClassVar[int]
     METHOD_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_KEY_FIELD_NUMBER: _ClassVar[int]
@@ -568,6 +568,7 @@ class ImpactedRecord(_message.Message):
     OLD_TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
     DUE_TIMES_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_CHANGES_FIELD_NUMBER: _ClassVar[int]
     record_id: str
     method: str
     idempotency_key: str
@@ -577,7 +578,20 @@ class ImpactedRecord(_message.Message):
     old_tzdata_version: str
     due_times: _containers.RepeatedCompositeFieldContainer[DueTimeChange]
     error: str
-    def __init__(self, record_id: _Optional[str] = ..., method: _Optional[str] = ..., idempotency_key: _Optional[str] = ..., namespace: _Optional[str] = ..., old_calendar_version: _Optional[str] = ..., new_calendar_version: _Optional[str] = ..., old_tzdata_version: _Optional[str] = ..., due_times: _Optional[_Iterable[_Union[DueTimeChange, _Mapping]]] = ..., error: _Optional[str] = ...) -> None: ...
+    answer_changes: _containers.RepeatedCompositeFieldContainer[AnswerChange]
+    def __init__(self, record_id: _Optional[str] = ..., method: _Optional[str] = ..., idempotency_key: _Optional[str] = ..., namespace: _Optional[str] = ..., old_calendar_version: _Optional[str] = ..., new_calendar_version: _Optional[str] = ..., old_tzdata_version: _Optional[str] = ..., due_times: _Optional[_Iterable[_Union[DueTimeChange, _Mapping]]] = ..., error: _Optional[str] = ..., answer_changes: _Optional[_Iterable[_Union[AnswerChange, _Mapping]]] = ...) -> None: ...
+
+class AnswerChange(_message.Message):
+    __slots__ = ("name", "old_value", "new_value", "reasons")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    OLD_VALUE_FIELD_NUMBER: _ClassVar[int]
+    NEW_VALUE_FIELD_NUMBER: _ClassVar[int]
+    REASONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    old_value: str
+    new_value: str
+    reasons: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., old_value: _Optional[str] = ..., new_value: _Optional[str] = ..., reasons: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class DueTimeChange(_message.Message):
     __slots__ = ("name", "old_due_time", "new_due_time", "old_due_local", "new_due_local", "reasons")

@@ -282,8 +282,11 @@ class DueTimeServiceServicer:
         newer one (and, with tzdata, answers computed with another tz database
         under the server's), and lists every due time that would change, old,
         new and why. It changes no record and records nothing. ComputeDueTime and
-        ComputeSchedule answers are replayed; the others are listed as not
-        replayed, with the reason.
+        ComputeSchedule answers are replayed and compared due time by due time;
+        CountBusinessDays, ListOpenPeriods (a first page), GetOpenStatus and
+        ComputeBusinessTime answers are replayed and compared part by part
+        (ImpactedRecord.answer_changes); the others are listed as not replayed,
+        with the reason.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -43,20 +43,19 @@ function wallIntervals(intervals) {
 }
 
 /**
- * The drawable form of a calendar given as protobuf JSON (a GetCalendar
- * answer's `calendar`, or the inline calendar the page sends):
- * { timeZone, weekend: Set<iso>, hours: Map<iso, intervals>,
- *   overrides: Map<date, {closed, name, intervals}>, extraDays: Map<date, name> }.
- * Unset parts take the service's defaults: UTC, Saturday + Sunday,
- * 09:00–17:00 on every day that is not a weekend day.
+ * One week's weekend and hours as protobuf JSON gives them (a Calendar's own
+ * `weekend` / `workingHours`, or a week period's): { weekend: Set<iso>,
+ * hours: Map<iso, intervals> }. Unset parts take the service's defaults,
+ * Saturday + Sunday and 09:00–17:00 on every day that is not a weekend day
+ * (for a week period too: the defaults, not the previous week's).
  */
-export function drawableCalendar(calendar) {
-  const weekend = calendar.weekend
-    ? new Set((calendar.weekend.days ?? []).map(weekdayIso))
+function drawableWeek(weekendJson, workingHoursJson) {
+  const weekend = weekendJson
+    ? new Set((weekendJson.days ?? []).map(weekdayIso))
     : new Set([6, 7]);
   const hours = new Map();
-  if (calendar.workingHours) {
-    for (const day of calendar.workingHours.days ?? []) {
+  if (workingHoursJson) {
+    for (const day of workingHoursJson.days ?? []) {
       hours.set(weekdayIso(day.weekday), wallIntervals(day.intervals));
     }
   } else {
@@ -64,6 +63,26 @@ export function drawableCalendar(calendar) {
       if (!weekend.has(day.iso)) hours.set(day.iso, wallIntervals([{ start: "09:00", end: "17:00" }]));
     }
   }
+  return { weekend, hours };
+}
+
+/**
+ * The drawable form of a calendar given as protobuf JSON (a GetCalendar
+ * answer's `calendar`, or the inline calendar the page sends):
+ * { timeZone, weekend: Set<iso>, hours: Map<iso, intervals>,
+ *   weeks: [{ from: "YYYY-MM-DD", weekend, hours }],
+ *   overrides: Map<date, {closed, name, intervals}>, extraDays: Map<date, name> }.
+ * `weekend` and `hours` are the calendar's own week; `weeks` its week
+ * periods (docs/semantics.md §16, "Weeks that change by date") in `from`
+ * order, each holding from its `from` date until the next one's.
+ * Unset parts take the service's defaults: UTC, Saturday + Sunday,
+ * 09:00–17:00 on every day that is not a weekend day.
+ */
+export function drawableCalendar(calendar) {
+  const own = drawableWeek(calendar.weekend, calendar.workingHours);
+  const weeks = (calendar.weekPeriods ?? [])
+    .map((period) => ({ from: period.fromDate ?? "", ...drawableWeek(period.weekend, period.workingHours) }))
+    .sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
   const overrides = new Map(
     (calendar.dateOverrides ?? []).map((o) => [
       o.date,
@@ -71,7 +90,18 @@ export function drawableCalendar(calendar) {
     ]),
   );
   const extraDays = new Map((calendar.extraWorkingDays ?? []).map((e) => [e.date, e.name ?? ""]));
-  return { timeZone: calendar.timeZone || "UTC", weekend, hours, overrides, extraDays };
+  return { timeZone: calendar.timeZone || "UTC", weekend: own.weekend, hours: own.hours, weeks, overrides, extraDays };
+}
+
+/** The week in force on local date `date` ("YYYY-MM-DD"): the last week
+ * period whose `from` is on or before it, else the calendar's own week. */
+export function weekOn(calendar, date) {
+  let week = calendar;
+  for (const period of calendar.weeks ?? []) {
+    if (period.from <= date) week = period;
+    else break;
+  }
+  return week;
 }
 
 /**
@@ -79,6 +109,8 @@ export function drawableCalendar(calendar) {
  * open intervals: { rule, business, label, intervals }, with rule one of
  * "override", "extra", "holiday", "weekend", "hours". `holidayName` is the
  * service's holiday name for the date, or undefined when it is none.
+ * "Weekend" and the weekday's hours are those of the week in force on the
+ * date (`weekOn`); an extra working day takes its hours from that week.
  */
 export function dayRule(calendar, date, weekday, holidayName) {
   const override = calendar.overrides.get(date);
@@ -93,11 +125,12 @@ export function dayRule(calendar, date, weekday, holidayName) {
       intervals: override.intervals,
     };
   }
+  const week = weekOn(calendar, date);
   if (calendar.extraDays.has(date)) {
-    let intervals = calendar.hours.get(weekday) ?? [];
+    let intervals = week.hours.get(weekday) ?? [];
     if (!intervals.length) {
-      const first = WEEKDAYS.find((day) => (calendar.hours.get(day.iso) ?? []).length);
-      intervals = first ? calendar.hours.get(first.iso) : [];
+      const first = WEEKDAYS.find((day) => (week.hours.get(day.iso) ?? []).length);
+      intervals = first ? week.hours.get(first.iso) : [];
     }
     const name = calendar.extraDays.get(date);
     return { rule: "extra", business: true, label: `Extra working day${name ? `: ${name}` : ""}`, intervals };
@@ -105,10 +138,10 @@ export function dayRule(calendar, date, weekday, holidayName) {
   if (holidayName !== undefined) {
     return { rule: "holiday", business: false, label: `Holiday: ${holidayName || "(no name)"}`, intervals: [] };
   }
-  if (calendar.weekend.has(weekday)) {
+  if (week.weekend.has(weekday)) {
     return { rule: "weekend", business: false, label: "Weekend", intervals: [] };
   }
-  return { rule: "hours", business: true, label: "", intervals: calendar.hours.get(weekday) ?? [] };
+  return { rule: "hours", business: true, label: "", intervals: week.hours.get(weekday) ?? [] };
 }
 
 /** The open spans to shade on one day's row, in wall seconds [start, end)
@@ -123,4 +156,32 @@ export function openSpans(ownIntervals, previousIntervals) {
     spans.push({ start: interval.start, end: Math.min(interval.end, DAY_S), text: interval.text, carried: false });
   }
   return spans;
+}
+
+/** The week period (`drawableCalendar`'s `weeks`) that starts on local date
+ * `date`, or undefined when none does. */
+export function weekStartingOn(calendar, date) {
+  return (calendar.weeks ?? []).find((week) => week.from === date);
+}
+
+/** A week in words, as the service's explanations say it: "weekend Monday,
+ * Saturday, Sunday; Tuesday–Friday 08:00–17:00" (days in a row with the
+ * same hours joined; "no weekend", "closed all week" when so). */
+export function describeWeek(week) {
+  const weekend = WEEKDAYS.filter((day) => week.weekend.has(day.iso)).map((day) => day.name);
+  const parts = [weekend.length ? `weekend ${weekend.join(", ")}` : "no weekend"];
+  const runs = [];
+  for (const day of WEEKDAYS) {
+    const text = (week.hours.get(day.iso) ?? []).map((i) => i.text).join(", ");
+    if (!text || week.weekend.has(day.iso)) continue;
+    const last = runs[runs.length - 1];
+    if (last && last.text === text && last.to.iso === day.iso - 1) last.to = day;
+    else runs.push({ from: day, to: day, text });
+  }
+  for (const run of runs) {
+    const days = run.from === run.to ? run.from.name : `${run.from.name}–${run.to.name}`;
+    parts.push(`${days} ${run.text}`);
+  }
+  if (!runs.length) parts.push("closed all week");
+  return parts.join("; ");
 }

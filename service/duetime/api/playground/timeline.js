@@ -1,15 +1,16 @@
 // The timeline: the weeks from the entry to the last deadline, one row per
 // local date, drawn on a 24-hour wall-clock axis of the calendar's zone.
 //
-// Each row shades the date's open hours (from the calendar's working hours,
-// overrides and extra working days, docs/semantics.md "Which rule wins for a
-// date"), names its holiday (the service's ListHolidays answer) or weekend,
+// Each row shades the date's open hours (from the working hours of the week
+// in force on the date, overrides and extra working days, docs/semantics.md
+// "Which rule wins for a date" and "Weeks that change by date"), says where a
+// week period starts, names its holiday (the service's ListHolidays answer) or weekend,
 // marks a change of the zone's UTC offset with the new offset, and pins every
 // deadline due on it with its local and UTC time (the service's answer). A
 // pin is a button: hovering, focusing or clicking it shows the deadline's
 // explanation.
 
-import { dayRule, openSpans } from "./calendar.js";
+import { dayRule, describeWeek, openSpans, weekStartingOn } from "./calendar.js";
 import {
   DAY_S,
   addDays,
@@ -180,6 +181,10 @@ function dayRow(model, date, entryWall, nowWall, onPin) {
   }
   const notes = element("div", { class: "notes" });
   if (rule.label) notes.append(element("span", { class: `label label-${rule.rule}`, testid: "day-label" }, rule.label));
+  const week = weekStartingOn(model.calendar, date);
+  if (week) {
+    notes.append(element("span", { class: "label label-week", testid: "week-period" }, `From ${date}: ${describeWeek(week)}`));
+  }
 
   const change = offsetChangeOn(model.zone, date);
   if (change) {
