@@ -1507,12 +1507,61 @@ export type ImpactedRecord = Message<"duetime.v1.ImpactedRecord"> & {
      * @generated from field: string error = 9;
      */
     error: string;
+    /**
+     * For an answer without a due time (CountBusinessDays, ListOpenPeriods,
+     * GetOpenStatus, ComputeBusinessTime): every part of it that would change,
+     * e.g. "businessDays" 22 → 21 (docs/semantics.md §12).
+     *
+     * @generated from field: repeated duetime.v1.AnswerChange answer_changes = 10;
+     */
+    answerChanges: AnswerChange[];
 };
 /**
  * Describes the message duetime.v1.ImpactedRecord.
  * Use `create(ImpactedRecordSchema)` to create a new message.
  */
 export declare const ImpactedRecordSchema: GenMessage<ImpactedRecord>;
+/**
+ * AnswerChange is one part of a recorded answer, other than a due time, that
+ * would change.
+ *
+ * @generated from message duetime.v1.AnswerChange
+ */
+export type AnswerChange = Message<"duetime.v1.AnswerChange"> & {
+    /**
+     * The part, by its JSON field name: "businessDays", "businessTime",
+     * "open", "nextOpenTime", "periods", "periods[2]" ….
+     *
+     * @generated from field: string name = 1;
+     */
+    name: string;
+    /**
+     * The recorded value in words ("22", "8h", "2026-12-28T09:00:00+01:00",
+     * "[2026-12-28T09:00:00+01:00, 2026-12-28T17:00:00+01:00)"; "none" when
+     * it had none).
+     *
+     * @generated from field: string old_value = 2;
+     */
+    oldValue: string;
+    /**
+     * The replay's value, written the same way.
+     *
+     * @generated from field: string new_value = 3;
+     */
+    newValue: string;
+    /**
+     * Why, in words, as DueTimeChange.reasons says it, for the dates the
+     * answer covers.
+     *
+     * @generated from field: repeated string reasons = 4;
+     */
+    reasons: string[];
+};
+/**
+ * Describes the message duetime.v1.AnswerChange.
+ * Use `create(AnswerChangeSchema)` to create a new message.
+ */
+export declare const AnswerChangeSchema: GenMessage<AnswerChange>;
 /**
  * DueTimeChange is one due time that would move.
  *
@@ -3622,8 +3671,11 @@ export declare const DueTimeService: GenService<{
      * newer one (and, with tzdata, answers computed with another tz database
      * under the server's), and lists every due time that would change, old,
      * new and why. It changes no record and records nothing. ComputeDueTime and
-     * ComputeSchedule answers are replayed; the others are listed as not
-     * replayed, with the reason.
+     * ComputeSchedule answers are replayed and compared due time by due time;
+     * CountBusinessDays, ListOpenPeriods (a first page), GetOpenStatus and
+     * ComputeBusinessTime answers are replayed and compared part by part
+     * (ImpactedRecord.answer_changes); the others are listed as not replayed,
+     * with the reason.
      *
      * @generated from rpc duetime.v1.DueTimeService.AnalyzeImpact
      */
