@@ -281,7 +281,7 @@ describe("records and catalog", () => {
       ["2027-01-06", "Epiphany"],
     ]);
     const policies = await duetime.listPolicies();
-    assert.deepEqual(policies.policies.map((p) => p.name), ["support-contract"]);
+    assert.deepEqual(policies.policies.map((p) => p.name), ["support-contract", "support-sla"]);
     const policy = await duetime.getPolicy("support-contract");
     assert.equal(policy.initialTier, "standard");
     assert.deepEqual(policy.tiers.map((t) => [t.name, t.target]), [["priority", "48bh"], ["standard", "14d"]]);
