@@ -151,19 +151,38 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
 
     def batch(run, cal):
         """The most items (the most of them explained), each with a calendar
-        as large as fits 10,000 times in one message; and as many distinct
-        largest calendars as fit."""
+        as large as fits 10,000 times in one message; the largest calendar and
+        as many other distinct calendars (48 intervals every day of the week)
+        as the weight of one message's calendars allows; as many such
+        calendars, with as many dates as fit; the most distinct calendars."""
         small = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(run, 2026), name="x")],
                             working_hours=pb.WorkingHours(days=[pb.DayHours(weekday=wd, intervals=_full_day(48))
                                                                 for wd in (1, 3)]))
-        fit = MAX_MESSAGE_BYTES // 2 // max(cal.ByteSize(), 1)
-        distinct = [pb.ComputeDueTimeRequest(calendar=cal, start=_at("2026-01-05T09:00:00Z"),
-                                             duration="1000bh", explain=i < _explained(cal))
-                    for i in range(min(fit, 1000))]
-        for i, item in enumerate(distinct):
-            item.calendar.holidays.add(date=_day(i, 2100), name=f"{run}")
+
+        def busy(i: int, dates: int) -> pb.Calendar:
+            """48 intervals every day of the week and ``dates`` holidays (the
+            first one unique to ``i`` and the run)."""
+            return pb.Calendar(time_zone=ZONE, weekend=pb.WeekendDays(), working_hours=pb.WorkingHours(
+                days=[pb.DayHours(weekday=wd, intervals=_full_day(L.MAX_INTERVALS_PER_DAY)) for wd in range(1, 8)]),
+                holidays=[pb.Holiday(date=_day(i, 2100), name=f"{run}")]
+                + [pb.Holiday(date=_day(7 * j + 3, 1950), name="x") for j in range(dates - 1)])
+
+        def item(calendar: pb.Calendar, i: int) -> pb.ComputeDueTimeRequest:
+            return pb.ComputeDueTimeRequest(calendar=calendar, start=_at("2026-01-05T09:00:00Z"),
+                                            duration="1000bh", explain=i < _explained(calendar))
+
+        def tiny(i: int) -> pb.Calendar:
+            return pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(i, 2100), name=f"{run}")])
+
+        room = L.MAX_BATCH_CALENDAR_WEIGHT - L.calendar_weight(cal)
+        others = [busy(i, 1) for i in range(room // L.calendar_weight(busy(0, 1)))]
+        heavy = L.MAX_BATCH_CALENDAR_WEIGHT // L.calendar_weight(busy(0, 1))
+        dates = 1 + (L.MAX_BATCH_CALENDAR_WEIGHT // heavy - L.calendar_weight(busy(0, 1)))
+        many = L.MAX_BATCH_CALENDAR_WEIGHT // L.calendar_weight(tiny(0))
         return [pb.BatchComputeDueTimesRequest(items=batch_items(run, small, L.MAX_BATCH_ITEMS, "b")),
-                pb.BatchComputeDueTimesRequest(items=distinct)]
+                pb.BatchComputeDueTimesRequest(items=[item(c, i) for i, c in enumerate([cal] + others)]),
+                pb.BatchComputeDueTimesRequest(items=[item(busy(i, dates), i) for i in range(heavy)]),
+                pb.BatchComputeDueTimesRequest(items=[item(tiny(i), i) for i in range(many)])]
 
     def stream_chunk(run, cal):
         small = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(run, 2026), name="x")],
