@@ -255,7 +255,8 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
     def impact(run, cal):
         records_for_impact()
         new = catalog.bundles.versions("hr-zagreb")[-1]
-        return [pb.AnalyzeImpactRequest(calendar=new.ref, limit=MAX_IMPACT_LIMIT)]
+        return [pb.AnalyzeImpactRequest(calendar=new.ref, limit=MAX_IMPACT_LIMIT),
+                pb.AnalyzeImpactRequest(tzdata=True, limit=MAX_IMPACT_LIMIT)]
 
     def list_records(run, cal):
         records_for_impact()
@@ -338,12 +339,15 @@ def main(argv: list[str] | None = None) -> int:
         filled = []
 
         def records_for_impact() -> None:
-            """10,000 explained ComputeDueTime records in hr-zagreb's older version (once)."""
+            """10,000 explained ComputeDueTime records in hr-zagreb's older
+            version, and 20,000 in its newer one, which a change to the newer
+            version does not concern, nor one of the tz database (once)."""
             if filled:
                 return
-            old = catalog.bundles.versions("hr-zagreb")[0].ref
-            for first in range(0, 10_000, 1000):
-                items = [pb.ComputeDueTimeRequest(calendar=pb.Calendar(bundle=old), duration="3bd", explain=True,
+            old, new = (v.ref for v in catalog.bundles.versions("hr-zagreb"))
+            for first in range(0, 30_000, 1000):
+                items = [pb.ComputeDueTimeRequest(calendar=pb.Calendar(bundle=old if first % 3000 == 0 else new),
+                                                  duration="3bd", explain=True,
                                                   start=_at(f"{2020 + i % 10}-03-0{1 + i % 9}T10:00:00Z"),
                                                   idempotency_key=f"impact-{first + i}")
                          for i in range(1000)]

@@ -37,13 +37,16 @@ from duetime.app import Answering, DueTimeApp
 from duetime.bundles import Bundle, diff_versions
 from duetime.catalog import Catalog
 from duetime.core import DuetimeError, InvalidArgument, get_zone
-from duetime.ledger import LedgerRow, RecordFilter
+from duetime.ledger import Concern, LedgerRow, RecordFilter
 from duetime.v1 import duetime_pb2 as pb
 
 DEFAULT_LIMIT = 1000
 """Records considered when the request gives no limit."""
 MAX_LIMIT = 1_000
 """Most records one analysis considers."""
+IMPACT_PAGE = 100
+"""Records read from the ledger at a time: only those the change may
+concern, selected by the store (their calendar or tz database version)."""
 MAX_ERROR_TEXT = 300
 """A failed replay's error is cut to this many characters."""
 
@@ -69,9 +72,14 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
     it is when the call starts. ``select``: the filter of the records to
     read, made from the request (None: its time range and namespace, by
     :func:`duetime.api.convert.record_filter`); a face narrows it to the
-    caller's namespaces. ``check`` (None: none): the call's cooperative
-    deadline check, called before each record is examined and while a
-    replay builds a calendar; what it raises stops the analysis. Raises
+    caller's namespaces. Only the records the change may concern are read
+    (:class:`~duetime.ledger.Concern`: the store selects them by calendar
+    and tz database version), :data:`IMPACT_PAGE` at a time;
+    ``records_examined`` counts every record of the range up to where the
+    analysis stopped. ``check`` (None: none): the call's cooperative
+    deadline check, called before each record the change may concern is
+    examined, before each page is read and while a replay builds a
+    calendar; what it raises stops the analysis. Raises
     InvalidArgument: neither ``calendar`` nor ``tzdata``, an unknown bundle
     or version on ``calendar``, a negative or too large ``limit``, a bad time
     range or namespace; what ``select`` raises (a namespace the caller may
@@ -92,11 +100,13 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
     limit = request.limit or DEFAULT_LIMIT
     answer = pb.AnalyzeImpactResponse(calendar_version=new.ref if new else "",
                                       tzdata_version=tzdata)
+    concern = Concern(tuple(f"{new.name}@{v}" for v in sorted(older)),
+                      tzdata if request.tzdata else None)
     considered = 0
-    for row in app.records(flt):
+    through = None  # the position of the last record examined when truncated
+    for row in app.concerned_records(flt, concern, IMPACT_PAGE, check):
         if check is not None:
             check()
-        answer.records_examined += 1
         old_version = next((v for v in _versions_of(row.calendar_version, new.name)
                             if v in older), None) if new else None
         tz_changed = request.tzdata and row.tzdata_version != tzdata
@@ -104,6 +114,7 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
             continue
         if considered == limit:
             answer.truncated = True
+            through = (row.receive_time_us, row.record_id)
             break
         considered += 1
         rpc = row.method.rsplit("/", 1)[-1]
@@ -118,6 +129,7 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
         changed = _replay(row, new if old_bundle else None, old_bundle, app, answering, tzdata)
         if changed is not None:
             answer.changes.append(changed)
+    answer.records_examined = app.count_records(flt, through)
     return answer
 
 
@@ -149,6 +161,7 @@ def _replay(row: LedgerRow, new: Bundle | None, old: Bundle | None, app: DueTime
     answered by ``app`` from ``answering``, unrecorded."""
     method = METHODS[row.method]
     request = method.request_type.FromString(row.request)
+    request.explain = False  # only the due times are compared: no explanation is needed
     recorded = method.response_type.FromString(row.response)
     if new is not None:
         request.calendar.bundle = new.ref

@@ -8,7 +8,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Sequence
 
-from duetime.ledger.listing import Position, RecordFilter
+from duetime.ledger.listing import Concern, Position, RecordFilter
 from duetime.ledger.port import Ledger
 from duetime.ledger.rows import COLUMNS, LedgerRow
 
@@ -32,6 +32,49 @@ def page_query(flt: RecordFilter, after: Position | None, limit: int) -> tuple[s
     """SQL (``?`` placeholders) and parameters for :meth:`Ledger._page`: up
     to ``limit`` rows matching ``flt`` after position ``after`` (None: from
     the first), in listing order."""
+    where, params = _where(flt, after)
+    sql = SELECT_ROWS + (" WHERE " + " AND ".join(where) if where else "")
+    return sql + " ORDER BY receive_time_us, record_id LIMIT ?", params + [limit]
+
+
+def _like_text(text: str) -> str:
+    """A LIKE pattern (escape character ``!``) matching any text holding ``text``."""
+    return "%" + text.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%"
+
+
+def concerned_query(flt: RecordFilter, concern: Concern, after: Position | None,
+                    limit: int) -> tuple[str, list]:
+    """SQL and parameters for :meth:`Ledger.concerned_page`: as
+    :func:`page_query`, and only the rows ``concern`` matches (a
+    ``calendar_version`` holding one of its texts, found with LIKE, which
+    SQLite compares without case: a superset, checked again by the reader;
+    or another ``tzdata_version``). ``concern`` must not be empty."""
+    where, params = _where(flt, after)
+    either, more = [], []
+    for text in concern.calendar_texts:
+        either.append("calendar_version LIKE ? ESCAPE '!'")
+        more.append(_like_text(text))
+    if concern.other_than_tzdata is not None:
+        either.append("tzdata_version <> ?")
+        more.append(concern.other_than_tzdata)
+    where.append("(" + " OR ".join(either) + ")")
+    sql = SELECT_ROWS + " WHERE " + " AND ".join(where)
+    return sql + " ORDER BY receive_time_us, record_id LIMIT ?", params + more + [limit]
+
+
+def count_query(flt: RecordFilter, through: Position | None) -> tuple[str, list]:
+    """SQL and parameters for :meth:`Ledger.count_records`: how many rows
+    match ``flt`` at or before position ``through`` (None: all)."""
+    where, params = _where(flt, None)
+    if through is not None:
+        where.append("(receive_time_us, record_id) <= (?, ?)")
+        params += list(through)
+    return "SELECT COUNT(*) FROM records" + (" WHERE " + " AND ".join(where) if where else ""), params
+
+
+def _where(flt: RecordFilter, after: Position | None) -> tuple[list[str], list]:
+    """The conditions (and their parameters) of the rows matching ``flt``
+    after position ``after`` (None: from the first)."""
     where, params = [], []
     if flt.since_us is not None:
         where.append("receive_time_us >= ?")
@@ -48,8 +91,7 @@ def page_query(flt: RecordFilter, after: Position | None, limit: int) -> tuple[s
     if after is not None:
         where.append("(receive_time_us, record_id) > (?, ?)")
         params += list(after)
-    sql = SELECT_ROWS + (" WHERE " + " AND ".join(where) if where else "")
-    return sql + " ORDER BY receive_time_us, record_id LIMIT ?", params + [limit]
+    return where, params
 
 
 GET_BY_ID = SELECT_ROWS + " WHERE record_id = ?"
@@ -93,3 +135,14 @@ class SqlLedger(Ledger):
     def _page(self, flt: RecordFilter, after: Position | None, limit: int) -> list[LedgerRow]:
         sql, params = page_query(flt, after, limit)
         return [LedgerRow(*r) for r in self._fetch(sql, params)]
+
+    def concerned_page(self, flt: RecordFilter, concern: Concern, after: Position | None,
+                       limit: int) -> list[LedgerRow]:
+        if concern.empty:
+            return []
+        sql, params = concerned_query(flt, concern, after, limit)
+        return [LedgerRow(*r) for r in self._fetch(sql, params)]
+
+    def count_records(self, flt: RecordFilter, through: Position | None = None) -> int:
+        sql, params = count_query(flt, through)
+        return int(self._fetch(sql, params)[0][0])
