@@ -12,8 +12,14 @@ without recording anything and without changing any record:
   version than this process's is replayed in its own calendar version (a
   bundle named without a version is pinned to the one the record used).
 
-ComputeDueTime and ComputeSchedule answers are replayed and compared due time
-by due time; records of the other methods are listed as not replayed, with
+Only the records a change may concern are read (the store selects them by
+their calendar and tz database versions, a page at a time). One analysis
+replays at most ``limit`` records (1,000), :data:`MAX_DUE_TIMES` due times
+and :data:`MAX_CALENDARS_WEIGHT` of distinct inline calendars; past any of
+them it stops and says ``truncated`` (call again over a later time range).
+
+ComputeDueTime and ComputeSchedule answers are replayed (without their
+explanations) and compared due time by due time; records of the other methods are listed as not replayed, with
 the reason. Why a due time moved is said with the lines of
 :func:`duetime.bundles.diff_versions` that concern the local dates from the
 start to the later of the old and new due times (lines about the whole week,
@@ -34,6 +40,7 @@ from duetime import tzdb
 from duetime.api.convert import DUE_TIME, METHODS, SCHEDULE, record_filter
 from duetime.api.status import code_name
 from duetime.app import Answering, DueTimeApp
+from duetime.app.limits import MAX_BATCH_CALENDAR_WEIGHT, calendar_weight
 from duetime.bundles import Bundle, diff_versions
 from duetime.catalog import Catalog
 from duetime.core import DuetimeError, InvalidArgument, get_zone
@@ -47,6 +54,15 @@ MAX_LIMIT = 1_000
 IMPACT_PAGE = 100
 """Records read from the ledger at a time: only those the change may
 concern, selected by the store (their calendar or tz database version)."""
+MAX_DUE_TIMES = 1_000
+"""Most due times one analysis replays (a ComputeDueTime record has one, a
+ComputeSchedule record one per deadline): the analysis stops before the
+record that would pass it, and says ``truncated``."""
+MAX_CALENDARS_WEIGHT = MAX_BATCH_CALENDAR_WEIGHT
+"""Most weight (:func:`duetime.app.limits.calendar_weight`) of the distinct
+inline calendars one analysis builds to replay its records, as for one
+batch message: the analysis stops before the record that would pass it,
+and says ``truncated``."""
 MAX_ERROR_TEXT = 300
 """A failed replay's error is cut to this many characters."""
 
@@ -102,7 +118,8 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
                                       tzdata_version=tzdata)
     concern = Concern(tuple(f"{new.name}@{v}" for v in sorted(older)),
                       tzdata if request.tzdata else None)
-    considered = 0
+    considered = due_times = calendars_weight = 0
+    calendars: set[bytes] = set()  # the distinct inline calendars replayed in
     through = None  # the position of the last record examined when truncated
     for row in app.concerned_records(flt, concern, IMPACT_PAGE, check):
         if check is not None:
@@ -112,21 +129,31 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
         tz_changed = request.tzdata and row.tzdata_version != tzdata
         if old_version is None and not tz_changed:
             continue
-        if considered == limit:
+        replayed = row.method in _REPLAYED
+        replay = METHODS[row.method].request_type.FromString(row.request) if replayed else None
+        weight = (len(replay.deadlines) if row.method == SCHEDULE.name else 1) if replayed else 0
+        calendar = _inline_calendar(replay) if replayed else None
+        more = calendar_weight(replay.calendar) if calendar is not None and calendar not in calendars else 0
+        if considered == limit or (answer.records_replayed and (
+                due_times + weight > MAX_DUE_TIMES or calendars_weight + more > MAX_CALENDARS_WEIGHT)):
             answer.truncated = True
             through = (row.receive_time_us, row.record_id)
             break
         considered += 1
         rpc = row.method.rsplit("/", 1)[-1]
-        if row.method not in _REPLAYED:
+        if not replayed:
             why = _NOT_REPLAYED.get(rpc, "this duetime does not know the method")
             answer.not_replayed.append(pb.SkippedRecord(
                 record_id=row.record_id, method=row.method, reason=f"not replayed ({rpc}): {why}"))
             continue
         answer.records_replayed += 1
+        due_times += weight
+        calendars_weight += more
+        if calendar is not None:
+            calendars.add(calendar)
         old_bundle = (catalog.bundles.resolve(f"{new.name}@{old_version}")
                       if old_version else None)
-        changed = _replay(row, new if old_bundle else None, old_bundle, app, answering, tzdata)
+        changed = _replay(row, replay, new if old_bundle else None, old_bundle, app, answering, tzdata)
         if changed is not None:
             answer.changes.append(changed)
     answer.records_examined = app.count_records(flt, through)
@@ -153,14 +180,23 @@ def _versions_of(calendar_version: str, name: str) -> list[str]:
     return found
 
 
-def _replay(row: LedgerRow, new: Bundle | None, old: Bundle | None, app: DueTimeApp,
-            answering: Answering, tzdata: str) -> pb.ImpactedRecord | None:
-    """The ImpactedRecord of one ComputeDueTime or ComputeSchedule record, or
-    None when no due time moves. ``new``/``old``: the bundle versions of a
+def _inline_calendar(request: Message) -> bytes | None:
+    """The bytes of ``request``'s calendar when a replay builds it anew (it
+    gives more than a bundle's name), else None."""
+    calendar = request.calendar
+    if not request.HasField("calendar") or (calendar.bundle and len(calendar.ListFields()) == 1):
+        return None
+    return calendar.SerializeToString(deterministic=True)
+
+
+def _replay(row: LedgerRow, request: Message, new: Bundle | None, old: Bundle | None,
+            app: DueTimeApp, answering: Answering, tzdata: str) -> pb.ImpactedRecord | None:
+    """The ImpactedRecord of one ComputeDueTime or ComputeSchedule record
+    (``request``: its request, read from the record; changed here), or None
+    when no due time moves. ``new``/``old``: the bundle versions of a
     calendar change (None: only the tz database changed); the replay is
     answered by ``app`` from ``answering``, unrecorded."""
     method = METHODS[row.method]
-    request = method.request_type.FromString(row.request)
     request.explain = False  # only the due times are compared: no explanation is needed
     recorded = method.response_type.FromString(row.response)
     if new is not None:
