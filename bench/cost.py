@@ -26,7 +26,7 @@ import shutil
 import sys
 import tempfile
 import time
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable
 
@@ -35,7 +35,7 @@ from google.protobuf.message import Message
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from duetime.api.calls import CALENDAR_SERVICE, DUE_TIME_SERVICE, CallLimits, unary_calls
-from duetime.api.convert import DUE_TIME, calendar_from_proto
+from duetime.api.convert import DUE_TIME, SCHEDULE, calendar_from_proto
 from duetime.app import limits as L
 from duetime.bundles.compiler import version_of
 from duetime.catalog import Catalog
@@ -140,7 +140,7 @@ def due_requests(cal: pb.Calendar) -> list[pb.ComputeDueTimeRequest]:
     ]
 
 
-def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str, tuple[str, Callable]]:
+def cases(catalog: Catalog, records_for_impact: Callable[[], datetime]) -> dict[str, tuple[str, Callable]]:
     """RPC → (full method name, make(run, calendar) → the requests to try)."""
     d, c = DUE_TIME_SERVICE, CALENDAR_SERVICE
 
@@ -255,7 +255,10 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
     def impact(run, cal):
         records_for_impact()
         new = catalog.bundles.versions("hr-zagreb")[-1]
+        due_times_from = Timestamp()
+        due_times_from.FromDatetime(records_for_impact())
         return [pb.AnalyzeImpactRequest(calendar=new.ref, limit=MAX_IMPACT_LIMIT),
+                pb.AnalyzeImpactRequest(calendar=new.ref, limit=MAX_IMPACT_LIMIT, start_time=due_times_from),
                 pb.AnalyzeImpactRequest(tzdata=True, limit=MAX_IMPACT_LIMIT)]
 
     def list_records(run, cal):
@@ -338,12 +341,15 @@ def main(argv: list[str] | None = None) -> int:
 
         filled = []
 
-        def records_for_impact() -> None:
+        def records_for_impact() -> datetime:
             """10,000 explained ComputeDueTime records in hr-zagreb's older
             version, and 20,000 in its newer one, which a change to the newer
-            version does not concern, nor one of the tz database (once)."""
+            version does not concern, nor one of the tz database; and, a
+            second earlier, 100 ComputeSchedule records of the most deadlines
+            in the older version (once). Returns when the ComputeDueTime
+            records were received."""
             if filled:
-                return
+                return received
             old, new = (v.ref for v in catalog.bundles.versions("hr-zagreb"))
             for first in range(0, 30_000, 1000):
                 items = [pb.ComputeDueTimeRequest(calendar=pb.Calendar(bundle=old if first % 3000 == 0 else new),
@@ -352,7 +358,12 @@ def main(argv: list[str] | None = None) -> int:
                                                   idempotency_key=f"impact-{first + i}")
                          for i in range(1000)]
                 app.call_many(DUE_TIME, items, received)
+            deadlines = [pb.DeadlineSpec(name=f"d{i}", duration=f"{i + 1}bd") for i in range(L.MAX_DEADLINES)]
+            app.call_many(SCHEDULE, [pb.ComputeScheduleRequest(
+                calendar=pb.Calendar(bundle=old), entered_time=_at("2026-03-02T10:00:00Z"), deadlines=deadlines,
+                idempotency_key=f"impact-schedule-{i}") for i in range(100)], received - timedelta(seconds=1))
             filled.append(True)
+            return received
 
         cold_ms, _ = cpu_ms(lambda: [table(get_zone("Europe/Zagreb"))._year(y) for y in range(1899, 2201)])
         for zone in (ZONE, "Europe/Zagreb", "Asia/Tokyo", "Asia/Jerusalem", "Australia/Sydney", "Asia/Dubai",

@@ -40,7 +40,7 @@ def old_tzdata_copies(ledger: MemoryLedger, made: LedgerRow, n: int, first: int 
 
 def test_the_bounds():
     assert (impact.MAX_LIMIT, impact.MAX_DUE_TIMES, impact.MAX_CALENDARS_WEIGHT, impact.IMPACT_PAGE) == (
-        1_000, 1_000, 16_000, 100)
+        1_000, 1_000, 16_000, 20)
 
 
 def test_an_analysis_replays_at_most_1000_due_times():

@@ -51,9 +51,10 @@ DEFAULT_LIMIT = 1000
 """Records considered when the request gives no limit."""
 MAX_LIMIT = 1_000
 """Most records one analysis considers."""
-IMPACT_PAGE = 100
+IMPACT_PAGE = 20
 """Records read from the ledger at a time: only those the change may
-concern, selected by the store (their calendar or tz database version)."""
+concern, selected by the store (their calendar or tz database version).
+Small, so that a call holds little of a ledger of large records."""
 MAX_DUE_TIMES = 1_000
 """Most due times one analysis replays (a ComputeDueTime record has one, a
 ComputeSchedule record one per deadline): the analysis stops before the
