@@ -135,3 +135,17 @@ def test_served_batch_and_stream_message_over_the_bound_are_invalid_argument():
         assert list(running.app.records(RecordFilter())) == []
     finally:
         running.stop(grace=0)
+
+
+def test_over_http_the_refusal_is_400_on_the_same_field():
+    from duetime.api import http
+    from test_status_table import from_body, post
+
+    app = build_app(MemoryLedger())
+    answered = post(http.create_app(app, log_calls=False), "/v1/dueTimes:batchCompute",
+                    pb.BatchComputeDueTimesRequest(items=distinct(157)))
+    assert answered.status_code == 400
+    bad = BadRequest()
+    assert any(detail.Unpack(bad) for detail in from_body(answered).details)
+    assert [(v.field, v.description) for v in bad.field_violations] == [refusal(157, 16_014)]
+    assert list(app.records(RecordFilter())) == []
