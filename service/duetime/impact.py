@@ -19,8 +19,8 @@ and :data:`MAX_CALENDARS_WEIGHT` of distinct inline calendars; past any of
 them it stops and says ``truncated`` (call again over a later time range).
 
 ComputeDueTime and ComputeSchedule answers are replayed (without their
-explanations) and compared due time by due time; records of the other methods are listed as not replayed, with
-the reason. Why a due time moved is said with the lines of
+explanations) and compared due time by due time; records of the other
+methods are listed as not replayed, with the reason. Why a due time moved is said with the lines of
 :func:`duetime.bundles.diff_versions` that concern the local dates from the
 start to the later of the old and new due times (lines about the whole week,
 such as the weekend or working hours, always concern it; a week period

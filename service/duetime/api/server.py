@@ -679,7 +679,8 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
         running = start_server(
             ledger, host, port, catalog, tls=tls, tokens=tokens, metrics=metrics,
             max_message_bytes=config.max_message_bytes, max_batch_items=config.max_batch_items,
-            max_batch_calendar_weight=config.max_batch_calendar_weight, call_budget=config.call_budget, grace=config.grace, calendar_cache=calendar_cache,
+            max_batch_calendar_weight=config.max_batch_calendar_weight,
+            call_budget=config.call_budget, grace=config.grace, calendar_cache=calendar_cache,
             reuse_port=started is not None, memory_budget=config.memory_budget)
     except BaseException:
         if metrics is not None:
