@@ -151,13 +151,18 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], datetime]) -> dict[
 
     def batch(run, cal):
         """The most items (the most of them explained), each with a calendar
-        as large as fits 10,000 times in one message; the largest calendar and
-        as many other distinct calendars (48 intervals every day of the week)
-        as the weight of one message's calendars allows; as many such
-        calendars, with as many dates as fit; the most distinct calendars."""
+        as large as fits 10,000 times in one message."""
         small = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(run, 2026), name="x")],
                             working_hours=pb.WorkingHours(days=[pb.DayHours(weekday=wd, intervals=_full_day(48))
                                                                 for wd in (1, 3)]))
+        return [pb.BatchComputeDueTimesRequest(items=batch_items(run, small, L.MAX_BATCH_ITEMS, "b"))]
+
+    def batch_calendars(run, cal):
+        """The largest calendar (refused when it weighs more than one
+        message's calendars may) and as many other distinct calendars (48
+        intervals every day of the week) as the weight of one message's
+        calendars allows; as many such calendars, with as many dates as fit;
+        the most distinct calendars (the most answers explained in each)."""
 
         def busy(i: int, dates: int) -> pb.Calendar:
             """48 intervals every day of the week and ``dates`` holidays (the
@@ -179,8 +184,7 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], datetime]) -> dict[
         heavy = L.MAX_BATCH_CALENDAR_WEIGHT // L.calendar_weight(busy(0, 1))
         dates = 1 + (L.MAX_BATCH_CALENDAR_WEIGHT // heavy - L.calendar_weight(busy(0, 1)))
         many = L.MAX_BATCH_CALENDAR_WEIGHT // L.calendar_weight(tiny(0))
-        return [pb.BatchComputeDueTimesRequest(items=batch_items(run, small, L.MAX_BATCH_ITEMS, "b")),
-                pb.BatchComputeDueTimesRequest(items=[item(c, i) for i, c in enumerate([cal] + others)]),
+        return [pb.BatchComputeDueTimesRequest(items=[item(c, i) for i, c in enumerate([cal] + others)]),
                 pb.BatchComputeDueTimesRequest(items=[item(busy(i, dates), i) for i in range(heavy)]),
                 pb.BatchComputeDueTimesRequest(items=[item(tiny(i), i) for i in range(many)])]
 
@@ -277,6 +281,7 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], datetime]) -> dict[
     return {
         "ComputeDueTime": (d + "ComputeDueTime", lambda run, cal: due_requests(cal)),
         "BatchComputeDueTimes": (d + "BatchComputeDueTimes", batch),
+        "BatchComputeDueTimes (calendars)": (d + "BatchComputeDueTimes", batch_calendars),
         "StreamComputeDueTimes (a chunk)": (d + "BatchComputeDueTimes", stream_chunk),
         "ComputeBusinessTime": (d + "ComputeBusinessTime", business_time),
         "GetOpenStatus": (d + "GetOpenStatus", open_status),

@@ -73,17 +73,20 @@ calendar of 48 intervals a day it is thousands of steps. 144 is three
 answers in such a calendar, or 144 in a calendar of one interval a day."""
 MAX_CLOCK_WARNINGS = 8
 """Most warning thresholds one StartClock or ApplyClockEvent request may give."""
-CALENDAR_WEIGHT = 100
+CALENDAR_WEIGHT = 200
 """What building one inline calendar weighs before its entries (see
 :func:`calendar_weight`)."""
 WEEK_INTERVAL_WEIGHT = 3
 """What one working interval of a calendar's week (its ``working_hours``)
 weighs: measured again on every date a DST change touches."""
-MAX_BATCH_CALENDAR_WEIGHT = 16_000
+MAX_BATCH_CALENDAR_WEIGHT = 8_000
 """Most weight (:func:`calendar_weight`) the distinct inline calendars of one
-BatchComputeDueTimes call (or one stream message) may have together: one of
-the largest calendars always fits (at most about 15,800), or 160 small
-ones. Building them costs about 0.01 ms per unit of weight."""
+BatchComputeDueTimes call (or one stream message) may have together: 39
+small calendars, or 8 of 48 intervals every weekday, or one of 5,000 dates;
+building them costs about 0.01 ms per unit of weight, so that they and the
+explanations one message may ask for stay within 250 ms. A calendar heavier
+than that (the largest the limits allow weigh about 15,900; real ones a few
+hundred) is answered by ComputeDueTime, or named as a bundle."""
 MAX_LIST_BYTES = 3 << 20
 """A ListRecords page stops growing once its records reach this many bytes."""
 DEFAULT_CALENDAR_CACHE = 1024
@@ -218,8 +221,8 @@ def calendar_weight(calendar) -> int:
     :data:`WEEK_INTERVAL_WEIGHT` for each working interval of its week
     (``working_hours``), plus 1 for each other working interval (of its week
     periods and date overrides) and each date (holiday, date override, extra
-    working day). A calendar of one holiday weighs 101; 48 intervals every
-    weekday, 820; the largest calendar the limits allow, about 15,800."""
+    working day). A calendar of one holiday weighs 201; 48 intervals every
+    weekday, 920; the largest calendar the limits allow, about 15,900."""
     week = sum(len(day.intervals) for day in calendar.working_hours.days)
     others = sum(len(day.intervals) for period in calendar.week_periods
                  for day in period.working_hours.days)
@@ -251,10 +254,11 @@ def batch_calendars_problem(items, limit: int = MAX_BATCH_CALENDAR_WEIGHT) -> Fi
         weight += calendar_weight(calendar)
         if weight > limit:
             return FieldViolation(f"items[{i}].calendar", (
-                f"makes {len(seen)} distinct inline calendars weighing {weight} ({CALENDAR_WEIGHT} "
+                f"makes {len(seen)} distinct inline calendar{'s' if len(seen) > 1 else ''} weighing "
+                f"{weight} ({CALENDAR_WEIGHT} "
                 f"each, {WEEK_INTERVAL_WEIGHT} per interval of its week, 1 per other interval or "
                 f"date); at most {limit} are allowed in one message: name a bundle, or send the "
-                "other calendars' items in separate messages"))
+                "other calendars' items in separate messages (a heavier calendar: ComputeDueTime)"))
     return None
 
 

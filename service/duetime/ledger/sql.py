@@ -12,11 +12,15 @@ from duetime.ledger.listing import Concern, Position, RecordFilter
 from duetime.ledger.port import Ledger
 from duetime.ledger.rows import COLUMNS, LedgerRow
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Version of the store schema this code writes. 1: records without
 namespaces; 2: ``records.namespace``, uniqueness on (namespace, key), the
 (receive_time_us, record_id) index and the ``write_probe`` table; 3: the
-``ledger_secrets`` table (:data:`PAGE_TOKEN_SECRET`)."""
+``ledger_secrets`` table (:data:`PAGE_TOKEN_SECRET`); 4: the
+``records_versions`` index, (receive_time_us, record_id, namespace,
+calendar_version, tzdata_version), from which :func:`concerned_query`
+selects and :func:`count_query` counts without reading a record's request
+and response."""
 
 PAGE_TOKEN_SECRET = "page_token"
 """Name, in ``ledger_secrets``, of the random secret that signs the ledger's
@@ -58,8 +62,11 @@ def concerned_query(flt: RecordFilter, concern: Concern, after: Position | None,
         either.append("tzdata_version <> ?")
         more.append(concern.other_than_tzdata)
     where.append("(" + " OR ".join(either) + ")")
-    sql = SELECT_ROWS + " WHERE " + " AND ".join(where)
-    return sql + " ORDER BY receive_time_us, record_id LIMIT ?", params + more + [limit]
+    # the ids from the records_versions index alone, then those rows whole
+    ids = ("SELECT record_id FROM records WHERE " + " AND ".join(where)
+           + " ORDER BY receive_time_us, record_id LIMIT ?")
+    return (SELECT_ROWS + f" WHERE record_id IN ({ids}) ORDER BY receive_time_us, record_id",
+            params + more + [limit])
 
 
 def count_query(flt: RecordFilter, through: Position | None) -> tuple[str, list]:
