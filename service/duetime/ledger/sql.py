@@ -83,7 +83,9 @@ def _where(flt: RecordFilter, after: Position | None) -> tuple[list[str], list]:
     """The conditions (and their parameters) of the rows matching ``flt``
     after position ``after`` (None: from the first)."""
     where, params = [], []
-    if flt.since_us is not None:
+    if flt.since_us is not None and after is None:
+        # (after a position, which lies in the range, the row-value bound
+        # below implies it, and is the one the index is searched from)
         where.append("receive_time_us >= ?")
         params.append(flt.since_us)
     if flt.until_us is not None:
