@@ -169,7 +169,8 @@ UnaryCall = Callable[..., Message]
 deadline, caller=ANYONE) -> response``; ``metadata``: the call's metadata
 (HTTP: its headers), read for the caller's namespace; ``received_at``: when
 the call arrived (aware UTC), the time its record keeps; ``deadline``: the
-call's, from :meth:`CallLimits.deadline` (None: no budget); ``caller``: who
+call's, from :meth:`CallLimits.deadline` (None: not checked; without a budget the
+faces still pass one, which only the caller's going ends); ``caller``: who
 calls (:class:`duetime.api.callers.Caller`, from authentication; :data:`ANYONE` on a
 server without tokens): the namespace a call is made in and the records it
 may read are the caller's."""
