@@ -26,7 +26,7 @@ import shutil
 import sys
 import tempfile
 import time
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable
 
@@ -35,7 +35,7 @@ from google.protobuf.message import Message
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from duetime.api.calls import CALENDAR_SERVICE, DUE_TIME_SERVICE, CallLimits, unary_calls
-from duetime.api.convert import DUE_TIME, calendar_from_proto
+from duetime.api.convert import DUE_TIME, SCHEDULE, calendar_from_proto
 from duetime.app import limits as L
 from duetime.bundles.compiler import version_of
 from duetime.catalog import Catalog
@@ -140,7 +140,7 @@ def due_requests(cal: pb.Calendar) -> list[pb.ComputeDueTimeRequest]:
     ]
 
 
-def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str, tuple[str, Callable]]:
+def cases(catalog: Catalog, records_for_impact: Callable[[], datetime]) -> dict[str, tuple[str, Callable]]:
     """RPC → (full method name, make(run, calendar) → the requests to try)."""
     d, c = DUE_TIME_SERVICE, CALENDAR_SERVICE
 
@@ -151,19 +151,42 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
 
     def batch(run, cal):
         """The most items (the most of them explained), each with a calendar
-        as large as fits 10,000 times in one message; and as many distinct
-        largest calendars as fit."""
+        as large as fits 10,000 times in one message."""
         small = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(run, 2026), name="x")],
                             working_hours=pb.WorkingHours(days=[pb.DayHours(weekday=wd, intervals=_full_day(48))
                                                                 for wd in (1, 3)]))
-        fit = MAX_MESSAGE_BYTES // 2 // max(cal.ByteSize(), 1)
-        distinct = [pb.ComputeDueTimeRequest(calendar=cal, start=_at("2026-01-05T09:00:00Z"),
-                                             duration="1000bh", explain=i < _explained(cal))
-                    for i in range(min(fit, 1000))]
-        for i, item in enumerate(distinct):
-            item.calendar.holidays.add(date=_day(i, 2100), name=f"{run}")
-        return [pb.BatchComputeDueTimesRequest(items=batch_items(run, small, L.MAX_BATCH_ITEMS, "b")),
-                pb.BatchComputeDueTimesRequest(items=distinct)]
+        return [pb.BatchComputeDueTimesRequest(items=batch_items(run, small, L.MAX_BATCH_ITEMS, "b"))]
+
+    def batch_calendars(run, cal):
+        """The largest calendar (refused when it weighs more than one
+        message's calendars may) and as many other distinct calendars (48
+        intervals every day of the week) as the weight of one message's
+        calendars allows; as many such calendars, with as many dates as fit;
+        the most distinct calendars (the most answers explained in each)."""
+
+        def busy(i: int, dates: int) -> pb.Calendar:
+            """48 intervals every day of the week and ``dates`` holidays (the
+            first one unique to ``i`` and the run)."""
+            return pb.Calendar(time_zone=ZONE, weekend=pb.WeekendDays(), working_hours=pb.WorkingHours(
+                days=[pb.DayHours(weekday=wd, intervals=_full_day(L.MAX_INTERVALS_PER_DAY)) for wd in range(1, 8)]),
+                holidays=[pb.Holiday(date=_day(i, 2100), name=f"{run}")]
+                + [pb.Holiday(date=_day(7 * j + 3, 1950), name="x") for j in range(dates - 1)])
+
+        def item(calendar: pb.Calendar, i: int) -> pb.ComputeDueTimeRequest:
+            return pb.ComputeDueTimeRequest(calendar=calendar, start=_at("2026-01-05T09:00:00Z"),
+                                            duration="1000bh", explain=i < _explained(calendar))
+
+        def tiny(i: int) -> pb.Calendar:
+            return pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(i, 2100), name=f"{run}")])
+
+        room = L.MAX_BATCH_CALENDAR_WEIGHT - L.calendar_weight(cal)
+        others = [busy(i, 1) for i in range(room // L.calendar_weight(busy(0, 1)))]
+        heavy = L.MAX_BATCH_CALENDAR_WEIGHT // L.calendar_weight(busy(0, 1))
+        dates = 1 + (L.MAX_BATCH_CALENDAR_WEIGHT // heavy - L.calendar_weight(busy(0, 1)))
+        many = L.MAX_BATCH_CALENDAR_WEIGHT // L.calendar_weight(tiny(0))
+        return [pb.BatchComputeDueTimesRequest(items=[item(c, i) for i, c in enumerate([cal] + others)]),
+                pb.BatchComputeDueTimesRequest(items=[item(busy(i, dates), i) for i in range(heavy)]),
+                pb.BatchComputeDueTimesRequest(items=[item(tiny(i), i) for i in range(many)])]
 
     def stream_chunk(run, cal):
         small = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(run, 2026), name="x")],
@@ -236,7 +259,11 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
     def impact(run, cal):
         records_for_impact()
         new = catalog.bundles.versions("hr-zagreb")[-1]
-        return [pb.AnalyzeImpactRequest(calendar=new.ref, limit=MAX_IMPACT_LIMIT)]
+        due_times_from = Timestamp()
+        due_times_from.FromDatetime(records_for_impact())
+        return [pb.AnalyzeImpactRequest(calendar=new.ref, limit=MAX_IMPACT_LIMIT),
+                pb.AnalyzeImpactRequest(calendar=new.ref, limit=MAX_IMPACT_LIMIT, start_time=due_times_from),
+                pb.AnalyzeImpactRequest(tzdata=True, limit=MAX_IMPACT_LIMIT)]
 
     def list_records(run, cal):
         records_for_impact()
@@ -254,6 +281,7 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], None]) -> dict[str,
     return {
         "ComputeDueTime": (d + "ComputeDueTime", lambda run, cal: due_requests(cal)),
         "BatchComputeDueTimes": (d + "BatchComputeDueTimes", batch),
+        "BatchComputeDueTimes (calendars)": (d + "BatchComputeDueTimes", batch_calendars),
         "StreamComputeDueTimes (a chunk)": (d + "BatchComputeDueTimes", stream_chunk),
         "ComputeBusinessTime": (d + "ComputeBusinessTime", business_time),
         "GetOpenStatus": (d + "GetOpenStatus", open_status),
@@ -318,18 +346,29 @@ def main(argv: list[str] | None = None) -> int:
 
         filled = []
 
-        def records_for_impact() -> None:
-            """10,000 explained ComputeDueTime records in hr-zagreb's older version (once)."""
+        def records_for_impact() -> datetime:
+            """10,000 explained ComputeDueTime records in hr-zagreb's older
+            version, and 20,000 in its newer one, which a change to the newer
+            version does not concern, nor one of the tz database; and, a
+            second earlier, 100 ComputeSchedule records of the most deadlines
+            in the older version (once). Returns when the ComputeDueTime
+            records were received."""
             if filled:
-                return
-            old = catalog.bundles.versions("hr-zagreb")[0].ref
-            for first in range(0, 10_000, 1000):
-                items = [pb.ComputeDueTimeRequest(calendar=pb.Calendar(bundle=old), duration="3bd", explain=True,
+                return received
+            old, new = (v.ref for v in catalog.bundles.versions("hr-zagreb"))
+            for first in range(0, 30_000, 1000):
+                items = [pb.ComputeDueTimeRequest(calendar=pb.Calendar(bundle=old if first % 3000 == 0 else new),
+                                                  duration="3bd", explain=True,
                                                   start=_at(f"{2020 + i % 10}-03-0{1 + i % 9}T10:00:00Z"),
                                                   idempotency_key=f"impact-{first + i}")
                          for i in range(1000)]
                 app.call_many(DUE_TIME, items, received)
+            deadlines = [pb.DeadlineSpec(name=f"d{i}", duration=f"{i + 1}bd") for i in range(L.MAX_DEADLINES)]
+            app.call_many(SCHEDULE, [pb.ComputeScheduleRequest(
+                calendar=pb.Calendar(bundle=old), entered_time=_at("2026-03-02T10:00:00Z"), deadlines=deadlines,
+                idempotency_key=f"impact-schedule-{i}") for i in range(100)], received - timedelta(seconds=1))
             filled.append(True)
+            return received
 
         cold_ms, _ = cpu_ms(lambda: [table(get_zone("Europe/Zagreb"))._year(y) for y in range(1899, 2201)])
         for zone in (ZONE, "Europe/Zagreb", "Asia/Tokyo", "Asia/Jerusalem", "Australia/Sydney", "Asia/Dubai",

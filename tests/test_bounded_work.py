@@ -380,10 +380,20 @@ def test_a_costly_call_past_a_small_budget_stops_within_50_ms_and_records_nothin
 
 def test_an_impact_analysis_stops_at_the_check_between_records():
     from duetime.impact import analyze
+    from duetime.ledger import LedgerRow
 
-    app = build_app(MemoryLedger())
+    # five records computed with another tz database: each is one the change concerns
+    # (the store reads only those; records the change cannot concern are not examined one by one)
+    ledger = MemoryLedger()
+    app = build_app(ledger)
+    made = build_app(MemoryLedger())
+    row = made.get_record(made.call(DUE_TIME, zagreb_request("k"), RECEIVED).record_id)
     for i in range(5):
-        app.call(DUE_TIME, zagreb_request(f"k{i}"), RECEIVED)
+        ledger.put(LedgerRow.create(
+            record_id=f"{i:032x}", method=row.method, receive_time_us=row.receive_time_us + i,
+            idempotency_key=f"k{i}", request=row.request, response=row.response,
+            calendar_version=row.calendar_version, rules_version=row.rules_version,
+            tzdata_version="2020a"))
     check, calls = stopping_after(2)
     with pytest.raises(Stop):
         analyze(pb.AnalyzeImpactRequest(tzdata=True), app, check=check)

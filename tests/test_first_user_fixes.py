@@ -22,6 +22,7 @@ from duetime.v1 import duetime_pb2 as pb
 from google.rpc import code_pb2
 from google.rpc.error_details_pb2 import BadRequest, ErrorInfo
 from server_process import (  # noqa: F401 - fixtures
+    CALENDARS,
     ServerProcess,
     server_fixture,
     start_server_fixture,
@@ -294,7 +295,8 @@ def heavy_request() -> pb.BatchComputeDueTimesRequest:
 
 
 def test_sigterm_with_busy_calls_drops_them_cleanly_and_exits_promptly(start_server):
-    running = start_server()
+    # 40 distinct calendars of 5,000 holidays: a server that takes that much in one message
+    running = start_server(CALENDARS, "--max-batch-calendar-weight", "1000000")
     request, codes = heavy_request(), []
 
     def call():

@@ -688,8 +688,8 @@ def test_sqlite_is_durable_wal_and_versioned(tmp_path):
     again.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-        assert conn.execute("SELECT version FROM schema_version ORDER BY version").fetchall() == [(1,), (2,), (3,)]
-    assert SCHEMA_VERSION == 3
+        assert conn.execute("SELECT version FROM schema_version ORDER BY version").fetchall() == [(1,), (2,), (3,), (4,)]
+    assert SCHEMA_VERSION == 4
 
 
 def test_sqlite_refuses_newer_schema_version(tmp_path):
@@ -697,7 +697,7 @@ def test_sqlite_refuses_newer_schema_version(tmp_path):
     SqliteLedger(path).close()
     with sqlite3.connect(path) as conn:
         conn.execute("INSERT INTO schema_version VALUES (99)")
-    with pytest.raises(LedgerUnavailable, match="schema version 99, newer than this duetime's 3"):
+    with pytest.raises(LedgerUnavailable, match="schema version 99, newer than this duetime's 4"):
         SqliteLedger(path)
 
 
@@ -753,13 +753,13 @@ def test_sqlite_migrates_a_version_1_ledger(tmp_path):
     assert store.get_by_key("k", "team").record_id == "r3"
     store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT version FROM schema_version ORDER BY version").fetchall() == [(1,), (2,), (3,)]
+        assert conn.execute("SELECT version FROM schema_version ORDER BY version").fetchall() == [(1,), (2,), (3,), (4,)]
         indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
         assert {"records_namespace_key", "records_time"} <= indexes
         assert "records_idempotency_key" not in indexes
     SqliteLedger(path).close()  # opening again migrates nothing
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT count(*) FROM schema_version").fetchone() == (3,)
+        assert conn.execute("SELECT count(*) FROM schema_version").fetchone() == (4,)
 
 
 def _open_sqlite(path, barrier, results):
@@ -784,7 +784,7 @@ def test_sqlite_concurrent_first_opens_migrate_once(tmp_path):
         p.join(60)
     assert outcomes == ["ok"] * 4
     with sqlite3.connect(path) as conn:
-        assert conn.execute("SELECT version FROM schema_version ORDER BY version").fetchall() == [(1,), (2,), (3,)]
+        assert conn.execute("SELECT version FROM schema_version ORDER BY version").fetchall() == [(1,), (2,), (3,), (4,)]
         assert conn.execute("SELECT count(*) FROM records").fetchone() == (4,)
 
 

@@ -29,7 +29,7 @@ def versions(dsn: str) -> list[int]:
 
 def test_fresh_database_gets_the_current_schema(pg_database):
     PostgresLedger(pg_database).close()
-    assert SCHEMA_VERSION == 3 and versions(pg_database) == [1, 2, 3]
+    assert SCHEMA_VERSION == 4 and versions(pg_database) == [1, 2, 3, 4]
     columns = dict(admin_sql("SELECT column_name, data_type FROM information_schema.columns "
                              "WHERE table_name = 'records'", dsn=pg_database))
     assert columns == {
@@ -40,7 +40,7 @@ def test_fresh_database_gets_the_current_schema(pg_database):
     }
     indexes = {name for (name,) in admin_sql(
         "SELECT indexname FROM pg_indexes WHERE tablename = 'records'", dsn=pg_database)}
-    assert indexes == {"records_pkey", "records_namespace_key", "records_time"}
+    assert indexes == {"records_pkey", "records_namespace_key", "records_time", "records_versions"}
     assert admin_sql("SELECT count(*) FROM write_probe", dsn=pg_database) == [(0,)]
 
 
@@ -77,7 +77,7 @@ def test_processes_racing_on_a_fresh_database_migrate_it_once(pg_database):
     for p in procs:
         p.join(60)
     assert outcomes == ["duplicate"] * (n - 1) + ["stored"]  # no process failed
-    assert versions(pg_database) == [1, 2, 3]  # each migration applied exactly once
+    assert versions(pg_database) == [1, 2, 3, 4]  # each migration applied exactly once
     assert admin_sql("SELECT count(*) FROM records", dsn=pg_database) == [(1,)]
 
 
@@ -92,7 +92,7 @@ def test_migration_waits_for_the_advisory_lock(pg_dsn):
     holder.rollback()
     holder.close()
     thread.join(30)
-    assert len(opened) == 1 and versions(pg_dsn) == [1, 2, 3]
+    assert len(opened) == 1 and versions(pg_dsn) == [1, 2, 3, 4]
     opened[0].close()
 
 
@@ -110,7 +110,7 @@ def test_version_1_database_is_migrated(pg_dsn):
                old.rules_version, old.tzdata_version, old.content_sha256), dsn=pg_dsn)
 
     store = PostgresLedger(pg_dsn)
-    assert versions(pg_dsn) == [1, 2, 3]
+    assert versions(pg_dsn) == [1, 2, 3, 4]
     assert store.get("r1") == old and store.get_by_key("k") == old
     assert store.verify() == []
     with pytest.raises(DuplicateKey):
@@ -123,5 +123,5 @@ def test_version_1_database_is_migrated(pg_dsn):
 def test_newer_schema_is_refused(pg_dsn):
     PostgresLedger(pg_dsn).close()
     admin_sql("INSERT INTO schema_version (version) VALUES (99)", dsn=pg_dsn)
-    with pytest.raises(LedgerUnavailable, match="schema version 99, newer than this duetime's 3"):
+    with pytest.raises(LedgerUnavailable, match="schema version 99, newer than this duetime's 4"):
         PostgresLedger(pg_dsn)

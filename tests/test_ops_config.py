@@ -66,6 +66,8 @@ def test_defaults():
     ("--max-message-bytes", "DUETIME_MAX_MESSAGE_BYTES", "1000", "2000", "max_message_bytes",
      1000, 2000),
     ("--max-batch-items", "DUETIME_MAX_BATCH_ITEMS", "10", "20", "max_batch_items", 10, 20),
+    ("--max-batch-calendar-weight", "DUETIME_MAX_BATCH_CALENDAR_WEIGHT", "500", "700",
+     "max_batch_calendar_weight", 500, 700),
     ("--call-budget", "DUETIME_CALL_BUDGET", "0", "1.5", "call_budget", 0.0, 1.5),
 ])
 def test_a_flag_wins_over_its_variable(flag, env, flag_value, env_value, field, expected_flag,
@@ -80,7 +82,8 @@ def test_every_setting_has_the_agreed_flag_and_variable():
     assert {s.name for s in SETTINGS} == {
         "host", "port", "db", "calendars", "calendar_cache", "watch", "tls_cert", "tls_key",
         "tls_client_ca", "auth_tokens", "metrics_port", "metrics_host", "log_format", "grace",
-        "max_message_bytes", "max_batch_items", "call_budget", "http_port", "workers",
+        "max_message_bytes", "max_batch_items", "max_batch_calendar_weight", "call_budget",
+        "http_port", "workers",
         "memory_budget", "http_allow_origin", "http_allow_host", "tenant_calls", "body_timeout"}
 
 
@@ -93,6 +96,7 @@ def test_every_setting_has_the_agreed_flag_and_variable():
     ("DUETIME_WATCH", "0", "'0' is not a positive number of seconds"),
     ("DUETIME_CALL_BUDGET", "nan", "'nan' is not a finite number of seconds"),
     ("DUETIME_MAX_BATCH_ITEMS", "0", "'0' is not a number of items (a whole number ≥ 1)"),
+    ("DUETIME_MAX_BATCH_CALENDAR_WEIGHT", "x", "'x' is not a weight (a whole number ≥ 1)"),
     ("DUETIME_MAX_MESSAGE_BYTES", "3000000000",
      "'3000000000' is not a message size (bytes, 1..2147483647)"),
     ("DUETIME_CALENDAR_CACHE", "-5", "'-5' is not a cache size (a whole number ≥ 0)"),

@@ -24,6 +24,10 @@ SLOW_ITEMS = 1000
 """Items of the slow batch (:func:`slow_batch`; about 4 ms each on a busy
 2-core machine)."""
 
+HEAVY_BATCHES = ("--max-batch-calendar-weight", "1000000")
+"""A server that takes the slow batch (thousands of distinct inline calendars
+in one message), far over the default weight of one message's calendars."""
+
 
 def details(error: grpc.RpcError) -> tuple[BadRequest, ErrorInfo]:
     bad, info = BadRequest(), ErrorInfo()
@@ -88,7 +92,7 @@ def test_message_size_and_batch_items(ops_server):
 
 
 def test_call_over_budget_is_deadline_exceeded_and_records_nothing(ops_server):
-    server = ops_server("--call-budget", str(BUDGET))
+    server = ops_server("--call-budget", str(BUDGET), *HEAVY_BATCHES)
     batch = slow_batch(SLOW_ITEMS // 2)
     began = time.monotonic()
     with pytest.raises(grpc.RpcError) as caught:
@@ -117,7 +121,7 @@ def test_call_over_budget_is_deadline_exceeded_and_records_nothing(ops_server):
 def test_grace_bounds_the_shutdown(ops_server):
     """With --grace 0.5 and no budget, a call still computing at SIGTERM is
     dropped after about 2 × 0.5 s, not waited for."""
-    server = ops_server("--grace", "0.5", "--call-budget", "0")
+    server = ops_server("--grace", "0.5", "--call-budget", "0", *HEAVY_BATCHES)
     batch = slow_batch(3 * SLOW_ITEMS)
     codes: list[grpc.StatusCode] = []
 

@@ -45,6 +45,7 @@ DEFAULT_MAX_MESSAGE_BYTES = 16 << 20
 prefix) and HTTP/JSON (a body, refused with 413 while it is read): a batch of
 10,000 items whose inline calendars take 1.6 KB each."""
 DEFAULT_MAX_BATCH_ITEMS = 10_000
+DEFAULT_MAX_BATCH_CALENDAR_WEIGHT = 8_000
 """Most items one BatchComputeDueTimes request (or one stream message) may hold."""
 DEFAULT_CALL_BUDGET = 30.0
 """Seconds of server time one call (one stream chunk) may take."""
@@ -319,6 +320,17 @@ def parse_items(text: str) -> int:
     return value
 
 
+def parse_weight(text: str) -> int:
+    """A weight (of a message's calendars), 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"{text!r} is not a weight (a whole number ≥ 1)")
+    return value
+
+
 def parse_workers(text: str) -> int:
     """A number of worker processes, 1..:data:`MAX_WORKERS`."""
     try:
@@ -506,6 +518,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("max_batch_items", "--max-batch-items", "DUETIME_MAX_BATCH_ITEMS", parse_items, "N",
             f"most items of one BatchComputeDueTimes request or stream message; more is "
             f"INVALID_ARGUMENT (default {DEFAULT_MAX_BATCH_ITEMS})"),
+    Setting("max_batch_calendar_weight", "--max-batch-calendar-weight", "DUETIME_MAX_BATCH_CALENDAR_WEIGHT",
+            parse_weight, "N",
+            "most weight of the distinct inline calendars of one BatchComputeDueTimes request or "
+            "stream message (docs/operations.md, Limits); more is INVALID_ARGUMENT (default "
+            f"{DEFAULT_MAX_BATCH_CALENDAR_WEIGHT})"),
     Setting("call_budget", "--call-budget", "DUETIME_CALL_BUDGET", parse_seconds, "SECONDS",
             f"server time one call (one stream chunk) may take; longer is DEADLINE_EXCEEDED "
             f"(default {DEFAULT_CALL_BUDGET:g}; 0: no budget)"),
@@ -561,6 +578,7 @@ class ServerConfig:
     grace: float = DEFAULT_GRACE
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     max_batch_items: int = DEFAULT_MAX_BATCH_ITEMS
+    max_batch_calendar_weight: int = DEFAULT_MAX_BATCH_CALENDAR_WEIGHT
     call_budget: float = DEFAULT_CALL_BUDGET
     http_port: int = 0
     workers: int = 1

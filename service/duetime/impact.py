@@ -12,13 +12,21 @@ without recording anything and without changing any record:
   version than this process's is replayed in its own calendar version (a
   bundle named without a version is pinned to the one the record used).
 
-ComputeDueTime and ComputeSchedule answers are replayed and compared due time
-by due time. CountBusinessDays, ListOpenPeriods (first pages: a later page's
-token names the version it was made in), GetOpenStatus and ComputeBusinessTime
-answers are replayed and compared part by part (``answer_changes``: the
-count, the open periods, each instant of the open status, the business
-time), their reasons taken from the local dates the answer covers. Records of
-the other methods are listed as not replayed, with the reason. Why a due time moved is said with the lines of
+Only the records a change may concern are read (the store selects them by
+their calendar and tz database versions, a page at a time). One analysis
+replays at most ``limit`` records (1,000), :data:`MAX_DUE_TIMES` due times
+(an answer without one counts one) and :data:`MAX_CALENDARS_WEIGHT` of
+distinct inline calendars; past any of them it stops and says ``truncated``
+(call again over a later time range).
+
+ComputeDueTime and ComputeSchedule answers are replayed (without their
+explanations) and compared due time by due time. CountBusinessDays,
+ListOpenPeriods (first pages: a later page's token names the version it was
+made in), GetOpenStatus and ComputeBusinessTime answers are replayed and
+compared part by part (``answer_changes``: the count, the open periods, each
+instant of the open status, the business time), their reasons taken from the
+local dates the answer covers. Records of the other methods are listed as
+not replayed, with the reason. Why a due time moved is said with the lines of
 :func:`duetime.bundles.diff_versions` that concern the local dates from the
 start to the later of the old and new due times (lines about the whole week,
 such as the weekend or working hours, always concern it; a week period
@@ -47,17 +55,31 @@ from duetime.api.convert import (
 )
 from duetime.api.status import code_name
 from duetime.app import Answering, DueTimeApp
+from duetime.app.limits import MAX_BATCH_CALENDAR_WEIGHT, calendar_weight
 from duetime.bundles import Bundle, diff_versions
 from duetime.catalog import Catalog
 from duetime.core import DuetimeError, InvalidArgument, get_zone
 from duetime.core.explain import fmt_amount
-from duetime.ledger import LedgerRow, RecordFilter
+from duetime.ledger import Concern, LedgerRow, RecordFilter
 from duetime.v1 import duetime_pb2 as pb
 
 DEFAULT_LIMIT = 1000
 """Records considered when the request gives no limit."""
 MAX_LIMIT = 1_000
 """Most records one analysis considers."""
+IMPACT_PAGE = 20
+"""Records read from the ledger at a time: only those the change may
+concern, selected by the store (their calendar or tz database version).
+Small, so that a call holds little of a ledger of large records."""
+MAX_DUE_TIMES = 1_000
+"""Most due times one analysis replays (a ComputeDueTime record has one, a
+ComputeSchedule record one per deadline): the analysis stops before the
+record that would pass it, and says ``truncated``."""
+MAX_CALENDARS_WEIGHT = MAX_BATCH_CALENDAR_WEIGHT
+"""Most weight (:func:`duetime.app.limits.calendar_weight`) of the distinct
+inline calendars one analysis builds to replay its records, as for one
+batch message: the analysis stops before the record that would pass it,
+and says ``truncated``."""
 MAX_ERROR_TEXT = 300
 """A failed replay's error is cut to this many characters."""
 
@@ -83,9 +105,14 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
     it is when the call starts. ``select``: the filter of the records to
     read, made from the request (None: its time range and namespace, by
     :func:`duetime.api.convert.record_filter`); a face narrows it to the
-    caller's namespaces. ``check`` (None: none): the call's cooperative
-    deadline check, called before each record is examined and while a
-    replay builds a calendar; what it raises stops the analysis. Raises
+    caller's namespaces. Only the records the change may concern are read
+    (:class:`~duetime.ledger.Concern`: the store selects them by calendar
+    and tz database version), :data:`IMPACT_PAGE` at a time;
+    ``records_examined`` counts every record of the range up to where the
+    analysis stopped. ``check`` (None: none): the call's cooperative
+    deadline check, called before each record the change may concern is
+    examined, before each page is read and while a replay builds a
+    calendar; what it raises stops the analysis. Raises
     InvalidArgument: neither ``calendar`` nor ``tzdata``, an unknown bundle
     or version on ``calendar``, a negative or too large ``limit``, a bad time
     range or namespace; what ``select`` raises (a namespace the caller may
@@ -106,37 +133,51 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
     limit = request.limit or DEFAULT_LIMIT
     answer = pb.AnalyzeImpactResponse(calendar_version=new.ref if new else "",
                                       tzdata_version=tzdata)
-    considered = 0
-    for row in app.records(flt):
+    concern = Concern(tuple(f"{new.name}@{v}" for v in sorted(older)),
+                      tzdata if request.tzdata else None)
+    considered = due_times = calendars_weight = 0
+    calendars: set[bytes] = set()  # the distinct inline calendars replayed in
+    through = None  # the position of the last record examined when truncated
+    for row in app.concerned_records(flt, concern, IMPACT_PAGE, check):
         if check is not None:
             check()
-        answer.records_examined += 1
         old_version = next((v for v in _versions_of(row.calendar_version, new.name)
                             if v in older), None) if new else None
         tz_changed = request.tzdata and row.tzdata_version != tzdata
         if old_version is None and not tz_changed:
             continue
-        if considered == limit:
+        replayed = row.method in _REPLAYED or row.method in _ANSWERS
+        replay = METHODS[row.method].request_type.FromString(row.request) if replayed else None
+        weight = (len(replay.deadlines) if row.method == SCHEDULE.name else 1) if replayed else 0
+        calendar = _inline_calendar(replay) if replayed else None
+        more = calendar_weight(replay.calendar) if calendar is not None and calendar not in calendars else 0
+        if considered == limit or (answer.records_replayed and (
+                due_times + weight > MAX_DUE_TIMES or calendars_weight + more > MAX_CALENDARS_WEIGHT)):
             answer.truncated = True
+            through = (row.receive_time_us, row.record_id)
             break
         considered += 1
         rpc = row.method.rsplit("/", 1)[-1]
-        if row.method == LIST_OPEN_PERIODS.name and LIST_OPEN_PERIODS.request_type.FromString(
-                row.request).page_token:
+        if row.method == LIST_OPEN_PERIODS.name and replay.page_token:
             answer.not_replayed.append(pb.SkippedRecord(
                 record_id=row.record_id, method=row.method, reason=f"not replayed ({rpc}): {_LATER_PAGE}"))
             continue
-        if row.method not in _REPLAYED and row.method not in _ANSWERS:
+        if not replayed:
             why = _NOT_REPLAYED.get(rpc, "this duetime does not know the method")
             answer.not_replayed.append(pb.SkippedRecord(
                 record_id=row.record_id, method=row.method, reason=f"not replayed ({rpc}): {why}"))
             continue
         answer.records_replayed += 1
+        due_times += weight
+        calendars_weight += more
+        if calendar is not None:
+            calendars.add(calendar)
         old_bundle = (catalog.bundles.resolve(f"{new.name}@{old_version}")
                       if old_version else None)
-        changed = _replay(row, new if old_bundle else None, old_bundle, app, answering, tzdata)
+        changed = _replay(row, replay, new if old_bundle else None, old_bundle, app, answering, tzdata)
         if changed is not None:
             answer.changes.append(changed)
+    answer.records_examined = app.count_records(flt, through)
     return answer
 
 
@@ -160,14 +201,25 @@ def _versions_of(calendar_version: str, name: str) -> list[str]:
     return found
 
 
-def _replay(row: LedgerRow, new: Bundle | None, old: Bundle | None, app: DueTimeApp,
-            answering: Answering, tzdata: str) -> pb.ImpactedRecord | None:
-    """The ImpactedRecord of one ComputeDueTime or ComputeSchedule record, or
-    None when no due time moves. ``new``/``old``: the bundle versions of a
+def _inline_calendar(request: Message) -> bytes | None:
+    """The bytes of ``request``'s calendar when a replay builds it anew (it
+    gives more than a bundle's name), else None."""
+    calendar = request.calendar
+    if not request.HasField("calendar") or (calendar.bundle and len(calendar.ListFields()) == 1):
+        return None
+    return calendar.SerializeToString(deterministic=True)
+
+
+def _replay(row: LedgerRow, request: Message, new: Bundle | None, old: Bundle | None,
+            app: DueTimeApp, answering: Answering, tzdata: str) -> pb.ImpactedRecord | None:
+    """The ImpactedRecord of one ComputeDueTime or ComputeSchedule record
+    (``request``: its request, read from the record; changed here), or None
+    when no due time moves. ``new``/``old``: the bundle versions of a
     calendar change (None: only the tz database changed); the replay is
     answered by ``app`` from ``answering``, unrecorded."""
     method = METHODS[row.method]
-    request = method.request_type.FromString(row.request)
+    if "explain" in request.DESCRIPTOR.fields_by_name:  # only the answers are compared: no explanation
+        request.explain = False
     recorded = method.response_type.FromString(row.response)
     if new is not None:
         request.calendar.bundle = new.ref

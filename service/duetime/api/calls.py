@@ -22,6 +22,7 @@ nothing was recorded. A read (unrecorded) is checked once it is done.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -40,7 +41,12 @@ from duetime.app import (
     DueTimeApp,
     ShuttingDown,
 )
-from duetime.app.limits import explanation_problem, explanation_weight
+from duetime.app.limits import (
+    MAX_BATCH_CALENDAR_WEIGHT,
+    batch_calendars_problem,
+    explanation_problem,
+    explanation_weight,
+)
 from duetime.core.errors import FieldViolation, InvalidArgument, Refusal
 from duetime.impact import analyze as analyze_impact
 from duetime.ledger import LedgerUnavailable, RecordFilter
@@ -74,14 +80,20 @@ class CallBudget:
 class CallLimits:
     """The limits one server applies to each call, built at start-up and
     handed to each of its faces: at most ``max_batch_items`` items in one
-    batch (or stream) message (``--max-batch-items``), and the call
-    ``budget`` (``--call-budget``; the default runs calls unbounded)."""
+    batch (or stream) message (``--max-batch-items``), the call ``budget``
+    (``--call-budget``; the default runs calls unbounded), and at most
+    ``max_batch_calendar_weight`` of distinct inline calendars in one batch
+    (or stream) message (``--max-batch-calendar-weight``)."""
 
     max_batch_items: int = MAX_BATCH_ITEMS
     budget: CallBudget = field(default_factory=CallBudget)
+    max_batch_calendar_weight: int = MAX_BATCH_CALENDAR_WEIGHT
 
     def check_items(self, items: Sequence) -> None:
-        """At most :attr:`max_batch_items` items, else InvalidArgument on ``items``."""
+        """At most :attr:`max_batch_items` items, else InvalidArgument on
+        ``items``; within the explanation weight (on ``items``) and the bounds
+        of distinct inline calendars of one message (on ``items[i].calendar``,
+        :func:`~duetime.app.limits.batch_calendars_problem`)."""
         limit = self.max_batch_items
         if len(items) > limit:
             raise InvalidArgument([FieldViolation(
@@ -90,10 +102,14 @@ class CallLimits:
         if problem := explanation_problem([explanation_weight(item.calendar) for item in items if item.explain],
                                           "items", "items"):
             raise InvalidArgument([problem])
+        if problem := batch_calendars_problem(items, self.max_batch_calendar_weight):
+            raise InvalidArgument([problem])
 
-    def deadline(self) -> CallDeadline | None:
-        """A new deadline for one call, from the budget (None: no budget)."""
-        return self.budget.deadline()
+    def deadline(self) -> CallDeadline:
+        """A new deadline for one call, from the budget; without a budget one
+        that never runs out, so that a caller who cancels or disconnects
+        still stops the call's work at its next check (CallerGone)."""
+        return self.budget.deadline() or CallDeadline(math.inf)
 
 
 def namespace_in(metadata: Iterable) -> str:
@@ -153,7 +169,8 @@ UnaryCall = Callable[..., Message]
 deadline, caller=ANYONE) -> response``; ``metadata``: the call's metadata
 (HTTP: its headers), read for the caller's namespace; ``received_at``: when
 the call arrived (aware UTC), the time its record keeps; ``deadline``: the
-call's, from :meth:`CallLimits.deadline` (None: no budget); ``caller``: who
+call's, from :meth:`CallLimits.deadline` (None: not checked; without a budget the
+faces still pass one, which only the caller's going ends); ``caller``: who
 calls (:class:`duetime.api.callers.Caller`, from authentication; :data:`ANYONE` on a
 server without tokens): the namespace a call is made in and the records it
 may read are the caller's."""

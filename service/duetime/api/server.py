@@ -131,6 +131,7 @@ from duetime.auth import (
 )
 from duetime.catalog import Catalog, CatalogError, fingerprint
 from duetime.app.calendars import cache_bytes
+from duetime.app.limits import MAX_BATCH_CALENDAR_WEIGHT
 from duetime.compose import build_app, calendar_cache_size_from_env
 from duetime.config import (
     DEFAULT_CALL_BUDGET,
@@ -840,6 +841,7 @@ def start_server(
     *, tls: TlsFiles | None = None, tokens: TokenSet | None = None,
     metrics: Metrics | None = None, log_calls: bool = True,
     max_message_bytes: int = MAX_REQUEST_BYTES, max_batch_items: int = MAX_BATCH_ITEMS,
+    max_batch_calendar_weight: int = MAX_BATCH_CALENDAR_WEIGHT,
     call_budget: float = DEFAULT_CALL_BUDGET, grace: float = GRACE_SECONDS,
     calendar_cache: int | None = None, app_limits: AppLimits | None = None,
     reuse_port: bool = False,
@@ -854,7 +856,7 @@ def start_server(
     count and time every call and ledger commit there (its HTTP listener is
     started by the caller, :meth:`Metrics.serve`); ``log_calls``: one log
     line per call; ``max_message_bytes``: largest request (larger is
-    RESOURCE_EXHAUSTED); ``max_batch_items`` and ``call_budget`` (seconds,
+    RESOURCE_EXHAUSTED); ``max_batch_items``, ``max_batch_calendar_weight`` and ``call_budget`` (seconds,
     0: none): this server's :class:`~duetime.api.calls.CallLimits`
     (:attr:`RunningServer.limits`); ``grace``: the default of
     :meth:`RunningServer.stop`; ``calendar_cache``: how many inline calendars
@@ -893,7 +895,7 @@ def start_server(
                     calendar_cache=calendar_cache, memory_budget=memory_budget)
     if metrics is not None:
         metrics.set_catalog(app.catalog)
-    limits = CallLimits(app.limits.max_batch_items, CallBudget(call_budget))
+    limits = CallLimits(app.limits.max_batch_items, CallBudget(call_budget), max_batch_calendar_weight)
     pb_grpc.add_DueTimeServiceServicer_to_server(DueTimeServicer(app, limits), server)
     pb_grpc.add_CalendarServiceServicer_to_server(CalendarServicer(app, limits), server)
     health_servicer = health.HealthServicer()
@@ -1041,6 +1043,7 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
         running = start_server(
             ledger, host, port, catalog, tls=tls, tokens=tokens, metrics=metrics,
             max_message_bytes=config.max_message_bytes, max_batch_items=config.max_batch_items,
+            max_batch_calendar_weight=config.max_batch_calendar_weight,
             call_budget=config.call_budget, grace=config.grace, calendar_cache=calendar_cache,
             reuse_port=started is not None, memory_budget=config.memory_budget,
             tenant_calls=config.tenant_calls)

@@ -49,7 +49,8 @@ class CallerGone(Refusal):
 
 class CallDeadline:
     """The moment (``time.monotonic()`` seconds) a call's budget of
-    ``seconds`` runs out, counted from when it is made.
+    ``seconds`` runs out, counted from when it is made (``math.inf``: never;
+    the caller's going still stops the call).
 
     :meth:`check` raises :class:`BudgetExceeded` once that moment has passed,
     and :class:`CallerGone` once the face has said (:meth:`caller_gone`) that

@@ -73,9 +73,20 @@ calendar of 48 intervals a day it is thousands of steps. 144 is three
 answers in such a calendar, or 144 in a calendar of one interval a day."""
 MAX_CLOCK_WARNINGS = 8
 """Most warning thresholds one StartClock or ApplyClockEvent request may give."""
-# A policy's own bounds are checked when it is compiled (duetime.bundles.policy):
-#   MAX_METRICS             metrics one policy may declare (16)
-#   MAX_WARNINGS            warnings one metric may declare (8)
+CALENDAR_WEIGHT = 200
+"""What building one inline calendar weighs before its entries (see
+:func:`calendar_weight`)."""
+WEEK_INTERVAL_WEIGHT = 3
+"""What one working interval of a calendar's week (its ``working_hours``)
+weighs: measured again on every date a DST change touches."""
+MAX_BATCH_CALENDAR_WEIGHT = 8_000
+"""Most weight (:func:`calendar_weight`) the distinct inline calendars of one
+BatchComputeDueTimes call (or one stream message) may have together: 39
+small calendars, or 8 of 48 intervals every weekday, or one of 5,000 dates;
+building them costs about 0.01 ms per unit of weight, so that they and the
+explanations one message may ask for stay within 250 ms. A calendar heavier
+than that (the largest the limits allow weigh about 15,900; real ones a few
+hundred) is answered by ComputeDueTime, or named as a bundle."""
 MAX_LIST_BYTES = 3 << 20
 """A ListRecords page stops growing once its records reach this many bytes."""
 DEFAULT_CALENDAR_CACHE = 1024
@@ -202,6 +213,53 @@ def explanation_problem(weights: list[int], field: str, what: str,
                                  "most working intervals one day of its calendar has); at most "
                                  f"{limit} are allowed in one request (set explain only where you need "
                                  "one, and ask for the others' explanations in separate requests)")
+
+
+def calendar_weight(calendar) -> int:
+    """What building ``calendar`` (a ``duetime.v1.Calendar`` message as the
+    request gives it) weighs: :data:`CALENDAR_WEIGHT`, plus
+    :data:`WEEK_INTERVAL_WEIGHT` for each working interval of its week
+    (``working_hours``), plus 1 for each other working interval (of its week
+    periods and date overrides) and each date (holiday, date override, extra
+    working day). A calendar of one holiday weighs 201; 48 intervals every
+    weekday, 920; the largest calendar the limits allow, about 15,900."""
+    week = sum(len(day.intervals) for day in calendar.working_hours.days)
+    others = sum(len(day.intervals) for period in calendar.week_periods
+                 for day in period.working_hours.days)
+    others += sum(len(o.intervals) for o in calendar.date_overrides)
+    dates = len(calendar.holidays) + len(calendar.date_overrides) + len(calendar.extra_working_days)
+    return CALENDAR_WEIGHT + WEEK_INTERVAL_WEIGHT * week + others + dates
+
+
+def batch_calendars_problem(items, limit: int = MAX_BATCH_CALENDAR_WEIGHT) -> FieldViolation | None:
+    """A violation when the distinct inline calendars of ``items`` (the
+    ``ComputeDueTimeRequest`` messages of one batch or stream message) weigh
+    more than ``limit`` together (:func:`calendar_weight`), else None. Equal
+    calendars count once; a calendar naming a bundle and nothing else counts
+    not at all (it is built when the catalog is loaded). The violation is on
+    ``items[i].calendar``, ``i`` the first item past the bound, and says how
+    to go on."""
+    seen: set[bytes] = set()
+    weight = 0
+    for i, item in enumerate(items):
+        if not item.HasField("calendar"):
+            continue
+        calendar = item.calendar
+        if calendar.bundle and len(calendar.ListFields()) == 1:
+            continue  # a bundle named alone
+        key = calendar.SerializeToString(deterministic=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        weight += calendar_weight(calendar)
+        if weight > limit:
+            return FieldViolation(f"items[{i}].calendar", (
+                f"makes {len(seen)} distinct inline calendar{'s' if len(seen) > 1 else ''} weighing "
+                f"{weight} ({CALENDAR_WEIGHT} "
+                f"each, {WEEK_INTERVAL_WEIGHT} per interval of its week, 1 per other interval or "
+                f"date); at most {limit} are allowed in one message: name a bundle, or send the "
+                "other calendars' items in separate messages (a heavier calendar: ComputeDueTime)"))
+    return None
 
 
 def check_namespace(namespace: str) -> str:

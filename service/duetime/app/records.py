@@ -8,13 +8,13 @@ into their own messages.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from duetime.app.limits import DEFAULT_LIMITS, Limits, check_namespace, check_text
 from duetime.app.recorded import LedgerGate
 from duetime.core import ErrorKind, InvalidArgument, Refusal
-from duetime.ledger import MAX_PAGE_SIZE, LedgerRow, RecordFilter
+from duetime.ledger import MAX_PAGE_SIZE, Concern, LedgerRow, Position, RecordFilter
 
 _RECORD_ID = re.compile(r"[0-9a-f]{32}")
 
@@ -119,6 +119,30 @@ class RecordReader:
             yield from rows
             if not token:
                 return
+
+    def concerned(self, flt: RecordFilter, concern: Concern, batch_size: int = 100,
+                  check: Callable[[], None] | None = None) -> Iterator[LedgerRow]:
+        """Every row ``flt`` and ``concern`` select, in listing order, read
+        ``batch_size`` at a time (the store selects them: the other rows are
+        not read; at most one page is held). ``check`` (None: none) is
+        called before each page after the first; what it raises stops the
+        reading."""
+        after: Position | None = None
+        while True:
+            with self.gate.use() as ledger:
+                rows = ledger.concerned_page(flt, concern, after, batch_size)
+            yield from rows
+            if len(rows) < batch_size:
+                return
+            after = (rows[-1].receive_time_us, rows[-1].record_id)
+            del rows
+            if check is not None:
+                check()
+
+    def count(self, flt: RecordFilter, through: Position | None = None) -> int:
+        """How many rows ``flt`` selects, at or before position ``through`` (None: all)."""
+        with self.gate.use() as ledger:
+            return ledger.count_records(flt, through)
 
     def _page(self, flt: RecordFilter, size: int, token: str) -> tuple[list[LedgerRow], str]:
         """One page of :meth:`Ledger.list_records` (ValueError for a bad token)."""

@@ -26,7 +26,15 @@ from duetime.app.recorded import Answering, LedgerGate, PreparedBatch, RecordedM
 from duetime.app.records import RecordPage, RecordReader
 from duetime.bundles import Bundle
 from duetime.catalog import Catalog
-from duetime.ledger import MAX_PAGE_SIZE, Ledger, LedgerRow, LedgerUnavailable, RecordFilter
+from duetime.ledger import (
+    MAX_PAGE_SIZE,
+    Concern,
+    Ledger,
+    LedgerRow,
+    LedgerUnavailable,
+    Position,
+    RecordFilter,
+)
 
 
 def _recorded_call(rpc: str) -> Callable:
@@ -158,6 +166,16 @@ class DueTimeApp:
     def records(self, flt: RecordFilter, batch_size: int = MAX_PAGE_SIZE) -> Iterator[LedgerRow]:
         """Every row ``flt`` selects, in listing order: see :meth:`RecordReader.all`."""
         return self._records.all(flt, batch_size)
+
+    def concerned_records(self, flt: RecordFilter, concern: Concern, batch_size: int = 100,
+                          check: Callable[[], None] | None = None) -> Iterator[LedgerRow]:
+        """Every row ``flt`` and ``concern`` select, in listing order, a page
+        at a time: see :meth:`RecordReader.concerned`."""
+        return self._records.concerned(flt, concern, batch_size, check)
+
+    def count_records(self, flt: RecordFilter, through: Position | None = None) -> int:
+        """How many rows ``flt`` selects (at or before ``through``): see :meth:`RecordReader.count`."""
+        return self._records.count(flt, through)
 
     # --- CalendarService: read-only, unrecorded, over the current catalog ---------
     def list_calendars(self) -> list[CalendarInfo]:

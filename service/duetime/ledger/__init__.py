@@ -49,6 +49,7 @@ gave (the request's fault: never a reason to call the ledger down);
 from duetime.ledger.group_commit import GroupCommit
 from duetime.ledger.listing import (
     DEFAULT_PAGE_SIZE,
+    Concern,
     MAX_PAGE_SIZE,
     PageTokens,
     Position,
@@ -81,6 +82,7 @@ from duetime.ledger.sqlite import SqliteLedger
 
 __all__ = [
     "COLUMNS",
+    "Concern",
     "DEFAULT_PAGE_SIZE",
     "MAX_PAGE_SIZE",
     "POSTGRES_SCHEMES",

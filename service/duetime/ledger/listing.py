@@ -50,6 +50,30 @@ class RecordFilter:
         return sha256_hex(_filter_bytes(self))[:16]
 
 
+@dataclass(frozen=True)
+class Concern:
+    """Which rows a calendar or tz database change may concern (an impact
+    analysis reads only these): a ``calendar_version`` holding any of
+    ``calendar_texts`` (``"name@version"`` texts, found anywhere in it), or,
+    unless ``other_than_tzdata`` is None, a ``tzdata_version`` other than
+    it. A superset of the rows concerned: the reader checks each row's
+    versions exactly. With neither, no row."""
+
+    calendar_texts: tuple[str, ...] = ()
+    other_than_tzdata: str | None = None
+
+    def matches(self, calendar_version: str, tzdata_version: str) -> bool:
+        """Whether a row with these versions is one of these rows."""
+        if self.other_than_tzdata is not None and tzdata_version != self.other_than_tzdata:
+            return True
+        return any(text in calendar_version for text in self.calendar_texts)
+
+    @property
+    def empty(self) -> bool:
+        """True when no row can match."""
+        return not self.calendar_texts and self.other_than_tzdata is None
+
+
 Position = tuple[int, str]
 """A place in listing order: (receive_time_us, record_id) of the last row seen."""
 

@@ -27,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from duetime.core.errors import ErrorKind, FieldViolation, Refusal
 from duetime.ledger.listing import (
     DEFAULT_PAGE_SIZE,
+    Concern,
     MAX_PAGE_SIZE,
     PageTokens,
     Position,
@@ -205,6 +206,38 @@ class Ledger(ABC):
             yield from rows
             if len(rows) < batch_size:
                 return
+            after = (rows[-1].receive_time_us, rows[-1].record_id)
+
+    def concerned_page(self, flt: RecordFilter, concern: Concern, after: Position | None,
+                       limit: int) -> list[LedgerRow]:
+        """Up to ``limit`` rows matching ``flt`` and ``concern`` after
+        position ``after`` (None: from the first), in listing order. The SQL
+        stores select them in SQL (the other rows are never read); this
+        default filters :meth:`_page`'s rows."""
+        if concern.empty:
+            return []
+        out: list[LedgerRow] = []
+        while len(out) < limit:
+            rows = self._page(flt, after, limit)
+            out.extend(row for row in rows if concern.matches(row.calendar_version, row.tzdata_version))
+            if len(rows) < limit:
+                break
+            after = (rows[-1].receive_time_us, rows[-1].record_id)
+        return out[:limit]
+
+    def count_records(self, flt: RecordFilter, through: Position | None = None) -> int:
+        """How many rows match ``flt`` at or before position ``through``
+        (None: all of them). The SQL stores count in SQL; this default
+        counts :meth:`_page`'s rows."""
+        count, after = 0, None
+        while True:
+            rows = self._page(flt, after, 1000)
+            for row in rows:
+                if through is not None and (row.receive_time_us, row.record_id) > through:
+                    return count
+                count += 1
+            if len(rows) < 1000:
+                return count
             after = (rows[-1].receive_time_us, rows[-1].record_id)
 
     def verify(self) -> list[str]:

@@ -93,6 +93,10 @@ PG_MIGRATIONS: tuple[tuple[str, ...], ...] = (
             value BYTEA NOT NULL
         )""",
     ),
+    (  # 4: the versions of each record in listing order (impact analysis)
+        """CREATE INDEX records_versions
+            ON records (receive_time_us, record_id, namespace, calendar_version, tzdata_version)""",
+    ),
 )
 assert len(PG_MIGRATIONS) == SCHEMA_VERSION
 

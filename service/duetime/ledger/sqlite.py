@@ -62,6 +62,10 @@ SQLITE_MIGRATIONS: tuple[str, ...] = (
         value BLOB NOT NULL
     );
     """,
+    """
+    CREATE INDEX records_versions
+        ON records (receive_time_us, record_id, namespace, calendar_version, tzdata_version);
+    """,
 )
 assert len(SQLITE_MIGRATIONS) == SCHEMA_VERSION
 
