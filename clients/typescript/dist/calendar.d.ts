@@ -1,0 +1,65 @@
+/**
+ * Calendars as the client takes them: a bundle reference, a plain object
+ * (`CalendarInit`), or a generated `duetime.v1.Calendar` message, read into
+ * the message the service takes. Also the CLI's text forms the client reads:
+ * day specs (`"mon-fri"`), weekends (`"fri,sat"`, `"none"`) and weekly hours
+ * (`"mon-fri 09:00-12:00,13:00-17:00"`).
+ */
+import type { JsonValue } from "@bufbuild/protobuf";
+import type { Calendar } from "./gen/duetime/v1/duetime_pb.js";
+/** A holiday: a local date, a `[date, name]` pair, or `{ date, name }`. */
+export type HolidayInit = string | readonly [string, string] | {
+    date: string;
+    name?: string;
+};
+/**
+ * An inline calendar (or a bundle with extra holidays) as a plain object.
+ * Keys of the calendar's JSON form (`workingHours`, `dateOverrides`,
+ * `extraWorkingDays`, `holidaysValidUntil`, `weekPeriods` …, as protobuf's
+ * JSON mapping writes them; the proto's own snake_case names too) may be
+ * mixed with the convenient ones.
+ */
+export interface CalendarInit {
+    /** IANA time zone, e.g. `"Europe/Zagreb"` (default UTC). */
+    timeZone?: string;
+    time_zone?: string;
+    holidays?: readonly HolidayInit[];
+    /** ISO weekdays (1 Monday … 7 Sunday; `[]`: no weekend), the CLI's text
+     * (`"fri,sat"`, `"none"`) or the JSON form `{ days: [...] }`. */
+    weekend?: readonly number[] | string | {
+        days: readonly (number | string)[];
+    };
+    /** Weekly hours as the CLI's specs: `"mon-fri 09:00-12:00,13:00-17:00"`, one or a list. */
+    hours?: string | readonly string[];
+    /** A bundle reference (`"hr-zagreb"`, `"hr-zagreb@f45226394a32"`); `holidays` are added to its own. */
+    bundle?: string;
+    workingHours?: JsonValue;
+    working_hours?: JsonValue;
+    dateOverrides?: JsonValue;
+    date_overrides?: JsonValue;
+    extraWorkingDays?: JsonValue;
+    extra_working_days?: JsonValue;
+    holidaysValidUntil?: string;
+    holidays_valid_until?: string;
+    weekPeriods?: JsonValue;
+    week_periods?: JsonValue;
+}
+/** A calendar argument: a bundle reference, a plain object, a Calendar
+ * message, or undefined (the service's default calendar: UTC, Monday–Friday
+ * 09:00–17:00, no holidays). */
+export type CalendarLike = string | CalendarInit | Calendar | undefined;
+/** The day names a day spec may use, with their ISO weekdays. */
+export declare const DAYS: Readonly<Record<string, number>>;
+/** ISO weekdays of a day spec: `"mon-fri"` → [1..5], `"sat,sun"` → [6, 7];
+ * a range may wrap (`"fri-mon"`). InvalidArgument on `field`. */
+export declare function parseDays(text: string, field: string): number[];
+/** ISO weekdays of a weekend text: a day spec, or `"none"` for no weekend. */
+export declare function parseWeekend(text: string, field: string): number[];
+/** Weekly hours from the CLI's specs (`"mon-fri 09:00-12:00,13:00-17:00"`):
+ * `[isoWeekday, [[start, end], ...]]` by weekday; intervals given for one day
+ * by several specs are joined in order. InvalidArgument on `field`. */
+export declare function parseHours(specs: readonly string[], field: string): [number, [string, string][]][];
+/** The Calendar message of `calendar` (undefined stays undefined: the
+ * service's default). InvalidArgument on `calendar.KEY` for an unknown key or
+ * a value of the wrong shape, saying what to write. */
+export declare function calendarOf(calendar: CalendarLike, field?: string): Calendar | undefined;

@@ -1,0 +1,362 @@
+/**
+ * DuetimeClient: a connection to one duetime server over gRPC
+ * (`@connectrpc/connect-node`), with typed calls that take `Date` or RFC 3339
+ * text and plain calendars, and answer plain objects. See README.md.
+ */
+import type { Client, Transport } from "@connectrpc/connect";
+import { CalendarService, DueTimeService } from "./gen/duetime/v1/duetime_pb.js";
+import type { AnalyzeImpactResponse, ClockState, ComputeDueTimeResponse, GetCalendarResponse, GetPolicyResponse, ListCalendarsResponse, ListHolidaysResponse, ListPoliciesResponse, Record as RecordMessage, EvaluateSlaResponse } from "./gen/duetime/v1/duetime_pb.js";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import type { CalendarLike } from "./calendar.js";
+import type { Instant } from "./convert.js";
+import { DuetimeError } from "./errors.js";
+/** The address a client calls by default. */
+export declare const DEFAULT_ADDRESS = "127.0.0.1:50051";
+/** Milliseconds each call may take (its deadline, retries included) by default. */
+export declare const DEFAULT_TIMEOUT_MS = 5000;
+/** Retries after the first attempt by default. */
+export declare const DEFAULT_RETRIES = 4;
+/** How an idempotency key the client made up begins; the rest is a random
+ * UUID (and `/N` for a batch or stream's item N). */
+export declare const GENERATED_KEY_PREFIX = "client/";
+/** The call metadata naming the caller's idempotency namespace. */
+export declare const NAMESPACE_HEADER = "x-duetime-namespace";
+/** Items per message a stream sends by default. */
+export declare const STREAM_MESSAGE_ITEMS = 1000;
+/** PEM text, PEM bytes, or the path of a PEM file. */
+export type PemSource = string | Uint8Array;
+/** TLS settings: `ca` the roots to trust (default: the system's), `cert` and
+ * `key` this client's certificate for mutual TLS, `serverName` the name to
+ * check the server's certificate against (default: the address's host). */
+export interface TlsOptions {
+    ca?: PemSource;
+    cert?: PemSource;
+    key?: PemSource;
+    serverName?: string;
+}
+/** How a DuetimeClient connects and calls; see README.md. */
+export interface ClientOptions {
+    /** `HOST:PORT` of the gRPC port (not a URL); default 127.0.0.1:50051. */
+    address?: string;
+    /** Milliseconds each call may take, retries included (default 5000). */
+    timeoutMs?: number;
+    /** The idempotency namespace every call is made in (1–64 characters of A-Z a-z 0-9 . _ -). */
+    namespace?: string;
+    /** A bearer token, sent as `authorization: Bearer <token>`. */
+    token?: string;
+    /** `true` for TLS with the system's roots, or TLS settings. */
+    tls?: boolean | TlsOptions;
+    /** Retries of a retryable failure (0 to 10, default 4; 0 also makes up no idempotency key). */
+    retries?: number;
+    /** The first wait before a retry, in milliseconds (default: the waits add up to half of `timeoutMs`). */
+    backoffMs?: number;
+    /** A transport to use instead of one built from the options above
+     * (`address`, `tls`, `token`, `namespace` and retries are then the
+     * transport's own business, and so is each call's deadline). */
+    transport?: Transport;
+}
+/** What produced an answer and where it is recorded. */
+export interface Recorded {
+    recordId: string;
+    calendarVersion: string;
+    rulesVersion: string;
+    tzdataVersion: string;
+    timeZone: string;
+    warnings: string[];
+}
+/** One step of an answer's explanation (asked for with `explain`). */
+export interface ExplanationStep {
+    kind: string;
+    text: string;
+    localDate: string;
+    start: Date | null;
+    end: Date | null;
+    /** The business time it counted, in milliseconds; null when it counts none. */
+    amountMs: number | null;
+}
+export interface DueTime {
+    due: Date;
+    /** `due` as RFC 3339 text in the calendar's zone, e.g. "2026-12-02T16:00:00+01:00". */
+    dueLocal: string;
+    explanation: ExplanationStep[];
+    recorded: Recorded;
+    message: ComputeDueTimeResponse;
+}
+/** One item's answer in a batch or stream: its due time, or its own error. */
+export type DueTimeResult = {
+    ok: true;
+    dueTime: DueTime;
+} | {
+    ok: false;
+    error: DuetimeError;
+};
+export interface BusinessTime {
+    /** Business time between the instants, in milliseconds (microseconds as the fraction). */
+    businessTimeMs: number;
+    businessDays: number;
+    explanation: ExplanationStep[];
+    recorded: Recorded;
+}
+export interface OpenStatus {
+    open: boolean;
+    /** The open interval holding the instant, when open. */
+    interval: {
+        start: Date;
+        end: Date;
+    } | null;
+    nextOpen: Date | null;
+    nextClose: Date | null;
+    /** With `includeLastRun`: the opening of the run holding the instant (or the last before it). */
+    lastOpen: Date | null;
+    /** With `includeLastRun`: the last closing at or before the instant. */
+    lastClose: Date | null;
+    businessDay: boolean;
+    localDate: string;
+    closedReason: string;
+    holidayName: string;
+    recorded: Recorded;
+}
+export interface ScheduledDeadline {
+    name: string;
+    due: Date;
+    dueLocal: string;
+    countedFrom: Date | null;
+    after: string;
+    explanation: ExplanationStep[];
+}
+export interface Schedule {
+    deadlines: ScheduledDeadline[];
+    nextDue: string;
+    nextDueTime: Date | null;
+    recorded: Recorded;
+}
+export interface OpenPeriod {
+    start: Date;
+    end: Date;
+    localDate: string;
+    startLocal: string;
+    endLocal: string;
+}
+export interface OpenPeriods {
+    periods: OpenPeriod[];
+    /** Empty on the last page. */
+    nextPageToken: string;
+    recorded: Recorded;
+}
+export interface BusinessDayCount {
+    businessDays: number;
+    recorded: Recorded;
+}
+export interface SlaDue {
+    metric: string;
+    kind: "WARNING" | "BREACH" | "UNSPECIFIED";
+    /** A warning's threshold as written ("75%"); empty for a breach. */
+    threshold: string;
+}
+/** The one timer to arm: when, and everything that falls then. */
+export interface SlaNextAction {
+    time: Date;
+    due: SlaDue[];
+}
+export type ClockStatusName = "RUNNING" | "PAUSED" | "STOPPED" | "UNSPECIFIED";
+/** An SLA clock after a call. `state` is the serialized duetime.v1.ClockState,
+ * base64: keep it and hand it back with the next event. */
+export interface Clock {
+    state: string;
+    status: ClockStatusName;
+    target: string;
+    /** Set while RUNNING. */
+    deadline: Date | null;
+    /** Set while PAUSED, in milliseconds of the clock's measure; negative when paused past the deadline. */
+    remainingMs: number | null;
+    /** The deadline that was missed, once an event showed it. */
+    breachedAt: Date | null;
+    /** Set when STOPPED. */
+    met: boolean | null;
+    recomputations: number;
+    /** The next warning or breach (with warning thresholds or a policy with metrics); null: none. */
+    nextAction: SlaNextAction | null;
+    recorded: Recorded;
+    stateMessage: ClockState;
+}
+export interface TimelineEntry {
+    event: string;
+    time: Date;
+    action: string;
+    tier: string;
+    status: ClockStatusName;
+    oldDeadline: Date | null;
+    newDeadline: Date | null;
+    remainingMs: number | null;
+    reason: string;
+    threshold: string;
+}
+export interface SlaMetric {
+    name: string;
+    status: "NOT_STARTED" | "RUNNING" | "PAUSED" | "STOPPED" | "UNSPECIFIED";
+    cycles: number;
+    tier: string;
+    /** The metric's clock state, base64 ("" before its first start). */
+    state: string;
+    timeline: TimelineEntry[];
+}
+export interface SlaEvaluation {
+    clock: Clock;
+    tier: string;
+    policyVersion: string;
+    timeline: TimelineEntry[];
+    metrics: SlaMetric[];
+    nextAction: SlaNextAction | null;
+    asOf: Date | null;
+    message: EvaluateSlaResponse;
+}
+/** One business event of a ticket's history for evaluateSla. */
+export interface SlaEvent {
+    type: string;
+    time: Instant;
+    attributes?: Record<string, string>;
+}
+/** One item of computeDueTimes / streamDueTimes: computeDueTime's arguments. */
+export interface DueTimeRequest extends DueTimeOptions {
+    start: Instant;
+    duration: string;
+    calendar?: CalendarLike;
+}
+export interface RecordedOptions {
+    /** The idempotency key; default: one made up (`client/<uuid>`) unless retries are 0. */
+    idempotencyKey?: string;
+}
+export type AtCloseName = "next-open" | "end-of-window";
+export type RollName = "following" | "preceding" | "modified-following" | "modified-preceding";
+export interface DueTimeOptions extends RecordedOptions {
+    /** Business time ending exactly at a closing: due at that closing (end-of-window, the default) or at the next opening. */
+    atClose?: AtCloseName;
+    /** Where a calendar duration landing on a closed day rolls (docs/semantics.md §15). */
+    roll?: RollName;
+    /** The landing time of the day it lands on (docs/semantics.md §15). */
+    landingTime?: string;
+    explain?: boolean;
+}
+/** A deadline of computeSchedule: `"remind=2bd"`, `"final=4bh@after:escalate"` or an object. */
+export type DeadlineInit = string | {
+    name: string;
+    duration: string;
+    after?: string;
+    roll?: RollName;
+    landingTime?: string;
+};
+/** The waits before each retry, in milliseconds, before jitter. */
+export declare function retryWaits(retries: number, timeoutMs: number, backoffMs?: number): number[];
+/** The generated clients of duetime.v1's services, over the client's transport. */
+export interface RawClients {
+    dueTime: Client<typeof DueTimeService>;
+    calendars: Client<typeof CalendarService>;
+}
+/**
+ * A connection to one duetime server. Every method returns a promise that
+ * rejects with a {@link DuetimeError} subclass; an argument the client can
+ * see is wrong rejects with InvalidArgument naming it before anything is sent.
+ */
+export declare class DuetimeClient {
+    readonly address: string;
+    readonly timeoutMs: number;
+    readonly namespace: string;
+    readonly retries: number;
+    /** The generated clients (every RPC of duetime.v1), with token, namespace and retries. */
+    readonly raw: RawClients;
+    private readonly sessions;
+    constructor(options?: ClientOptions);
+    /** Closes the connection (calls in flight fail); the process may then exit. */
+    close(): void;
+    /** `given`, or when it is empty and retries are on, a new key (`client/<uuid>`). */
+    private key;
+    private call;
+    private dueTimeRequest;
+    /** `start + duration` ("3bd", "8bh", "48h", "P1M", "P1M@following" …) in `calendar`: ComputeDueTime. */
+    computeDueTime(start: Instant, duration: string, calendar?: CalendarLike, opts?: DueTimeOptions): Promise<DueTime>;
+    /** Many due times in one BatchComputeDueTimes call (at most the server's
+     * batch size): one result per item, in order; an item without a key gets
+     * `client/<uuid>/N`. */
+    computeDueTimes(items: Iterable<DueTimeRequest>): Promise<DueTimeResult[]>;
+    /** Due times for any number of items through one StreamComputeDueTimes
+     * call, `messageItems` (default 1000) a message; yields one result per item,
+     * in order, as they arrive. Not retried (a stream is not resent). */
+    streamDueTimes(items: Iterable<DueTimeRequest> | AsyncIterable<DueTimeRequest>, opts?: {
+        messageItems?: number;
+        timeoutMs?: number;
+    }): AsyncGenerator<DueTimeResult>;
+    /** Business time between two instants (negative when `end` is before `start`): ComputeBusinessTime. */
+    computeBusinessTime(start: Instant, end: Instant, calendar?: CalendarLike, opts?: RecordedOptions & {
+        explain?: boolean;
+    }): Promise<BusinessTime>;
+    /** Whether the calendar is open at `at`, and the next opening and closing: GetOpenStatus. */
+    getOpenStatus(at: Instant, calendar?: CalendarLike, opts?: RecordedOptions & {
+        includeLastRun?: boolean;
+    }): Promise<OpenStatus>;
+    /** A stage's named deadlines from `entered`: ComputeSchedule. */
+    computeSchedule(entered: Instant, deadlines: readonly DeadlineInit[], calendar?: CalendarLike, opts?: RecordedOptions & {
+        atClose?: AtCloseName;
+        explain?: boolean;
+    }): Promise<Schedule>;
+    /** One page of the open periods in [start, end): ListOpenPeriods (`pageSize` 0: 100, at most 1000). */
+    listOpenPeriods(start: Instant, end: Instant, calendar?: CalendarLike, opts?: RecordedOptions & {
+        pageSize?: number;
+        pageToken?: string;
+    }): Promise<OpenPeriods>;
+    /** Every open period in [start, end), page after page (each page one recorded call). */
+    openPeriods(start: Instant, end: Instant, calendar?: CalendarLike, opts?: {
+        pageSize?: number;
+    }): AsyncGenerator<OpenPeriod>;
+    /** The business days from local date `from` to `to`, both included: CountBusinessDays. */
+    countBusinessDays(from: string, to: string, calendar?: CalendarLike, opts?: RecordedOptions): Promise<BusinessDayCount>;
+    /** A new RUNNING SLA clock: deadline = `at` + `target`: StartClock. */
+    startClock(target: string, at: Instant, calendar?: CalendarLike, opts?: RecordedOptions & {
+        warningThresholds?: readonly string[];
+    }): Promise<Clock>;
+    /** The clock after `event` ("pause", "resume", "reset", "retarget" with
+     * `target` and optionally `anchor: "start"`, "stop") at `at`:
+     * ApplyClockEvent. An event the state does not allow rejects with FailedPrecondition. */
+    applyClockEvent(state: string | Uint8Array | ClockState, event: "pause" | "resume" | "reset" | "retarget" | "stop", at: Instant, opts?: RecordedOptions & {
+        target?: string;
+        anchor?: "event" | "start";
+        warningThresholds?: readonly string[];
+    }): Promise<Clock>;
+    /** Replays a ticket's `events` (the first "start") under `policy` ("name" or
+     * "name@version"): EvaluateSla. `asOf`: evaluate as of that instant, filling
+     * `metrics` and `nextAction` (docs/semantics.md §17). */
+    evaluateSla(policy: string, events: readonly SlaEvent[], opts?: RecordedOptions & {
+        asOf?: Instant;
+    }): Promise<SlaEvaluation>;
+    /** The stored record of an answer (request and response as Any): GetRecord. */
+    getRecord(recordId: string): Promise<RecordMessage>;
+    /** The stored records received in [start, end) (either open), whose key
+     * starts with `keyPrefix`, in `namespace` ("" the default; undefined: every
+     * namespace the caller may read), page after page: ListRecords. */
+    listRecords(opts?: {
+        start?: Instant;
+        end?: Instant;
+        keyPrefix?: string;
+        namespace?: string;
+        pageSize?: number;
+    }): AsyncGenerator<RecordMessage>;
+    /** Which recorded due times a newer bundle version (`calendar`: "NAME@NEW"
+     * or "NAME") or, with `tzdata`, the server's tz database would move: AnalyzeImpact. */
+    analyzeImpact(calendar?: string, opts?: {
+        tzdata?: boolean;
+        limit?: number;
+        start?: Instant;
+        end?: Instant;
+        namespace?: string;
+    }): Promise<AnalyzeImpactResponse>;
+    /** The calendar bundles the server has loaded: ListCalendars. */
+    listCalendars(): Promise<ListCalendarsResponse>;
+    /** A bundle ("name" or "name@version") written out: GetCalendar. */
+    getCalendar(name: string): Promise<GetCalendarResponse>;
+    /** The holidays of `calendar` from local date `from` to `to`, inclusive: ListHolidays. */
+    listHolidays(calendar: CalendarLike, from: string, to: string): Promise<ListHolidaysResponse>;
+    /** The SLA policies the server has loaded: ListPolicies. */
+    listPolicies(): Promise<ListPoliciesResponse>;
+    /** SLA policy "name" or "name@version" written out: GetPolicy. */
+    getPolicy(name: string): Promise<GetPolicyResponse>;
+}
+export type { Timestamp };

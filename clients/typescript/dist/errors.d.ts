@@ -1,0 +1,95 @@
+/**
+ * Errors of duetime calls: one class per status code, read from the rich
+ * status the server sends (`google.rpc.Status` details: a `BadRequest` or a
+ * `PreconditionFailure` with the fields at fault, then an `ErrorInfo` with
+ * the reason and its facts), never from the message text.
+ */
+import { Code } from "@connectrpc/connect";
+import type { Status } from "./gen/google/rpc/status_pb.js";
+/** One problem the service named: a request field (or, for a refused clock
+ * event, the subject `event`) and what is wrong, in words. */
+export interface Violation {
+    readonly field: string;
+    readonly description: string;
+}
+/** The gRPC status code names, by number. */
+export declare const CODE_NAMES: Readonly<Record<number, string>>;
+/** The status codes whose errors are `retryable`, and which the client
+ * retries: UNAVAILABLE (the server is down, stopping, or its ledger cannot
+ * write: nothing was recorded), CANCELLED (a stopping server cancels the calls
+ * it had not started), ABORTED, and DEADLINE_EXCEEDED (a call past the
+ * server's call budget, nothing recorded). */
+export declare const RETRY_CODES: readonly Code[];
+/** What a DuetimeError is made of. */
+export interface DuetimeErrorInit {
+    /** The gRPC status code (`Code.InvalidArgument` …). */
+    code: Code;
+    /** The status message as the service sent it. */
+    details: string;
+    reason?: string;
+    metadata?: Record<string, string>;
+    violations?: readonly Violation[];
+    cause?: unknown;
+}
+/**
+ * A failed duetime call, or an argument refused before calling (then `code`
+ * is INVALID_ARGUMENT). `code` is the status code's name (`"NOT_FOUND"`),
+ * `grpcCode` its number, `details` the status message, `reason` the
+ * service's UPPER_SNAKE reason (`IDEMPOTENCY_KEY_REUSED`, `TOKEN_MISSING` …),
+ * `metadata` the facts of its ErrorInfo (e.g. `record_id`), `violations` the
+ * problems it named, `field` the first of their fields (`""` when none) and
+ * `retryable` whether the same call may succeed later. `message` is
+ * `"CODE: details"`.
+ */
+export declare class DuetimeError extends Error {
+    readonly code: string;
+    readonly grpcCode: Code;
+    readonly details: string;
+    readonly reason: string;
+    readonly metadata: Readonly<Record<string, string>>;
+    readonly violations: readonly Violation[];
+    constructor(init: DuetimeErrorInit);
+    /** The first violation's field (`"duration"`, `"calendar.time_zone"` …), `""` when none. */
+    get field(): string;
+    /** Whether the same call may succeed later (the codes of {@link RETRY_CODES}). */
+    get retryable(): boolean;
+}
+/** Bad input (INVALID_ARGUMENT), e.g. a malformed duration or an instant without an offset. */
+export declare class InvalidArgument extends DuetimeError {
+}
+/** An input or result outside a supported range or a calendar's years (OUT_OF_RANGE). */
+export declare class OutOfRange extends DuetimeError {
+}
+/** A clock event the clock's state does not allow (FAILED_PRECONDITION). */
+export declare class FailedPrecondition extends DuetimeError {
+}
+/** The idempotency key was used before with a different request (ALREADY_EXISTS). */
+export declare class AlreadyExists extends DuetimeError {
+}
+/** No record has the id asked for, or no policy the name (NOT_FOUND). */
+export declare class NotFound extends DuetimeError {
+}
+/** The server needs a bearer token and got none, or one it does not accept
+ * (UNAUTHENTICATED, reason TOKEN_MISSING or TOKEN_INVALID): pass `token`. */
+export declare class Unauthenticated extends DuetimeError {
+}
+/** The token does not allow the call (PERMISSION_DENIED): a scope it lacks
+ * (SCOPE_MISSING) or a namespace it is not bound to (NAMESPACE_NOT_PERMITTED). */
+export declare class PermissionDenied extends DuetimeError {
+}
+/** The service or its ledger cannot answer now (UNAVAILABLE); retryable. */
+export declare class Unavailable extends DuetimeError {
+}
+/** The call did not finish in time (DEADLINE_EXCEEDED); retryable. */
+export declare class DeadlineExceeded extends DuetimeError {
+}
+/** The DuetimeError subclass of `code`'s errors, constructed from `init`. */
+export declare function errorOfCode(init: DuetimeErrorInit): DuetimeError;
+/** An InvalidArgument found before calling: `field` and what is wrong. */
+export declare function invalidArgument(field: string, description: string): InvalidArgument;
+/** The DuetimeError of any error a call threw (a `ConnectError`, or anything
+ * else, read as `ConnectError.from` reads it). A DuetimeError is returned as it is. */
+export declare function errorOf(error: unknown): DuetimeError;
+/** The DuetimeError of a `google.rpc.Status` message (a batch or stream
+ * item's error), of the class its code chooses. */
+export declare function errorOfStatus(status: Status): DuetimeError;

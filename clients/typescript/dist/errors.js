@@ -1,0 +1,198 @@
+/**
+ * Errors of duetime calls: one class per status code, read from the rich
+ * status the server sends (`google.rpc.Status` details: a `BadRequest` or a
+ * `PreconditionFailure` with the fields at fault, then an `ErrorInfo` with
+ * the reason and its facts), never from the message text.
+ */
+import { anyUnpack } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { BadRequestSchema, ErrorInfoSchema, PreconditionFailureSchema, } from "./gen/google/rpc/error_details_pb.js";
+/** The gRPC status code names, by number. */
+export const CODE_NAMES = {
+    0: "OK",
+    1: "CANCELLED",
+    2: "UNKNOWN",
+    3: "INVALID_ARGUMENT",
+    4: "DEADLINE_EXCEEDED",
+    5: "NOT_FOUND",
+    6: "ALREADY_EXISTS",
+    7: "PERMISSION_DENIED",
+    8: "RESOURCE_EXHAUSTED",
+    9: "FAILED_PRECONDITION",
+    10: "ABORTED",
+    11: "OUT_OF_RANGE",
+    12: "UNIMPLEMENTED",
+    13: "INTERNAL",
+    14: "UNAVAILABLE",
+    15: "DATA_LOSS",
+    16: "UNAUTHENTICATED",
+};
+/** The status codes whose errors are `retryable`, and which the client
+ * retries: UNAVAILABLE (the server is down, stopping, or its ledger cannot
+ * write: nothing was recorded), CANCELLED (a stopping server cancels the calls
+ * it had not started), ABORTED, and DEADLINE_EXCEEDED (a call past the
+ * server's call budget, nothing recorded). */
+export const RETRY_CODES = [
+    Code.Unavailable,
+    Code.Canceled,
+    Code.Aborted,
+    Code.DeadlineExceeded,
+];
+/**
+ * A failed duetime call, or an argument refused before calling (then `code`
+ * is INVALID_ARGUMENT). `code` is the status code's name (`"NOT_FOUND"`),
+ * `grpcCode` its number, `details` the status message, `reason` the
+ * service's UPPER_SNAKE reason (`IDEMPOTENCY_KEY_REUSED`, `TOKEN_MISSING` …),
+ * `metadata` the facts of its ErrorInfo (e.g. `record_id`), `violations` the
+ * problems it named, `field` the first of their fields (`""` when none) and
+ * `retryable` whether the same call may succeed later. `message` is
+ * `"CODE: details"`.
+ */
+export class DuetimeError extends Error {
+    code;
+    grpcCode;
+    details;
+    reason;
+    metadata;
+    violations;
+    constructor(init) {
+        const name = CODE_NAMES[init.code] ?? `CODE_${init.code}`;
+        super(`${name}: ${init.details}`, init.cause === undefined ? undefined : { cause: init.cause });
+        this.name = new.target.name;
+        this.code = name;
+        this.grpcCode = init.code;
+        this.details = init.details;
+        this.reason = init.reason ?? "";
+        this.metadata = { ...(init.metadata ?? {}) };
+        this.violations = [...(init.violations ?? [])];
+    }
+    /** The first violation's field (`"duration"`, `"calendar.time_zone"` …), `""` when none. */
+    get field() {
+        return this.violations[0]?.field ?? "";
+    }
+    /** Whether the same call may succeed later (the codes of {@link RETRY_CODES}). */
+    get retryable() {
+        return RETRY_CODES.includes(this.grpcCode);
+    }
+}
+/** Bad input (INVALID_ARGUMENT), e.g. a malformed duration or an instant without an offset. */
+export class InvalidArgument extends DuetimeError {
+}
+/** An input or result outside a supported range or a calendar's years (OUT_OF_RANGE). */
+export class OutOfRange extends DuetimeError {
+}
+/** A clock event the clock's state does not allow (FAILED_PRECONDITION). */
+export class FailedPrecondition extends DuetimeError {
+}
+/** The idempotency key was used before with a different request (ALREADY_EXISTS). */
+export class AlreadyExists extends DuetimeError {
+}
+/** No record has the id asked for, or no policy the name (NOT_FOUND). */
+export class NotFound extends DuetimeError {
+}
+/** The server needs a bearer token and got none, or one it does not accept
+ * (UNAUTHENTICATED, reason TOKEN_MISSING or TOKEN_INVALID): pass `token`. */
+export class Unauthenticated extends DuetimeError {
+}
+/** The token does not allow the call (PERMISSION_DENIED): a scope it lacks
+ * (SCOPE_MISSING) or a namespace it is not bound to (NAMESPACE_NOT_PERMITTED). */
+export class PermissionDenied extends DuetimeError {
+}
+/** The service or its ledger cannot answer now (UNAVAILABLE); retryable. */
+export class Unavailable extends DuetimeError {
+}
+/** The call did not finish in time (DEADLINE_EXCEEDED); retryable. */
+export class DeadlineExceeded extends DuetimeError {
+}
+const CLASSES = {
+    [Code.InvalidArgument]: InvalidArgument,
+    [Code.OutOfRange]: OutOfRange,
+    [Code.FailedPrecondition]: FailedPrecondition,
+    [Code.AlreadyExists]: AlreadyExists,
+    [Code.NotFound]: NotFound,
+    [Code.Unauthenticated]: Unauthenticated,
+    [Code.PermissionDenied]: PermissionDenied,
+    [Code.Unavailable]: Unavailable,
+    [Code.DeadlineExceeded]: DeadlineExceeded,
+};
+/** The DuetimeError subclass of `code`'s errors, constructed from `init`. */
+export function errorOfCode(init) {
+    const Class = CLASSES[init.code] ?? DuetimeError;
+    return new Class(init);
+}
+/** An InvalidArgument found before calling: `field` and what is wrong. */
+export function invalidArgument(field, description) {
+    return new InvalidArgument({
+        code: Code.InvalidArgument,
+        details: `${field}: ${description}`,
+        reason: "INVALID_ARGUMENT",
+        violations: [{ field, description }],
+    });
+}
+function partsOfDetails(details, unpack) {
+    const parts = { violations: [], reason: "", metadata: {} };
+    for (const detail of details) {
+        const found = unpack(detail);
+        parts.violations.push(...found.violations);
+        if (found.reason) {
+            parts.reason = found.reason;
+            parts.metadata = found.metadata;
+        }
+    }
+    return parts;
+}
+/** The DuetimeError of any error a call threw (a `ConnectError`, or anything
+ * else, read as `ConnectError.from` reads it). A DuetimeError is returned as it is. */
+export function errorOf(error) {
+    if (error instanceof DuetimeError) {
+        return error;
+    }
+    const connect = ConnectError.from(error);
+    const violations = [];
+    for (const bad of connect.findDetails(BadRequestSchema)) {
+        violations.push(...bad.fieldViolations.map((v) => ({ field: v.field, description: v.description })));
+    }
+    for (const failed of connect.findDetails(PreconditionFailureSchema)) {
+        violations.push(...failed.violations.map((v) => ({ field: v.subject, description: v.description })));
+    }
+    const info = connect.findDetails(ErrorInfoSchema)[0];
+    return errorOfCode({
+        code: connect.code,
+        details: connect.rawMessage,
+        reason: info?.reason ?? "",
+        metadata: info ? { ...info.metadata } : {},
+        violations,
+        cause: error,
+    });
+}
+function unpackAny(detail) {
+    const any = detail;
+    const bad = anyUnpack(any, BadRequestSchema);
+    if (bad) {
+        return {
+            violations: bad.fieldViolations.map((v) => ({ field: v.field, description: v.description })),
+            reason: "",
+            metadata: {},
+        };
+    }
+    const failed = anyUnpack(any, PreconditionFailureSchema);
+    if (failed) {
+        return {
+            violations: failed.violations.map((v) => ({ field: v.subject, description: v.description })),
+            reason: "",
+            metadata: {},
+        };
+    }
+    const info = anyUnpack(any, ErrorInfoSchema);
+    if (info) {
+        return { violations: [], reason: info.reason, metadata: { ...info.metadata } };
+    }
+    return { violations: [], reason: "", metadata: {} };
+}
+/** The DuetimeError of a `google.rpc.Status` message (a batch or stream
+ * item's error), of the class its code chooses. */
+export function errorOfStatus(status) {
+    const parts = partsOfDetails(status.details, unpackAny);
+    const code = CODE_NAMES[status.code] !== undefined ? status.code : Code.Unknown;
+    return errorOfCode({ code, details: status.message, ...parts });
+}

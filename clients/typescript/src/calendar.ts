@@ -1,0 +1,248 @@
+/**
+ * Calendars as the client takes them: a bundle reference, a plain object
+ * (`CalendarInit`), or a generated `duetime.v1.Calendar` message, read into
+ * the message the service takes. Also the CLI's text forms the client reads:
+ * day specs (`"mon-fri"`), weekends (`"fri,sat"`, `"none"`) and weekly hours
+ * (`"mon-fri 09:00-12:00,13:00-17:00"`).
+ */
+
+import { create, fromJson } from "@bufbuild/protobuf";
+import type { JsonValue } from "@bufbuild/protobuf";
+import { CalendarSchema, DayHoursSchema, TimeIntervalSchema, WorkingHoursSchema } from "./gen/duetime/v1/duetime_pb.js";
+import type { Calendar } from "./gen/duetime/v1/duetime_pb.js";
+import { invalidArgument } from "./errors.js";
+
+/** A holiday: a local date, a `[date, name]` pair, or `{ date, name }`. */
+export type HolidayInit = string | readonly [string, string] | { date: string; name?: string };
+
+/**
+ * An inline calendar (or a bundle with extra holidays) as a plain object.
+ * Keys of the calendar's JSON form (`workingHours`, `dateOverrides`,
+ * `extraWorkingDays`, `holidaysValidUntil`, `weekPeriods` …, as protobuf's
+ * JSON mapping writes them; the proto's own snake_case names too) may be
+ * mixed with the convenient ones.
+ */
+export interface CalendarInit {
+  /** IANA time zone, e.g. `"Europe/Zagreb"` (default UTC). */
+  timeZone?: string;
+  time_zone?: string;
+  holidays?: readonly HolidayInit[];
+  /** ISO weekdays (1 Monday … 7 Sunday; `[]`: no weekend), the CLI's text
+   * (`"fri,sat"`, `"none"`) or the JSON form `{ days: [...] }`. */
+  weekend?: readonly number[] | string | { days: readonly (number | string)[] };
+  /** Weekly hours as the CLI's specs: `"mon-fri 09:00-12:00,13:00-17:00"`, one or a list. */
+  hours?: string | readonly string[];
+  /** A bundle reference (`"hr-zagreb"`, `"hr-zagreb@f45226394a32"`); `holidays` are added to its own. */
+  bundle?: string;
+  workingHours?: JsonValue;
+  working_hours?: JsonValue;
+  dateOverrides?: JsonValue;
+  date_overrides?: JsonValue;
+  extraWorkingDays?: JsonValue;
+  extra_working_days?: JsonValue;
+  holidaysValidUntil?: string;
+  holidays_valid_until?: string;
+  weekPeriods?: JsonValue;
+  week_periods?: JsonValue;
+}
+
+/** A calendar argument: a bundle reference, a plain object, a Calendar
+ * message, or undefined (the service's default calendar: UTC, Monday–Friday
+ * 09:00–17:00, no holidays). */
+export type CalendarLike = string | CalendarInit | Calendar | undefined;
+
+/** The day names a day spec may use, with their ISO weekdays. */
+export const DAYS: Readonly<Record<string, number>> = { mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6, sun: 7 };
+
+/** ISO weekdays of a day spec: `"mon-fri"` → [1..5], `"sat,sun"` → [6, 7];
+ * a range may wrap (`"fri-mon"`). InvalidArgument on `field`. */
+export function parseDays(text: string, field: string): number[] {
+  const days: number[] = [];
+  for (const raw of text.toLowerCase().split(",")) {
+    const part = raw.trim();
+    const [first = "", last, ...rest] = part.split("-");
+    const a = DAYS[first];
+    const b = last === undefined ? a : DAYS[last];
+    if (a === undefined || b === undefined || rest.length > 0) {
+      throw invalidArgument(field, `'${part}' is not a day or a day range (mon..sun, e.g. mon-fri)`);
+    }
+    const span = (((b - a) % 7) + 7) % 7;
+    for (let i = 0; i <= span; i++) {
+      days.push(((a - 1 + i) % 7) + 1);
+    }
+  }
+  return days;
+}
+
+/** ISO weekdays of a weekend text: a day spec, or `"none"` for no weekend. */
+export function parseWeekend(text: string, field: string): number[] {
+  const spec = text.trim().toLowerCase();
+  if (!spec) {
+    throw invalidArgument(field, "is empty; give the weekend days, e.g. sat,sun or fri-sat, or none for no weekend");
+  }
+  return spec === "none" ? [] : parseDays(spec, field);
+}
+
+const CLOCK_TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
+
+function clockTime(text: string, field: string, spec: string, isEnd: boolean): string {
+  const t = text.trim();
+  const m = CLOCK_TIME.exec(t);
+  if (m) {
+    const [h, mi, s] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+    if ((h < 24 && mi < 60 && s < 60) || (isEnd && h === 24 && mi === 0 && s === 0)) {
+      return t.length === 4 || (t.length === 7 && t[1] === ":") ? `0${t}` : t;
+    }
+  }
+  const allowed = isEnd ? "00:00..24:00" : "00:00..23:59:59";
+  throw invalidArgument(field, `'${spec}': '${t}' is not a clock time HH:MM or HH:MM:SS in ${allowed}`);
+}
+
+/** Weekly hours from the CLI's specs (`"mon-fri 09:00-12:00,13:00-17:00"`):
+ * `[isoWeekday, [[start, end], ...]]` by weekday; intervals given for one day
+ * by several specs are joined in order. InvalidArgument on `field`. */
+export function parseHours(specs: readonly string[], field: string): [number, [string, string][]][] {
+  const byDay = new Map<number, [string, string][]>();
+  for (const spec of specs) {
+    const text = spec.trim();
+    if (!text) {
+      throw invalidArgument(field, 'is empty; give DAYS HH:MM-HH:MM[,HH:MM-HH:MM...], e.g. "mon-fri 09:00-17:00"');
+    }
+    const space = text.indexOf(" ");
+    const daysText = space < 0 ? text : text.slice(0, space);
+    const intervalsText = space < 0 ? "" : text.slice(space + 1);
+    if (/^\d/.test(daysText)) {
+      throw invalidArgument(field, `'${spec}' names no days; write the days first: 'mon-fri 09:00-17:00'`);
+    }
+    const intervals: [string, string][] = intervalsText.split(",").map((item) => {
+      const [start, end, ...rest] = item.trim().split("-");
+      if (!start || !end || rest.length > 0) {
+        throw invalidArgument(field, `'${spec}': '${intervalsText}' is not HH:MM-HH:MM[,HH:MM-HH:MM...]`);
+      }
+      return [clockTime(start, field, spec, false), clockTime(end, field, spec, true)];
+    });
+    for (const day of parseDays(daysText, field)) {
+      byDay.set(day, [...(byDay.get(day) ?? []), ...intervals]);
+    }
+  }
+  return [...byDay.entries()].sort((x, y) => x[0] - y[0]);
+}
+
+const JSON_KEYS: Readonly<Record<string, string>> = {
+  timeZone: "timeZone",
+  time_zone: "timeZone",
+  holidays: "holidays",
+  weekend: "weekend",
+  workingHours: "workingHours",
+  working_hours: "workingHours",
+  dateOverrides: "dateOverrides",
+  date_overrides: "dateOverrides",
+  extraWorkingDays: "extraWorkingDays",
+  extra_working_days: "extraWorkingDays",
+  holidaysValidUntil: "holidaysValidUntil",
+  holidays_valid_until: "holidaysValidUntil",
+  weekPeriods: "weekPeriods",
+  week_periods: "weekPeriods",
+  bundle: "bundle",
+};
+
+const ALL_KEYS = [...Object.keys(JSON_KEYS), "hours"].sort().join(", ");
+
+function holidayJson(holiday: unknown, i: number): JsonValue {
+  if (typeof holiday === "string") {
+    return { date: holiday };
+  }
+  if (Array.isArray(holiday) && holiday.length === 2) {
+    return { date: holiday[0] as JsonValue, name: holiday[1] as JsonValue };
+  }
+  if (holiday !== null && typeof holiday === "object" && !Array.isArray(holiday)) {
+    return holiday as JsonValue;
+  }
+  throw invalidArgument(
+    `calendar.holidays[${i}]`,
+    `${JSON.stringify(holiday)} is not a holiday; write "2026-12-25", ["2026-12-26", "St. Stephen's Day"] or { date, name }`,
+  );
+}
+
+function isCalendarMessage(value: object): value is Calendar {
+  return "$typeName" in value && (value as { $typeName: unknown }).$typeName === "duetime.v1.Calendar";
+}
+
+/** The Calendar message of `calendar` (undefined stays undefined: the
+ * service's default). InvalidArgument on `calendar.KEY` for an unknown key or
+ * a value of the wrong shape, saying what to write. */
+export function calendarOf(calendar: CalendarLike, field = "calendar"): Calendar | undefined {
+  if (calendar === undefined || calendar === null) {
+    return undefined;
+  }
+  if (typeof calendar === "string") {
+    if (!calendar.trim()) {
+      throw invalidArgument(`${field}.bundle`, "is empty; give a bundle name such as 'hr-zagreb', or leave the calendar out");
+    }
+    return create(CalendarSchema, { bundle: calendar });
+  }
+  if (typeof calendar !== "object" || Array.isArray(calendar)) {
+    throw invalidArgument(field, `a ${Array.isArray(calendar) ? "list" : typeof calendar} is not a calendar; give a bundle name, a plain object or a duetime.v1.Calendar`);
+  }
+  if (isCalendarMessage(calendar)) {
+    return calendar;
+  }
+  const form: Record<string, JsonValue> = {};
+  const given: Record<string, string> = {};
+  let hours: string[] | undefined;
+  for (const [key, value] of Object.entries(calendar)) {
+    if (value === undefined) {
+      continue;
+    }
+    if (key === "hours") {
+      const specs: unknown = typeof value === "string" ? [value] : value;
+      if (!Array.isArray(specs) || !specs.every((s) => typeof s === "string")) {
+        throw invalidArgument(`${field}.hours`, `${JSON.stringify(value)} is not hour specs; write ["mon-fri 09:00-17:00"]`);
+      }
+      hours = specs as string[];
+      continue;
+    }
+    const name = JSON_KEYS[key];
+    if (name === undefined) {
+      throw invalidArgument(`${field}.${key}`, `'${key}' is not a calendar key; the keys are ${ALL_KEYS}`);
+    }
+    if (name in form) {
+      throw invalidArgument(`${field}.${key}`, `the calendar's ${name} is given twice (as ${given[name]} and ${key}); give it once`);
+    }
+    given[name] = key;
+    let json = value as JsonValue;
+    if (name === "holidays" && Array.isArray(value)) {
+      json = (value as unknown[]).map(holidayJson);
+    } else if (name === "weekend" && typeof value === "string") {
+      json = { days: parseWeekend(value, `${field}.weekend`) };
+    } else if (name === "weekend" && Array.isArray(value)) {
+      json = { days: value as JsonValue[] };
+    }
+    form[name] = json;
+  }
+  if (hours !== undefined && "workingHours" in form) {
+    throw invalidArgument(`${field}.hours`, "give hours (the CLI's specs) or workingHours (the JSON form), not both");
+  }
+  const message = create(CalendarSchema);
+  for (const [name, json] of Object.entries(form)) {
+    let part: Calendar;
+    try {
+      part = fromJson(CalendarSchema, { [name]: json });
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw invalidArgument(`${field}.${given[name]}`, `cannot read it: ${why} (the JSON form of duetime.v1.Calendar)`);
+    }
+    Object.assign(message, { [name]: (part as unknown as Record<string, unknown>)[name] });
+  }
+  if (hours !== undefined) {
+    message.workingHours = create(WorkingHoursSchema, {
+      days: parseHours(hours, `${field}.hours`).map(([weekday, intervals]) =>
+        create(DayHoursSchema, {
+          weekday,
+          intervals: intervals.map(([start, end]) => create(TimeIntervalSchema, { start, end })),
+        }),
+      ),
+    });
+  }
+  return message;
+}
