@@ -108,6 +108,17 @@ export const DEFAULT_EVENT_NAMES: EventNames = {
   resolved: 'resolved',
 };
 
+/** A signal whose event duetime refused (an unknown tier or event name, say):
+ *  the workflow dropped it from the history and carried on. */
+export interface Refusal {
+  event: BusinessEvent;
+  /** The error's class, e.g. `"InvalidArgument"`. */
+  error: string;
+  message: string;
+  /** The field duetime named, e.g. `"events[3].attributes"`. */
+  field: string;
+}
+
 /** What a run hands the next one when it continues as new. */
 export interface Carried {
   events: BusinessEvent[];
@@ -118,6 +129,7 @@ export interface Carried {
   last: Evaluation;
   /** Every alert sent so far (so none is sent twice). */
   alerts: Alert[];
+  refused: Refusal[];
   /** How many runs came before. */
   runs: number;
 }
@@ -152,6 +164,8 @@ export interface SlaProgress {
   /** The timer the workflow has armed (or will arm); `null`: none. */
   nextAction: NextAction | null;
   alerts: Alert[];
+  /** Signals whose events duetime refused (dropped from the history). */
+  refused: Refusal[];
   lastRecordId: string;
 }
 
@@ -163,6 +177,7 @@ export interface SlaResult {
   tier: string;
   metrics: MetricView[];
   alerts: Alert[];
+  refused: Refusal[];
   seq: number;
   runs: number;
   lastRecordId: string;

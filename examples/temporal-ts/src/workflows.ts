@@ -17,6 +17,8 @@
  */
 
 import {
+  ActivityFailure,
+  ApplicationFailure,
   condition,
   continueAsNew,
   defineQuery,
@@ -34,6 +36,7 @@ import {
   type Carried,
   DEFAULT_EVENT_NAMES,
   type Evaluation,
+  type Refusal,
   type SlaInput,
   type SlaProgress,
   type SlaResult,
@@ -51,6 +54,10 @@ export const resolved = defineSignal('resolved');
 export const businessEvent = defineSignal<[string, Record<string, string>?]>('businessEvent');
 export const progress = defineQuery<SlaProgress>('progress');
 
+/** duetime's refusals of a history that has an event it cannot take (an
+ *  unknown tier or event name): the event is dropped, the workflow goes on. */
+const REFUSED = new Set(['InvalidArgument', 'FailedPrecondition', 'OutOfRange']);
+
 interface Received {
   event: BusinessEvent;
   /** When it arrived, in ms since the epoch (the workflow's time). */
@@ -64,6 +71,7 @@ export async function slaWorkflow(input: SlaInput): Promise<SlaResult> {
   const carried: Carried | undefined = input.carried;
   const events: BusinessEvent[] = carried ? [...carried.events] : [];
   const alerts: Alert[] = carried ? [...carried.alerts] : [];
+  const refused: Refusal[] = carried ? [...carried.refused] : [];
   const sent = new Set(alerts.map(alertKey));
   const runs = carried?.runs ?? 0;
   let seq = carried?.seq ?? -1;
@@ -102,6 +110,7 @@ export async function slaWorkflow(input: SlaInput): Promise<SlaResult> {
     metrics: last?.metrics ?? [],
     nextAction: last?.nextAction ?? null,
     alerts: [...alerts],
+    refused: [...refused],
     lastRecordId: last?.recordId ?? '',
   }));
 
@@ -143,7 +152,7 @@ export async function slaWorkflow(input: SlaInput): Promise<SlaResult> {
       if (shouldContinueAsNew(input, eventsThisRun)) {
         await continueAsNew<typeof slaWorkflow>({
           ...input,
-          carried: { events, seq, policyVersion: policy, last: last!, alerts, runs: runs + 1 },
+          carried: { events, seq, policyVersion: policy, last: last!, alerts, refused, runs: runs + 1 },
         });
       }
       // The one timer: armed for the next action's absolute instant, cancelled
@@ -164,7 +173,17 @@ export async function slaWorkflow(input: SlaInput): Promise<SlaResult> {
     inbox.shift();
     events.push(first.event);
     eventsThisRun += 1;
-    await recompute();
+    try {
+      await recompute();
+    } catch (err) {
+      const cause = err instanceof ActivityFailure ? err.cause : undefined;
+      if (!(cause instanceof ApplicationFailure) || !cause.nonRetryable || !REFUSED.has(cause.type ?? '')) throw err;
+      events.pop(); // the history stays one duetime takes; its key (seq) stays used
+      const field = (cause.details?.[0] as { field?: string } | undefined)?.field ?? '';
+      refused.push({ event: first.event, error: cause.type!, message: cause.message, field });
+      log.warn(`${first.event.type} refused by duetime and dropped: ${cause.message}`);
+      continue;
+    }
     if (first.ends) break;
   }
   const final = last!;
@@ -174,6 +193,7 @@ export async function slaWorkflow(input: SlaInput): Promise<SlaResult> {
     tier: final.tier,
     metrics: final.metrics,
     alerts,
+    refused,
     seq,
     runs,
     lastRecordId: final.recordId,

@@ -20,7 +20,9 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { DuetimeClient } from '@duetime/client';
-import { Connection, Client, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import {
+  ActivityFailure, ApplicationFailure, Client, Connection, WorkflowFailedError, type WorkflowHandleWithFirstExecutionRunId,
+} from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import protos, { type temporal } from '@temporalio/proto';
 
@@ -421,6 +423,42 @@ describe('the SLA workflow', { concurrency: true }, () => {
     assert.ok(run2.timers[0]!.timeoutMs < 5 * S - 200, 'the second run armed a fresh 5 s, not what was left');
     assertArmedFor(run3.timers[0]!, ms(start) + 5 * S);
     assertFiredOnTime(run3.timers, result.alerts);
+  });
+
+  test('a refused event is dropped and the ticket goes on; an unknown policy fails the workflow at once', async () => {
+    const handle = await startTicket('refused');
+    await handle.signal(tierChange, 'platinum');
+    const seen = await until(handle, (p) => p.refused.length === 1);
+    const refusal = seen.refused[0]!;
+    assert.deepEqual([refusal.event.type, refusal.event.attributes, refusal.error, refusal.field],
+      ['tier_change', { tier: 'platinum' }, 'InvalidArgument', 'events[1].attributes']);
+    assert.match(refusal.message, /tier 'platinum' is not a tier of policy 'ticket-sla-test' \(tiers: normal, urgent\)/);
+    assert.deepEqual([seen.events.length, seen.tier], [1, 'normal']);
+    await handle.signal(resolved);
+    const result = await handle.result();
+    assert.deepEqual(result.events.map((e) => e.type), ['start', 'resolved']);
+    assert.deepEqual(result.metrics.map((m) => [m.status, m.met]), [['STOPPED', true], ['STOPPED', true]]);
+    // the refused call used key 1 (nothing recorded under it); resolved went on with key 2
+    assert.equal(result.seq, 2);
+    assert.deepEqual(await recordKeys(handle.workflowId),
+      [0, 2].map((seq) => `${handle.workflowId}/${handle.firstExecutionRunId}/${seq}`));
+
+    const unknown = await client.workflow.start(slaWorkflow, {
+      taskQueue: sharedQueue, workflowId: `ticket-unknown-policy-${randomUUID().slice(0, 8)}`,
+      args: [{ policy: 'no-such-policy' }],
+    });
+    const failure = await unknown.result().then(() => undefined, (err: unknown) => err);
+    assert.ok(failure instanceof WorkflowFailedError, String(failure));
+    assert.ok(failure.cause instanceof ActivityFailure);
+    const cause = failure.cause.cause;
+    assert.ok(cause instanceof ApplicationFailure);
+    assert.deepEqual([cause.type, cause.nonRetryable], ['InvalidArgument', true]);
+    assert.equal((cause.details?.[0] as { field: string }).field, 'policy');
+    const history = await unknown.fetchHistory();
+    const attempts = (history.events ?? [])
+      .filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED)
+      .map((e) => e.activityTaskStartedEventAttributes!.attempt);
+    assert.deepEqual(attempts, [1]); // not retried
   });
 });
 
