@@ -176,6 +176,24 @@ function partsOfDetails(details: Iterable<unknown>, unpack: (detail: unknown) =>
   return parts;
 }
 
+const CONNECTION_ERRORS = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|ECONNRESET$|EPIPE$|ERR_HTTP2_)/;
+
+/** Whether `error` is a connection that failed before the server sent
+ * anything (no headers, no trailers): a TLS handshake refused either way
+ * (Node reports it INTERNAL), or the stream reset by a server that could
+ * not read the connection, e.g. a TLS port reached in plain text (Node
+ * reports it CANCELLED). gRPC calls both UNAVAILABLE. */
+function connectionFailed(error: ConnectError): boolean {
+  if ([...error.metadata.keys()].length > 0) {
+    return false;
+  }
+  const cause = error.cause as { code?: unknown } | undefined;
+  if ((error.code === Code.Internal || error.code === Code.Unknown) && typeof cause?.code === "string") {
+    return CONNECTION_ERRORS.test(cause.code);
+  }
+  return error.code === Code.Canceled && error.rawMessage.startsWith("http/2 stream closed with error code");
+}
+
 /** The DuetimeError of any error a call threw (a `ConnectError`, or anything
  * else, read as `ConnectError.from` reads it). A DuetimeError is returned as it is. */
 export function errorOf(error: unknown): DuetimeError {
@@ -183,6 +201,14 @@ export function errorOf(error: unknown): DuetimeError {
     return error;
   }
   const connect = ConnectError.from(error);
+  if (connectionFailed(connect)) {
+    return new Unavailable({
+      code: Code.Unavailable,
+      details: `the connection failed before the server answered (${connect.rawMessage}); ` +
+        "is the address the gRPC port, and do the TLS settings match the server's?",
+      cause: error,
+    });
+  }
   const violations: Violation[] = [];
   for (const bad of connect.findDetails(BadRequestSchema)) {
     violations.push(...bad.fieldViolations.map((v) => ({ field: v.field, description: v.description })));

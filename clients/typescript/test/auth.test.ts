@@ -1,0 +1,104 @@
+/**
+ * Bearer tokens, tenants and namespaces: a `duetime serve --auth-tokens FILE`
+ * and clients with and without a token.
+ */
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { DuetimeClient, DuetimeError, NotFound, PermissionDenied, Unauthenticated } from "@duetime/client";
+import { startServer, tempDir, tokenFile } from "./server.js";
+import type { Server } from "./server.js";
+
+const ADMIN = "ts-admin-token-0123456789";
+const TEAM_A = "ts-team-a-token-0123456789";
+
+let server: Server;
+let dir: { path: string; cleanup: () => void };
+const clients: DuetimeClient[] = [];
+
+function client(options: ConstructorParameters<typeof DuetimeClient>[0]): DuetimeClient {
+  const made = new DuetimeClient({ address: server.address, timeoutMs: 10_000, ...options });
+  clients.push(made);
+  return made;
+}
+
+async function failure(call: () => Promise<unknown>): Promise<DuetimeError> {
+  try {
+    await call();
+  } catch (error) {
+    assert.ok(error instanceof DuetimeError, `not a DuetimeError: ${String(error)}`);
+    return error;
+  }
+  assert.fail("the call did not fail");
+}
+
+before(async () => {
+  dir = tempDir("duetime-ts-tokens-");
+  const tokens = tokenFile(dir.path, [
+    "# the operator",
+    ADMIN,
+    `${TEAM_A} namespaces=team-a scopes=compute,read`,
+  ]);
+  server = await startServer(["--auth-tokens", tokens]);
+});
+
+after(async () => {
+  for (const c of clients) c.close();
+  await server?.stop();
+  dir?.cleanup();
+});
+
+test("without a token: Unauthenticated, TOKEN_MISSING, not retried", async () => {
+  const error = await failure(() => client({}).computeDueTime("2026-11-27T16:00+01:00", "3bd", "hr-zagreb"));
+  assert.ok(error instanceof Unauthenticated);
+  assert.equal(error.code, "UNAUTHENTICATED");
+  assert.equal(error.reason, "TOKEN_MISSING");
+  assert.equal(error.retryable, false);
+});
+
+test("a token the server does not know: TOKEN_INVALID", async () => {
+  const error = await failure(() => client({ token: "not-a-known-token" }).countBusinessDays("2026-12-01", "2026-12-31", "hr-zagreb"));
+  assert.ok(error instanceof Unauthenticated);
+  assert.equal(error.reason, "TOKEN_INVALID");
+});
+
+test("with the token every call goes through", async () => {
+  const duetime = client({ token: ADMIN });
+  const answer = await duetime.computeDueTime("2026-11-27T16:00+01:00", "3bd", "hr-zagreb");
+  assert.equal(answer.dueLocal, "2026-12-02T16:00:00+01:00");
+  const calendars = await duetime.listCalendars();
+  assert.ok(calendars.calendars.length > 0);
+});
+
+test("a token bound to team-a: another namespace is PermissionDenied, records stay in team-a", async () => {
+  const teamA = client({ token: TEAM_A });
+  const answer = await teamA.computeDueTime("2026-11-27T16:00+01:00", "3bd", "hr-zagreb", { idempotencyKey: "ts-tenant/1" });
+  const record = await teamA.getRecord(answer.recorded.recordId);
+  assert.equal(record.namespace, "team-a");
+  const elsewhere = await failure(() =>
+    client({ token: TEAM_A, namespace: "team-b" }).computeDueTime("2026-11-27T16:00+01:00", "3bd", "hr-zagreb"),
+  );
+  assert.ok(elsewhere instanceof PermissionDenied);
+  assert.equal(elsewhere.reason, "NAMESPACE_NOT_PERMITTED");
+  assert.equal(elsewhere.retryable, false);
+  const impact = await failure(() => teamA.analyzeImpact("", { tzdata: true }));
+  assert.ok(impact instanceof PermissionDenied);
+  assert.equal(impact.reason, "SCOPE_MISSING");
+});
+
+test("namespaces: the same key in two namespaces is two records; another's record is NotFound", async () => {
+  const a = client({ token: ADMIN, namespace: "ns-a" });
+  const b = client({ token: ADMIN, namespace: "ns-b" });
+  const inA = await a.computeDueTime("2026-11-27T16:00+01:00", "3bd", "hr-zagreb", { idempotencyKey: "ts-ns/1" });
+  const inB = await b.computeDueTime("2026-11-27T16:00+01:00", "5bd", "hr-zagreb", { idempotencyKey: "ts-ns/1" });
+  assert.notEqual(inA.recorded.recordId, inB.recorded.recordId);
+  assert.equal(inB.dueLocal, "2026-12-04T16:00:00+01:00");
+  const ids = [];
+  for await (const record of a.listRecords({ namespace: "ns-b" })) {
+    ids.push(record.recordId);
+  }
+  assert.deepEqual(ids, [inB.recorded.recordId]);
+  const teamA = client({ token: TEAM_A });
+  const hidden = await failure(() => teamA.getRecord(inA.recorded.recordId));
+  assert.ok(hidden instanceof NotFound);
+});
