@@ -6,8 +6,10 @@ starts one), else a dev server started by ``test_temporal``'s fixture. duetime
 serves a copy of ``calendars/`` with the example's test policy
 (``examples/temporal-ts/test/ticket-sla-test.toml``: seconds-long targets on
 the always-open calendar, warnings at 50% and 1 s left) compiled into it.
-The example is installed from its lockfile (``npm ci``, from the npm cache
-when it holds every package) and its tests run with Node's test runner
+The TypeScript client and the example are installed from their lockfiles
+(tests/npm_ci.py: ``npm ci --prefer-offline``, skipped when ``node_modules``
+already holds them; the example links ``@duetime/client`` to
+``clients/typescript``) and the example's tests run with Node's test runner
 (``npm test``): warnings and breaches at their instants, in order, once each;
 a tier change that cancels the timer; a worker process stopped mid-history and
 another one carrying on; continue-as-new keeping the absolute instants.
@@ -16,28 +18,24 @@ another one carrying on; continue-as-new keeping the absolute instants.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from npm_ci import npm, npm_ci
 from server_process import ServerProcess
 from test_temporal import temporal_address  # noqa: F401  (the fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "temporal-ts"
 POLICY = "ticket-sla-test"
-INSTALL_SECONDS = 300
+CLIENT = ROOT / "clients" / "typescript"
 TEST_SECONDS = 180
-
-
-def _npm() -> str:
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.fail("npm is not installed: the TypeScript example needs Node.js ≥ 20 and npm "
-                    "(apt-get install nodejs npm)")
-    return npm
+TESTS = 5
+"""How many Node tests test/sla.test.ts holds: all of them must run and pass."""
 
 
 @pytest.fixture(scope="module")
@@ -58,20 +56,18 @@ def duetime_with_test_policy(tmp_path_factory):
         running.kill()
 
 
-def _run(command: list[str], timeout: float, env: dict[str, str] | None = None):
-    return subprocess.run(command, cwd=EXAMPLE, capture_output=True, text=True, timeout=timeout,
-                          env=env, stdin=subprocess.DEVNULL)
-
-
 def test_the_typescript_sla_workflow(temporal_address, duetime_with_test_policy):  # noqa: F811
-    npm = _npm()
-    installed = _run([npm, "ci", "--prefer-offline", "--no-audit", "--no-fund"], INSTALL_SECONDS)
-    assert installed.returncode == 0, f"npm ci failed:\n{installed.stdout}\n{installed.stderr}"
+    npm_ci(CLIENT)  # the example links @duetime/client, whose own dependencies live here
+    npm_ci(EXAMPLE)
     env = {**os.environ,
            "DUETIME_TEMPORAL_ADDRESS": temporal_address,
            "DUETIME_ADDRESS": duetime_with_test_policy.address,
            "DUETIME_SLA_POLICY": POLICY}
-    tested = _run([npm, "test"], TEST_SECONDS, env)
+    tested = subprocess.run([npm(), "test"], cwd=EXAMPLE, env=env, capture_output=True, text=True,
+                            timeout=TEST_SECONDS, stdin=subprocess.DEVNULL)
     output = tested.stdout + tested.stderr
     assert tested.returncode == 0, f"the Node tests failed:\n{output}"
-    assert "# pass 5" in output and "# fail 0" in output, output
+    passed = re.search(r"^# pass (\d+)$", tested.stdout, re.MULTILINE)
+    failed = re.search(r"^# fail (\d+)$", tested.stdout, re.MULTILINE)
+    assert passed and failed, f"no node --test summary:\n{output}"
+    assert (int(passed[1]), int(failed[1])) == (TESTS, 0), output
