@@ -114,9 +114,9 @@ export async function slaWorkflow(input: SlaInput): Promise<SlaResult> {
     lastRecordId: last?.recordId ?? '',
   }));
 
-  /** One recomputation: EvaluateSla over the whole history (as of `asOf`, a tick,
-   *  or of the last event), then an alert for each WARNING/BREACH not yet sent. */
-  async function recompute(asOf?: string): Promise<void> {
+  /** One recomputation: EvaluateSla over the whole history, as of `asOf` (a
+   *  tick) or of the last event, under the next key. */
+  async function recompute(asOf?: string): Promise<Evaluation> {
     seq += 1;
     const info = workflowInfo();
     const answer = await evaluate({
@@ -127,22 +127,28 @@ export async function slaWorkflow(input: SlaInput): Promise<SlaResult> {
     });
     last = answer;
     policy = answer.policyVersion; // pinned: a newer policy version never changes this ticket
+    return answer;
+  }
+
+  /** Notify for each WARNING and escalate for each BREACH the answer shows
+   *  that was not sent yet, in the order they fell. */
+  async function alert(answer: Evaluation): Promise<void> {
     const fell = answer.metrics
-      .flatMap((metric, order) => metric.alerts.map((alert, i) => ({ alert, order, i })))
-      .filter(({ alert }) => !sent.has(alertKey(alert)))
-      .sort((a, b) => instantCompare(a.alert.time, b.alert.time) || a.order - b.order || a.i - b.i);
-    for (const { alert } of fell) {
-      sent.add(alertKey(alert));
-      alerts.push(alert);
-      const request = { workflowId: info.workflowId, alert };
-      await (alert.kind === 'BREACH' ? escalate(request) : notify(request));
+      .flatMap((metric, order) => metric.alerts.map((a, i) => ({ a, order, i })))
+      .filter(({ a }) => !sent.has(alertKey(a)))
+      .sort((x, y) => instantCompare(x.a.time, y.a.time) || x.order - y.order || x.i - y.i);
+    for (const { a } of fell) {
+      sent.add(alertKey(a));
+      alerts.push(a);
+      const request = { workflowId: workflowInfo().workflowId, alert: a };
+      await (a.kind === 'BREACH' ? escalate(request) : notify(request));
     }
   }
 
   if (!carried) {
     const start = input.startTime ?? new Date(Date.now()).toISOString();
     events.push({ type: 'start', time: start, attributes: input.tier ? { tier: input.tier } : {} });
-    await recompute();
+    await alert(await recompute());
   }
 
   for (;;) {
@@ -166,15 +172,16 @@ export async function slaWorkflow(input: SlaInput): Promise<SlaResult> {
     const first = inbox[0];
     // Events at an instant come before what falls at it (docs/semantics.md §17).
     if (next !== null && Date.now() >= nextMs && (first === undefined || first.at > nextMs)) {
-      await recompute(next.time); // the tick, as of the timer's own instant
+      await alert(await recompute(next.time)); // the tick, as of the timer's own instant
       continue;
     }
     if (first === undefined) continue;
     inbox.shift();
     events.push(first.event);
     eventsThisRun += 1;
+    let answer: Evaluation;
     try {
-      await recompute();
+      answer = await recompute();
     } catch (err) {
       const cause = err instanceof ActivityFailure ? err.cause : undefined;
       if (!(cause instanceof ApplicationFailure) || !cause.nonRetryable || !REFUSED.has(cause.type ?? '')) throw err;
@@ -184,6 +191,7 @@ export async function slaWorkflow(input: SlaInput): Promise<SlaResult> {
       log.warn(`${first.event.type} refused by duetime and dropped: ${cause.message}`);
       continue;
     }
+    await alert(answer);
     if (first.ends) break;
   }
   const final = last!;
