@@ -7,6 +7,7 @@ import type { Client, Transport } from "@connectrpc/connect";
 import { CalendarService, DueTimeService } from "./gen/duetime/v1/duetime_pb.js";
 import type { AnalyzeImpactResponse, ClockState, ComputeDueTimeResponse, GetCalendarResponse, GetPolicyResponse, ListCalendarsResponse, ListHolidaysResponse, ListPoliciesResponse, Record as RecordMessage, EvaluateSlaResponse } from "./gen/duetime/v1/duetime_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { Health } from "./gen/grpc/health/v1/health_pb.js";
 import type { CalendarLike } from "./calendar.js";
 import type { Instant } from "./convert.js";
 import { DuetimeError } from "./errors.js";
@@ -251,6 +252,8 @@ export declare function retryWaits(retries: number, timeoutMs: number, backoffMs
 export interface RawClients {
     dueTime: Client<typeof DueTimeService>;
     calendars: Client<typeof CalendarService>;
+    /** The gRPC health service (grpc.health.v1.Health, its Check method). */
+    health: Client<typeof Health>;
 }
 /**
  * A connection to one duetime server. Every method returns a promise that
@@ -348,6 +351,13 @@ export declare class DuetimeClient {
         end?: Instant;
         namespace?: string;
     }): Promise<AnalyzeImpactResponse>;
+    /** The gRPC health status of `service` ("": the whole server, SERVING
+     * while its ledger accepts writes): "SERVING", "NOT_SERVING", "UNKNOWN" or
+     * "SERVICE_UNKNOWN". Never retried (it says how the server is now); needs
+     * no token. A failed call (UNAVAILABLE: nothing listening …) rejects. */
+    health(service?: string, opts?: {
+        timeoutMs?: number;
+    }): Promise<string>;
     /** The calendar bundles the server has loaded: ListCalendars. */
     listCalendars(): Promise<ListCalendarsResponse>;
     /** A bundle ("name" or "name@version") written out: GetCalendar. */

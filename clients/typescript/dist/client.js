@@ -9,6 +9,7 @@ import { create } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { AtClose, BusinessEventSchema, CalendarService, ClockEventSchema, ClockEventType, ClockStatus, ComputeDueTimeRequestSchema, DueTimeService, RetargetAnchor, Roll, SlaDueKind, SlaMetricStatus, } from "./gen/duetime/v1/duetime_pb.js";
+import { Health, HealthCheckResponse_ServingStatus } from "./gen/grpc/health/v1/health_pb.js";
 import { calendarOf } from "./calendar.js";
 import { dateOf, millisecondsOf, requiredDateOf, stateMessage, stateText, timestampOf } from "./convert.js";
 import { RETRY_CODES, errorOf, errorOfStatus, invalidArgument } from "./errors.js";
@@ -236,7 +237,7 @@ export function retryWaits(retries, timeoutMs, backoffMs) {
 }
 function retryInterceptor(waits) {
     return (next) => async (req) => {
-        if (req.stream) {
+        if (req.stream || req.service.typeName === Health.typeName) {
             return next(req);
         }
         for (let attempt = 0;; attempt++) {
@@ -332,6 +333,7 @@ export class DuetimeClient {
         this.raw = {
             dueTime: createClient(DueTimeService, transport),
             calendars: createClient(CalendarService, transport),
+            health: createClient(Health, transport),
         };
     }
     /** Closes the connection (calls in flight fail); the process may then exit. */
@@ -627,6 +629,14 @@ export class DuetimeClient {
             ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}),
         };
         return this.call(() => this.raw.dueTime.analyzeImpact(request));
+    }
+    /** The gRPC health status of `service` ("": the whole server, SERVING
+     * while its ledger accepts writes): "SERVING", "NOT_SERVING", "UNKNOWN" or
+     * "SERVICE_UNKNOWN". Never retried (it says how the server is now); needs
+     * no token. A failed call (UNAVAILABLE: nothing listening …) rejects. */
+    async health(service = "", opts = {}) {
+        const r = await this.call(() => this.raw.health.check({ service }, { timeoutMs: opts.timeoutMs ?? this.timeoutMs }));
+        return HealthCheckResponse_ServingStatus[r.status] ?? "UNKNOWN";
     }
     /** The calendar bundles the server has loaded: ListCalendars. */
     async listCalendars() {

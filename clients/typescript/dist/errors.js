@@ -164,6 +164,9 @@ export function errorOf(error) {
         return error;
     }
     const connect = ConnectError.from(error);
+    if (connect.cause instanceof DuetimeError) {
+        return connect.cause;
+    }
     if (connectionFailed(connect)) {
         return new Unavailable({
             code: Code.Unavailable,

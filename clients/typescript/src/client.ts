@@ -46,6 +46,7 @@ import type {
   EvaluateSlaResponse,
 } from "./gen/duetime/v1/duetime_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { Health, HealthCheckResponse_ServingStatus } from "./gen/grpc/health/v1/health_pb.js";
 import { calendarOf } from "./calendar.js";
 import type { CalendarLike } from "./calendar.js";
 import { dateOf, millisecondsOf, requiredDateOf, stateMessage, stateText, timestampOf } from "./convert.js";
@@ -542,7 +543,7 @@ export function retryWaits(retries: number, timeoutMs: number, backoffMs?: numbe
 
 function retryInterceptor(waits: number[]): Interceptor {
   return (next) => async (req) => {
-    if (req.stream) {
+    if (req.stream || req.service.typeName === Health.typeName) {
       return next(req);
     }
     for (let attempt = 0; ; attempt++) {
@@ -582,6 +583,8 @@ function headerInterceptor(token: string | undefined, namespace: string | undefi
 export interface RawClients {
   dueTime: Client<typeof DueTimeService>;
   calendars: Client<typeof CalendarService>;
+  /** The gRPC health service (grpc.health.v1.Health, its Check method). */
+  health: Client<typeof Health>;
 }
 
 /**
@@ -648,6 +651,7 @@ export class DuetimeClient {
     this.raw = {
       dueTime: createClient(DueTimeService, transport),
       calendars: createClient(CalendarService, transport),
+      health: createClient(Health, transport),
     };
   }
 
@@ -997,6 +1001,15 @@ export class DuetimeClient {
       ...(opts.namespace !== undefined ? { namespace: opts.namespace } : {}),
     };
     return this.call(() => this.raw.dueTime.analyzeImpact(request));
+  }
+
+  /** The gRPC health status of `service` ("": the whole server, SERVING
+   * while its ledger accepts writes): "SERVING", "NOT_SERVING", "UNKNOWN" or
+   * "SERVICE_UNKNOWN". Never retried (it says how the server is now); needs
+   * no token. A failed call (UNAVAILABLE: nothing listening …) rejects. */
+  async health(service = "", opts: { timeoutMs?: number } = {}): Promise<string> {
+    const r = await this.call(() => this.raw.health.check({ service }, { timeoutMs: opts.timeoutMs ?? this.timeoutMs }));
+    return HealthCheckResponse_ServingStatus[r.status] ?? "UNKNOWN";
   }
 
   /** The calendar bundles the server has loaded: ListCalendars. */

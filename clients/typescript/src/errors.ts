@@ -201,6 +201,9 @@ export function errorOf(error: unknown): DuetimeError {
     return error;
   }
   const connect = ConnectError.from(error);
+  if (connect.cause instanceof DuetimeError) {
+    return connect.cause;
+  }
   if (connectionFailed(connect)) {
     return new Unavailable({
       code: Code.Unavailable,

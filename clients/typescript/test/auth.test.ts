@@ -56,6 +56,10 @@ test("without a token: Unauthenticated, TOKEN_MISSING, not retried", async () =>
   assert.equal(error.retryable, false);
 });
 
+test("the health check needs no token", async () => {
+  assert.equal(await client({}).health(), "SERVING");
+});
+
 test("a token the server does not know: TOKEN_INVALID", async () => {
   const error = await failure(() => client({ token: "not-a-known-token" }).countBusinessDays("2026-12-01", "2026-12-31", "hr-zagreb"));
   assert.ok(error instanceof Unauthenticated);

@@ -87,6 +87,13 @@ describe("due times", () => {
     assert.equal(jerusalem.dueLocal, "2026-10-25T01:30:00+03:00");
   });
 
+  test("no weekend: an empty list, or the text none", async () => {
+    for (const weekend of [[], "none"] as const) {
+      const answer = await duetime.computeDueTime("2026-11-27T16:00Z", "1bd", { weekend });
+      assert.equal(answer.dueLocal, "2026-11-28T16:00:00+00:00");
+    }
+  });
+
   test("a landing rule: P1M@modified-following from Jan 30 is Fri Feb 27", async () => {
     const answer = await duetime.computeDueTime("2026-01-30T10:00+01:00", "P1M@modified-following", { timeZone: "Europe/Zagreb" });
     assert.equal(answer.dueLocal, "2026-02-27T10:00:00+01:00");
@@ -125,6 +132,20 @@ describe("due times", () => {
       "2026-11-30T15:00:00+00:00",
     ]);
   });
+});
+
+test("a stream item the client can see is wrong rejects with InvalidArgument naming it", async () => {
+  const items = [
+    { start: "2026-11-27T15:00:00Z", duration: "1bd" },
+    { start: "2026-11-27 15:00", duration: "1bd" },
+  ];
+  const error = await failure(async () => {
+    for await (const result of duetime.streamDueTimes(items)) {
+      assert.ok(result.ok);
+    }
+  });
+  assert.ok(error instanceof InvalidArgument);
+  assert.equal(error.field, "items[1].start");
 });
 
 describe("calendar queries", () => {
@@ -264,6 +285,13 @@ describe("records and catalog", () => {
     const policy = await duetime.getPolicy("support-contract");
     assert.equal(policy.initialTier, "standard");
     assert.deepEqual(policy.tiers.map((t) => [t.name, t.target]), [["priority", "48bh"], ["standard", "14d"]]);
+  });
+
+  test("health: the server and its services SERVING, an unknown service NotFound", async () => {
+    assert.equal(await duetime.health(), "SERVING");
+    assert.equal(await duetime.health("duetime.v1.DueTimeService"), "SERVING");
+    const error = await failure(() => duetime.health("no.such.Service"));
+    assert.ok(error instanceof NotFound);
   });
 
   test("the raw generated clients reach every RPC with the generated types", async () => {
