@@ -24,9 +24,10 @@ SLOW_ITEMS = 1000
 """Items of the slow batch (:func:`slow_batch`; about 4 ms each on a busy
 2-core machine)."""
 
-HEAVY_BATCHES = ("--max-batch-calendar-weight", "1000000")
+HEAVY_BATCHES = ("--max-batch-calendar-weight", "1000000", "--max-batch-items", "10000")
 """A server that takes the slow batch (thousands of distinct inline calendars
-in one message), far over the default weight of one message's calendars."""
+in one message), far over the default weight of one message's calendars and
+its default count of items."""
 
 
 def details(error: grpc.RpcError) -> tuple[BadRequest, ErrorInfo]:

@@ -20,7 +20,7 @@ the deterministic serialization of ``duetime.v1.ClockState``) and handed back
 with each event.
 
 Many due times at once: :meth:`DuetimeClient.compute_due_times` (one
-BatchComputeDueTimes call, at most 10,000 :class:`DueTimeRequest` items) and
+BatchComputeDueTimes call, at most 1,000 :class:`DueTimeRequest` items) and
 :meth:`DuetimeClient.stream_due_times` (StreamComputeDueTimes: any number of
 items, sent and answered as they go) give one :class:`DueTimeResult` per item,
 in order: its :class:`DueTime`, or its own error as a :class:`DuetimeError`
@@ -106,8 +106,8 @@ STREAM_TIMEOUT = 600.0
 STREAM_MESSAGE_ITEMS = 1000
 """Items per message a stream sends by default."""
 MAX_MESSAGE_BYTES = 64 << 20
-"""Largest reply the client's own channel accepts (a batch of 10,000 answers
-or errors is a few MB; gRPC's default limit is 4 MB)."""
+"""Largest reply the client's own channel accepts (a batch of 1,000 answers
+or errors is well under that; gRPC's default limit is 4 MB)."""
 _CHANNEL_OPTIONS = (("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),)
 DEFAULT_RETRIES = 4
 """Attempts after the first that a call may make by default (gRPC allows at most 4)."""
@@ -129,7 +129,7 @@ _RETRIED_SERVICES = ("duetime.v1.DueTimeService", "duetime.v1.CalendarService")
 which says how the server is now."""
 _RETRY_BUFFER_BYTES = 16 << 20
 """Most bytes of one call's request gRPC keeps to send again (a batch of
-10,000 items fits; gRPC's default, 256 KiB, would make a large batch
+1,000 items fits; gRPC's default, 256 KiB, would make a large batch
 unretried)."""
 
 
@@ -1390,7 +1390,7 @@ class DuetimeClient:
         :meth:`compute_due_time` would have answered (or raised for) that item
         alone; every answered item is recorded before the call returns.
 
-        At most 10,000 items (the server's ``--max-batch-items``): more is
+        At most 1,000 items (the server's ``--max-batch-items``): more is
         InvalidArgument on ``items``, raised, like UNAVAILABLE and any error of
         the whole call. A naive ``start`` raises InvalidArgument on
         ``items[i].start`` before anything is sent. The call's deadline is the

@@ -28,7 +28,7 @@ NAMESPACE_METADATA = "x-duetime-namespace"
 NAMESPACE_FIELD = f"metadata {NAMESPACE_METADATA}"
 """The field errors about the namespace name."""
 
-MAX_BATCH_ITEMS = 10_000
+MAX_BATCH_ITEMS = 1_000
 """Most requests one BatchComputeDueTimes call (or one stream message) may hold."""
 STREAM_CHUNK = 1_000
 """Most items of a stream answered (and committed) together."""

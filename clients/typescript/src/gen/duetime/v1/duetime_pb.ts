@@ -613,7 +613,7 @@ export const ComputeDueTimeResponseSchema: GenMessage<ComputeDueTimeResponse> = 
  */
 export type BatchComputeDueTimesRequest = Message<"duetime.v1.BatchComputeDueTimesRequest"> & {
   /**
-   * The requests, at most 10000. Each may carry its own idempotency_key.
+   * The requests, at most 1000. Each may carry its own idempotency_key.
    *
    * @generated from field: repeated duetime.v1.ComputeDueTimeRequest items = 1;
    */
@@ -695,7 +695,7 @@ export const BatchItemResultSchema: GenMessage<BatchItemResult> = /*@__PURE__*/
  */
 export type StreamComputeDueTimesRequest = Message<"duetime.v1.StreamComputeDueTimesRequest"> & {
   /**
-   * The next requests of the sweep, at most 10000 in one message.
+   * The next requests of the sweep, at most 1000 in one message.
    *
    * @generated from field: repeated duetime.v1.ComputeDueTimeRequest items = 1;
    */
@@ -4116,13 +4116,13 @@ export const DueTimeService: GenService<{
     output: typeof ComputeDueTimeResponseSchema;
   },
   /**
-   * BatchComputeDueTimes answers up to 10000 ComputeDueTime requests in one
+   * BatchComputeDueTimes answers up to 1000 ComputeDueTime requests in one
    * call, in order: each item gets its own response or its own error, exactly
    * as ComputeDueTime would have answered it alone (an item's idempotency_key
    * works as for a single call; an item's error names fields of that item,
    * e.g. "duration"). Every answered item is recorded, all of a call's items
-   * in one ledger transaction, before the call returns. More than 10000 items
-   * is INVALID_ARGUMENT on "items"; a ledger that cannot be written is
+   * in one ledger transaction, before the call returns. More than 1000 items
+   * (the server's --max-batch-items) is INVALID_ARGUMENT on "items"; a ledger that cannot be written is
    * UNAVAILABLE for the whole call (nothing answered).
    *
    * @generated from rpc duetime.v1.DueTimeService.BatchComputeDueTimes
@@ -4140,14 +4140,14 @@ export const DueTimeService: GenService<{
    * produce items lazily), and the server streams the answers back in the
    * same order while it reads on. A server-streaming call would need the
    * whole sweep in its one request message. Each request message carries up
-   * to 10000 items; the server answers them in chunks of at most 1000 items,
+   * to 1000 items; the server answers them in chunks of at most 1000 items,
    * each chunk recorded in one ledger transaction and sent only after its
    * commit. It holds at most one request message and one chunk of answers
    * at a time, and gRPC flow control holds back a client that sends faster
    * than the server answers: the server's memory does not grow with the
    * stream's length. Answers arrive as StreamComputeDueTimesResponse
    * messages whose results, concatenated, correspond one to one, in order,
-   * to the items sent. A request message with more than 10000 items, or a
+   * to the items sent. A request message with more than 1000 items, or a
    * ledger that cannot be written, ends the stream with that error; the
    * answers already received stay recorded.
    *
