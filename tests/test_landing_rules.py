@@ -178,6 +178,9 @@ def test_open_or_close_on_a_date_without_own_intervals_is_refused():
     ("P1M@", "'P1M@': nothing after the '@' at position 4 (write a roll such as 'following', or a time such as "
              "'16:00' or 'end')"),
     ("@following", "'@following': write a duration before '@', e.g. '1bd@16:00' or 'P1M@following'"),
+    ("1bd@end@end", "'1bd@end@end': a business-day duration takes one landing time, not two; write e.g. '1bd@end'"),
+    ("1bd@16:00@end", "'1bd@16:00@end': a business-day duration takes one landing time, not two; write e.g. "
+                      "'1bd@16:00'"),
     ("P1M @following", "whitespace inside a duration is not allowed at position 4 of 'P1M @following'"),
     ("1bd @16:00", "whitespace inside a duration is not allowed at position 4 of '1bd @16:00'"),
     ("P1M@following@\tend", "whitespace inside a duration is not allowed at position 15 of 'P1M@following@\\tend'"),
@@ -187,6 +190,16 @@ def test_rules_that_are_refused(duration, message):
         parse_duration(duration)
     (v,) = e.value.violations
     assert (v.field, v.description) == ("duration", message)
+
+
+def test_a_nominal_duration_past_the_range_names_the_year_it_reaches():
+    for duration, message in [("P200Y@following", "the result falls in the year 2226, after the supported range's "
+                                                  "end 2199-12-31"),
+                              ("-P200Y", "the result falls in the year 1826, before the supported range's start "
+                                         "1900-01-01")]:
+        with pytest.raises(OutOfRange) as e:
+            compute_due(parse_instant("2026-01-01T10:00Z", "start"), duration, ZAGREB)
+        assert [(v.field, v.description) for v in e.value.violations] == [("duration", message)]
 
 
 def test_a_rolled_date_past_the_range_is_out_of_range():

@@ -345,6 +345,9 @@ def _parse_ruled(s: str, body: str, sign: int, offset: int, field: str) -> Durat
         raise InvalidArgument.at(field, f"{s!r}: business hours already count open time, so they take no landing rule "
                                         "('@' follows business days, elapsed or ISO 8601 durations)")
     if base.kind is DurationKind.BUSINESS_DAY:
+        if len(rule) == 2 and rule[0].lower() not in _ROLLS:
+            raise InvalidArgument.at(field, f"{s!r}: a business-day duration takes one landing time, not two; "
+                                            f"write e.g. '{s[: offset + len(left)]}@{rule[0]}'")
         if len(rule) == 2 or rule[0].lower() in _ROLLS:
             raise InvalidArgument.at(field, f"{s!r}: business days already land on a business day, so they take no roll; "
                                             f"write only the time, e.g. '{s[: offset + len(left)]}@end'")

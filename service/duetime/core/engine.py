@@ -485,8 +485,10 @@ def add_nominal_us(start: int, d: Duration, cc: CompiledCalendar, field: str = "
     day = date.fromordinal(o0)
     months = day.year * 12 + (day.month - 1) + n.years * 12 + n.months
     y, m = divmod(months, 12)
-    if not 1900 <= y <= 2199:
-        check_ordinal(MIN_ORDINAL - 1 if y < 1900 else MAX_ORDINAL + 1, field)
+    if not 1900 <= y <= 2199:  # name the year it reaches, not the range's edge
+        edge = "before the supported range's start 1900-01-01" if y < 1900 else \
+            "after the supported range's end 2199-12-31"
+        raise OutOfRange.at(field, f"the result falls in the year {y}, {edge}")
     dd = min(day.day, _stdcal.monthrange(y, m + 1)[1])
     o = date(y, m + 1, dd).toordinal() + n.weeks * 7 + n.days
     check_ordinal(o, field)
