@@ -12,6 +12,7 @@ from google.protobuf import json_format
 from duetime.api.convert import calendar_from_proto, calendar_to_proto
 from duetime.bundles import BundleStore, compile_all, diff_versions
 from duetime.bundles.compiler import read_compiled
+from duetime.cli import main
 from duetime.core import (
     Calendar,
     InvalidArgument,
@@ -344,3 +345,19 @@ def test_the_intervals_of_all_periods_are_bounded():
                            limits=CalendarLimits(max_intervals=10))
     assert e.value.violations[0].field == "calendar.week_periods"
     assert e.value.violations[0].description.startswith("15 working intervals given in all by the week periods")
+
+
+@pytest.mark.parametrize(("flags", "error"), [
+    (["--week-period", "2026-02-01 mon-fri 08:00-18:00"],
+     "error: --week-period: '2026-02-01 mon-fri 08:00-18:00': give FROM[: PART; PART ...], the date first and a "
+     "':' before its parts, e.g. '2027-03-01: mon-fri 08:00-18:00' or '2027-07-01: weekend mon-sun'"),
+    (["--week-period", "2026-02-01: foo"],
+     "error: --week-period: 'foo' in '2026-02-01: foo' is neither 'weekend DAYS' nor hours such as "
+     "'mon-fri 08:00-18:00'"),
+    (["--week-period", "2026-02-01: weekend sat,sun", "--week-period", "2026-01-01"],
+     "error: --week-period (the 2nd): week period 1 starts 2026-01-01, not after week period 0 (2026-02-01); "
+     "list week periods in strictly increasing from_date order"),
+])
+def test_cli_week_period_refusals_name_the_flag(capsys, flags, error):
+    assert main(["due", "2026-01-30T10:00+01:00", "3bd", "--tz", "Europe/Zagreb", *flags]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == error

@@ -1851,6 +1851,13 @@ def check_given(args: argparse.Namespace) -> None:
 
 
 _WEEKDAY_PATH = re.compile(r"^calendar\.working_hours\.days\[(\d+)\]")
+_WEEK_PERIOD_PATH = re.compile(r"^calendar\.week_periods\[(\d+)\]")
+
+
+def _ordinal(n: int) -> str:
+    """1 → "1st", 2 → "2nd", 11 → "11th"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _report(violations) -> int:
@@ -1859,6 +1866,9 @@ def _report(violations) -> int:
     spec names them all) is printed once, naming the other days."""
     lines: dict[tuple[str, str], tuple[str, list[str]]] = {}
     for v in violations:
+        period = _WEEK_PERIOD_PATH.match(v.field)
+        if period:  # a calendar built from flags: name the flag the period came from
+            v = FieldViolation(f"--week-period (the {_ordinal(int(period[1]) + 1)})", v.description)
         match = _WEEKDAY_PATH.match(v.field)
         key = (_WEEKDAY_PATH.sub("days[]", v.field) if match else v.field, v.description)
         if key in lines and match:

@@ -183,6 +183,10 @@ def parse_hours(specs: Iterable[str], field: str) -> list[tuple[int, list[Interv
     return sorted(by_day.items())
 
 
+_WEEK_PERIOD = re.compile(r"\s*([0-9]{4}-[0-9]{2}-[0-9]{2})\s*(?::(.*))?", re.S)
+"""``FROM[: PARTS]``: a date, then the parts after a colon."""
+
+
 def parse_week_period(spec: str, field: str) -> WeekPeriodSpec:
     """``FROM[: PART; PART ...]``, a week from date FROM on (docs/semantics.md
     §16): each PART is ``weekend DAYS`` (or ``weekend none``) or weekly hours
@@ -190,17 +194,21 @@ def parse_week_period(spec: str, field: str) -> WeekPeriodSpec:
     weekend mon,sat,sun; tue-fri 08:00-17:00"`` →
     ``WeekPeriodSpec("2027-03-01", [1, 6, 7], [(2, [("08:00", "17:00")]), …])``.
     Raises SpecError on ``field``."""
-    start, colon, rest = spec.partition(":")
-    if not start.strip():
-        raise SpecError(field, f"{spec!r}: give FROM[: PART; PART ...], e.g. "
-                               "'2027-03-01: mon-fri 08:00-18:00' or '2027-07-01: weekend mon-sun'")
+    found = _WEEK_PERIOD.fullmatch(spec)
+    if found is None:  # the date first, then ':' before the parts (a colon of 08:00 is not it)
+        raise SpecError(field, f"{spec!r}: give FROM[: PART; PART ...], the date first and a ':' before "
+                               "its parts, e.g. '2027-03-01: mon-fri 08:00-18:00' or '2027-07-01: weekend mon-sun'")
+    start, rest = found[1], found[2] or ""
     weekend = None
     hours = []
-    for part in (p.strip() for p in rest.split(";")) if colon else ():
+    for part in (p.strip() for p in rest.split(";")):
         if not part:
             continue
         if part.lower().startswith("weekend"):
             weekend = parse_weekend(part[len("weekend"):], field)
+        elif not any(ch.isdigit() for ch in part):
+            raise SpecError(field, f"{part!r} in {spec!r} is neither 'weekend DAYS' nor hours such as "
+                                   "'mon-fri 08:00-18:00'")
         else:
             hours.append(part)
     return WeekPeriodSpec(start.strip(), weekend, parse_hours(hours, field) if hours else None)
