@@ -148,11 +148,11 @@ def test_batch_usage_errors_exit_2(tmp_path, capsys):
                                        "characters of A-Z a-z 0-9 . _ -\n")
     assert cli.main(["batch", str(source), "--out", str(tmp_path / "no" / "such" / "dir.jsonl")]) == 2
     assert "error: --out: cannot write" in capsys.readouterr().err
-    for chunk in ("0", "10001", "x"):
+    for chunk in ("0", "1001", "x"):
         with pytest.raises(SystemExit) as usage:
             cli.main(["batch", str(source), "--chunk", chunk])
         assert usage.value.code == 2
-        assert f"argument --chunk: '{chunk}' is not 1 to 10000 requests" in capsys.readouterr().err
+        assert f"argument --chunk: '{chunk}' is not 1 to 1000 requests" in capsys.readouterr().err
 
 
 def test_batch_without_a_server_to_reach_exits_1(tmp_path, capsys):
