@@ -103,6 +103,33 @@ def most_intervals(run: int) -> pb.Calendar:
                         for i in range(overrides)])
 
 
+def most_week_periods(run: int) -> pb.Calendar:
+    """The most week periods (one every three years from 1901), each with 13
+    intervals on every day of its week, and as many holidays as fit beside
+    them: every date's week is a period's, and each period's first dates
+    are measured across a boundary."""
+    per_day = 13
+    own = [pb.DayHours(weekday=wd, intervals=_full_day(per_day)) for wd in range(1, 6)]
+    spare = L.MAX_INTERVALS - 5 * per_day
+    periods = min(L.MAX_WEEK_PERIODS, spare // (7 * per_day))
+    years = 298 // periods  # spread over the whole range
+
+    def week(i: int) -> pb.WorkingHours:  # each period's own hours: no two weeks alike
+        days = []
+        for wd in range(1, 8):
+            day = _full_day(per_day)
+            day[0] = pb.TimeInterval(start=day[0].start, end=_hhmm(60 + (i * 7 + wd) % 600))
+            days.append(pb.DayHours(weekday=wd, intervals=day))
+        return pb.WorkingHours(days=days)
+
+    week_periods = [pb.WeekPeriod(from_date=_day(years * 365 * i + 10, 1901), weekend=pb.WeekendDays(),
+                                  working_hours=week(i))
+                    for i in range(periods)]
+    return pb.Calendar(time_zone=ZONE, working_hours=pb.WorkingHours(days=own), week_periods=week_periods,
+                       holidays=[pb.Holiday(date=_day(11 * i + run % 7, 1901), name=f"{run}")
+                                 for i in range(L.MAX_DATES)])
+
+
 def one_a_day(run: int) -> pb.Calendar:
     """A calendar of one interval a day (09:00-17:00): the most answers of a
     request may be explained in it."""
@@ -114,7 +141,7 @@ def _explained(cal: pb.Calendar) -> int:
     return L.MAX_EXPLANATION_WEIGHT // L.explanation_weight(cal)
 
 
-CALENDARS = {"most dates": most_dates, "most intervals": most_intervals}
+CALENDARS = {"most dates": most_dates, "most intervals": most_intervals, "most week periods": most_week_periods}
 WITHOUT_CALENDAR = {"ListRecords", "GetRecord", "ListCalendars", "GetCalendar", "AnalyzeImpact", "EvaluateSla"}
 
 
@@ -212,6 +239,24 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], datetime]) -> dict[
                 pb.GetOpenStatusRequest(calendar=always, time=_at("2030-06-07T12:00:00Z")),
                 pb.GetOpenStatusRequest(calendar=closed, time=_at("2030-01-01T12:00:00Z"))]
 
+    def open_periods(run, cal):
+        """A full page over the whole range, from its start and from its middle."""
+        return [pb.ListOpenPeriodsRequest(calendar=cal, start_time=_at("1900-01-02T00:00:00Z"),
+                                          end_time=_at("2199-12-30T00:00:00Z"), page_size=1000),
+                pb.ListOpenPeriodsRequest(calendar=cal, start_time=_at("2050-01-02T00:00:00Z"),
+                                          end_time=_at("2199-12-30T00:00:00Z"), page_size=1000)]
+
+    def count_days(run, cal):
+        return [pb.CountBusinessDaysRequest(calendar=cal, from_date="1900-01-01", to_date="2199-12-30")]
+
+    def last_run(run, cal):
+        return [pb.GetOpenStatusRequest(calendar=cal, time=_at(t), include_last_run=True)
+                for t in ("1950-06-07T12:00:00Z", "2150-01-02T00:00:00Z")]
+
+    def landing(run, cal):
+        return [pb.ComputeDueTimeRequest(calendar=cal, start=_at("1901-01-31T10:00:00Z"), duration=d, explain=True)
+                for d in ("P298Y11M@modified-following@close", "P1M@modified-preceding@open")]
+
     def schedule(run, cal):
         deadlines = [pb.DeadlineSpec(name=f"d{i}", duration="10000bh" if i % 2 else "-9990bh",
                                      after=f"d{i - 1}" if i else "") for i in range(L.MAX_DEADLINES)]
@@ -283,7 +328,11 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], datetime]) -> dict[
         "BatchComputeDueTimes": (d + "BatchComputeDueTimes", batch),
         "BatchComputeDueTimes (calendars)": (d + "BatchComputeDueTimes", batch_calendars),
         "StreamComputeDueTimes (a chunk)": (d + "BatchComputeDueTimes", stream_chunk),
+        "ComputeDueTime (landing rules)": (d + "ComputeDueTime", landing),
         "ComputeBusinessTime": (d + "ComputeBusinessTime", business_time),
+        "ListOpenPeriods": (d + "ListOpenPeriods", open_periods),
+        "CountBusinessDays": (d + "CountBusinessDays", count_days),
+        "GetOpenStatus (last run)": (d + "GetOpenStatus", last_run),
         "GetOpenStatus": (d + "GetOpenStatus", open_status),
         "ComputeSchedule": (d + "ComputeSchedule", schedule),
         "StartClock": (d + "StartClock", start_clock),

@@ -58,7 +58,7 @@ MAX_NAME = 200
 #   MAX_DATES               holidays, overrides and extra working days together (5,000)
 #   MAX_INTERVALS_PER_DAY   working intervals of one weekday or one override (48)
 #   MAX_INTERVALS           working intervals of one calendar, week and overrides (10,000)
-#   MAX_WEEK_PERIODS        week periods of one calendar (100)
+#   MAX_WEEK_PERIODS        week periods of one calendar (50)
 MAX_DEADLINES = 100
 """Most deadlines one ComputeSchedule request may ask for."""
 MAX_SLA_EVENTS = 1_000

@@ -44,7 +44,7 @@ MAX_INTERVALS = 10_000
 #: Most week periods of one calendar (docs/semantics.md §16): a change of
 #: opening hours a month for eight years; each period costs the build of one
 #: weekly template, and an answer at most one step per period it crosses.
-MAX_WEEK_PERIODS = 100
+MAX_WEEK_PERIODS = 50
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,16 @@ class WeekPeriodsCalendar(CompiledCalendar):
                             date_overrides=near(1, lo, hi), extra_working_days=near(2, lo, hi))
             self.pieces.append(CompiledCalendar(piece, check))
         self.piece_ends = ends
+        # Equal weeks share their span tuples and one cache of DST corrections
+        # (kept per shape, keyed by the spans' identity): a hundred periods with
+        # the same hours measure each shape of a DST change once, not per period.
+        interned: dict[tuple, tuple] = {}
+        shapes: dict[tuple, int] = {}
+        for piece in self.pieces:
+            piece.spans_by_weekday = [interned.setdefault(sp, sp) for sp in piece.spans_by_weekday]
+            piece._exception_status = {o: (kind, interned.setdefault(sp, sp))
+                                       for o, (kind, sp) in piece._exception_status.items()}
+            piece._corrections_by_shape = shapes
         self.crosses_midnight = any(p.crosses_midnight for p in self.pieces)
         self.any_open_time = any(p.any_open_time for p in self.pieces)
         #: The most open time of any piece's week: 0 only when every week
