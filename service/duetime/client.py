@@ -227,6 +227,11 @@ _ERRORS = {
 _RETRYABLE = frozenset(RETRY_CODES)
 
 
+def _refused(exc: parsing.SpecError) -> InvalidArgument:
+    """The client's InvalidArgument for text a shared parser refused (its field and why)."""
+    return InvalidArgument(str(exc), violations=[Violation(exc.field, exc.description)])
+
+
 def error_of(exc: grpc.RpcError) -> DuetimeError:
     """The DuetimeError for a failed call: its class from the status code, its
     violations and reason from the rich status details (if any)."""
@@ -743,8 +748,7 @@ def _week_period(period: object, name: str) -> pb.WeekPeriod:
         try:
             week = parsing.parse_week_period(period, name)
         except parsing.SpecError as exc:
-            raise InvalidArgument(str(exc), violations=[
-                Violation(exc.field, exc.description)]) from None
+            raise _refused(exc) from None
         message = pb.WeekPeriod(from_date=week.from_date)
         if week.weekend is not None:
             message.weekend.SetInParent()
@@ -836,8 +840,7 @@ def _set_hours(calendar: pb.Calendar, specs: Sequence[str], name: str) -> None:
     try:
         hours = parsing.parse_hours(specs, name)
     except parsing.SpecError as exc:
-        raise InvalidArgument(str(exc), violations=[
-            Violation(exc.field, exc.description)]) from None
+        raise _refused(exc) from None
     calendar.working_hours.SetInParent()
     calendar.working_hours.days.extend(
         pb.DayHours(weekday=day, intervals=[pb.TimeInterval(start=start, end=end)
@@ -873,8 +876,7 @@ def _start(value: object, name: str) -> timestamp_pb2.Timestamp:
         try:
             value = parsing.parse_instant_text(value, name)
         except parsing.SpecError as exc:
-            raise InvalidArgument(str(exc), violations=[
-                Violation(exc.field, exc.description)]) from None
+            raise _refused(exc) from None
     if not isinstance(value, datetime):
         why = (f"is a {type(value).__name__}; give an aware datetime or RFC 3339 text such as "
                "'2026-11-27T15:00:00Z'")
@@ -999,8 +1001,7 @@ def calendar_of_mapping(calendar: Mapping[str, object]) -> pb.Calendar:
             try:
                 value = {"days": parsing.parse_weekend(value, "calendar.weekend")}
             except parsing.SpecError as exc:
-                raise InvalidArgument(str(exc), violations=[
-                    Violation(exc.field, exc.description)]) from None
+                raise _refused(exc) from None
         elif name == "weekend" and isinstance(value, Sequence):
             value = {"days": list(value)}
         elif name == "week_periods" and isinstance(value, Sequence) and not isinstance(value, str):
@@ -1126,8 +1127,7 @@ def _deadline(deadline: Deadline | str, i: int) -> pb.DeadlineSpec:
         try:
             deadline = parsing.parse_deadline(deadline, f"deadlines[{i}]")
         except parsing.SpecError as exc:
-            raise InvalidArgument(str(exc), violations=[
-                Violation(exc.field, exc.description)]) from None
+            raise _refused(exc) from None
     return pb.DeadlineSpec(name=deadline.name, duration=deadline.duration, after=deadline.after,
                            roll=_roll(deadline.roll, f"deadlines[{i}].roll"),
                            landing_time=_landing_time(deadline.landing_time,
@@ -1306,8 +1306,7 @@ class DuetimeClient:
             try:
                 parsing.check_server_address(target, "target")
             except parsing.SpecError as exc:
-                raise InvalidArgument(str(exc), violations=[
-                    Violation(exc.field, exc.description)]) from None
+                raise _refused(exc) from None
         self.timeout = timeout
         self.namespace = namespace or ""
         self.retry_policy = retries if isinstance(retries, RetryPolicy) else RetryPolicy(retries)

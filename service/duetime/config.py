@@ -276,59 +276,41 @@ def parse_seconds(text: str) -> float:
     return value
 
 
-def parse_cache_size(text: str) -> int:
-    """A cache size, a whole number ≥ 0."""
+def _whole_number(text: str, low: int, what: str, high: int | None = None) -> int:
+    """``text`` as a whole number from ``low`` (to ``high``); ValueError
+    saying it is not ``what`` otherwise."""
     try:
         value = int(text)
     except ValueError:
-        value = -1
-    if value < 0:
-        raise ValueError(f"{text!r} is not a cache size (a whole number ≥ 0)")
+        value = None
+    if value is None or value < low or (high is not None and value > high):
+        raise ValueError(f"{text!r} is not {what}")
     return value
+
+
+def parse_cache_size(text: str) -> int:
+    """A cache size, a whole number ≥ 0."""
+    return _whole_number(text, 0, "a cache size (a whole number ≥ 0)")
 
 
 def parse_message_bytes(text: str) -> int:
     """A message size in bytes, 1 .. 2^31-1 (gRPC's own limit)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= MAX_GRPC_LENGTH:
-        raise ValueError(f"{text!r} is not a message size (bytes, 1..{MAX_GRPC_LENGTH})")
-    return value
+    return _whole_number(text, 1, f"a message size (bytes, 1..{MAX_GRPC_LENGTH})", MAX_GRPC_LENGTH)
 
 
 def parse_calls(text: str) -> int:
     """A number of calls, a whole number ≥ 0 (0: no bound)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise ValueError(f"{text!r} is not a number of calls (a whole number ≥ 0; 0: no bound)")
-    return value
+    return _whole_number(text, 0, "a number of calls (a whole number ≥ 0; 0: no bound)")
 
 
 def parse_items(text: str) -> int:
     """A number of items, 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise ValueError(f"{text!r} is not a number of items (a whole number ≥ 1)")
-    return value
+    return _whole_number(text, 1, "a number of items (a whole number ≥ 1)")
 
 
 def parse_weight(text: str) -> int:
     """A weight (of a message's calendars), 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise ValueError(f"{text!r} is not a weight (a whole number ≥ 1)")
-    return value
+    return _whole_number(text, 1, "a weight (a whole number ≥ 1)")
 
 
 def parse_workers(text: str) -> int:
