@@ -144,5 +144,9 @@ def test_grace_bounds_the_shutdown(ops_server):
     caller.join(timeout=20)
     assert took < 5, took
     assert codes and codes[0] != grpc.StatusCode.OK
-    assert "1 call(s) still running after the 0.5 s grace period were cut off" in \
-        "".join(server.stderr)
+    # at the end of the grace period the call is cancelled: its work stops at
+    # its next cooperative check (logged CANCELLED), or, if it does not reach
+    # one in time, the server exits without it and says so
+    log = "".join(server.stderr)
+    assert "BatchComputeDueTimes CANCELLED" in log or \
+        "1 call(s) still running after the 0.5 s grace period were cut off" in log, log
