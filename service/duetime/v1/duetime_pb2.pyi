@@ -742,7 +742,7 @@ class StartClockRequest(_message.Message):
     def __init__(self, target: _Optional[str] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., warning_thresholds: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class StartClockResponse(_message.Message):
-    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "next_action")
+    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "next_action", "fell_at_event")
     STATE_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
     RECORD_ID_FIELD_NUMBER: _ClassVar[int]
@@ -751,6 +751,7 @@ class StartClockResponse(_message.Message):
     TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
     NEXT_ACTION_FIELD_NUMBER: _ClassVar[int]
+    FELL_AT_EVENT_FIELD_NUMBER: _ClassVar[int]
     state: ClockState
     time_zone: str
     record_id: str
@@ -759,7 +760,8 @@ class StartClockResponse(_message.Message):
     tzdata_version: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
     next_action: SlaNextAction
-    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ...) -> None: ...
+    fell_at_event: _containers.RepeatedCompositeFieldContainer[SlaDue]
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ..., fell_at_event: _Optional[_Iterable[_Union[SlaDue, _Mapping]]] = ...) -> None: ...
 
 class ApplyClockEventRequest(_message.Message):
     __slots__ = ("state", "event", "idempotency_key", "warning_thresholds")
@@ -774,7 +776,7 @@ class ApplyClockEventRequest(_message.Message):
     def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., event: _Optional[_Union[ClockEvent, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., warning_thresholds: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ApplyClockEventResponse(_message.Message):
-    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "next_action")
+    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "next_action", "fell_at_event")
     STATE_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
     RECORD_ID_FIELD_NUMBER: _ClassVar[int]
@@ -783,6 +785,7 @@ class ApplyClockEventResponse(_message.Message):
     TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
     NEXT_ACTION_FIELD_NUMBER: _ClassVar[int]
+    FELL_AT_EVENT_FIELD_NUMBER: _ClassVar[int]
     state: ClockState
     time_zone: str
     record_id: str
@@ -791,7 +794,8 @@ class ApplyClockEventResponse(_message.Message):
     tzdata_version: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
     next_action: SlaNextAction
-    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ...) -> None: ...
+    fell_at_event: _containers.RepeatedCompositeFieldContainer[SlaDue]
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ..., fell_at_event: _Optional[_Iterable[_Union[SlaDue, _Mapping]]] = ...) -> None: ...
 
 class BusinessEvent(_message.Message):
     __slots__ = ("type", "time", "attributes")

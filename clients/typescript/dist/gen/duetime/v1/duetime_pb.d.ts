@@ -2088,6 +2088,15 @@ export type StartClockResponse = Message<"duetime.v1.StartClockResponse"> & {
      * @generated from field: duetime.v1.SlaNextAction next_action = 8;
      */
     nextAction?: SlaNextAction | undefined;
+    /**
+     * When the request gives warning_thresholds: what falls at start_time
+     * itself (docs/semantics.md §17), e.g. a warning whose amount left is not
+     * less than the target; a workflow handles it at once, as it handles a
+     * fired next action. Empty: nothing.
+     *
+     * @generated from field: repeated duetime.v1.SlaDue fell_at_event = 9;
+     */
+    fellAtEvent: SlaDue[];
 };
 /**
  * Describes the message duetime.v1.StartClockResponse.
@@ -2122,8 +2131,8 @@ export type ApplyClockEventRequest = Message<"duetime.v1.ApplyClockEventRequest"
     idempotencyKey: string;
     /**
      * Warning thresholds of the clock, as in StartClockRequest. Given, the
-     * answer has `next_action`: what falls strictly after the event's instant
-     * (a threshold whose instant is not after it counts as fallen; a share
+     * answer has `next_action`: what falls strictly after the event's instant,
+     * and `fell_at_event`: what falls at it (docs/semantics.md §17; a share
      * counts from the target at the state's start_time).
      *
      * @generated from field: repeated string warning_thresholds = 4;
@@ -2189,6 +2198,19 @@ export type ApplyClockEventResponse = Message<"duetime.v1.ApplyClockEventRespons
      * @generated from field: duetime.v1.SlaNextAction next_action = 8;
      */
     nextAction?: SlaNextAction | undefined;
+    /**
+     * When the request gives warning_thresholds: what falls at the event's
+     * instant itself (docs/semantics.md §17): a warning whose instant is not
+     * after a start, reset, retarget or resume falls then, unless it fell
+     * before a pause; a BREACH when a retarget anchored at the start leaves
+     * the deadline at or before the event. In the order they fall, the
+     * breach last (metric empty). A workflow handles these at once, as it
+     * handles a fired next action: next_action never repeats them. Empty:
+     * nothing.
+     *
+     * @generated from field: repeated duetime.v1.SlaDue fell_at_event = 9;
+     */
+    fellAtEvent: SlaDue[];
 };
 /**
  * Describes the message duetime.v1.ApplyClockEventResponse.
