@@ -1788,13 +1788,23 @@ def cmd_calendars_policies(args: argparse.Namespace) -> int:
     if reply.info.description:
         print(reply.info.description)
     print(f"initial tier: {reply.initial_tier}")
-    print("\n".join(table([("TIER", "TARGET", "MEASURE", "TIME ZONE", "CALENDAR")] + [
-        (t.name, t.target, pb.ClockMeasure.Name(t.measure).removeprefix("CLOCK_MEASURE_"),
-         t.time_zone, t.calendar_version) for t in reply.tiers])))
-    print("\n".join(table([("EVENT", "RUNNING", "PAUSED", "ANCHOR", "WHAT IT DOES")] + [
-        (e.name, e.when_running, e.when_paused, e.anchor, e.description) for e in reply.events])))
+    for m in reply.metrics:  # a policy of metrics (docs/semantics.md §17): each with its own
+        print(f"metric {m.name}: warnings {', '.join(m.warnings) or 'none'}")
+        _print_policy_tiers(m.targets)
+        print("\n".join(table([("EVENT", "STATUS", "ACTION", "ANCHOR")] + [
+            (r.event, r.status, r.action, r.anchor if r.action == "RETARGET" else "") for r in m.rules])))
+    if not reply.metrics:
+        _print_policy_tiers(reply.tiers)
+        print("\n".join(table([("EVENT", "RUNNING", "PAUSED", "ANCHOR", "WHAT IT DOES")] + [
+            (e.name, e.when_running, e.when_paused, e.anchor, e.description) for e in reply.events])))
     print("every history begins with the event start")
     return 0
+
+
+def _print_policy_tiers(tiers) -> None:
+    print("\n".join(table([("TIER", "TARGET", "MEASURE", "TIME ZONE", "CALENDAR")] + [
+        (t.name, t.target, pb.ClockMeasure.Name(t.measure).removeprefix("CLOCK_MEASURE_"),
+         t.time_zone, t.calendar_version) for t in tiers])))
 
 
 _HOLIDAY_FIELDS = re.compile(r"\b(start_date|end_date)\b")

@@ -658,9 +658,37 @@ class PolicyEvent:
 
 
 @dataclass(frozen=True)
+class PolicyMetricRule:
+    """What business ``event`` does to a metric in ``status``
+    (``"NOT_STARTED"``, ``"RUNNING"``, ``"PAUSED"``, ``"STOPPED"``):
+    ``action`` (``"START"``, ``"PAUSE"``, ``"RESUME"``, ``"RESET"``,
+    ``"RETARGET"``, ``"STOP"``) and a RETARGET's ``anchor``
+    (``"EVENT"``/``"START"``)."""
+
+    event: str
+    status: str
+    action: str
+    anchor: str
+
+
+@dataclass(frozen=True)
+class PolicyMetric:
+    """A metric of a policy (docs/semantics.md §17): its target per tier,
+    its rules by event then status, its warnings as written (``"75%"``,
+    ``"30bm"``)."""
+
+    name: str
+    targets: tuple[PolicyTier, ...]
+    rules: tuple[PolicyMetricRule, ...]
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Policy:
     """One policy version of :meth:`DuetimeClient.get_policy`: its tiers and
-    events by name; ``message`` is the GetPolicyResponse (not compared)."""
+    events by name (a one-clock policy) or its ``metrics`` in the policy's
+    order (``tiers`` and ``events`` then empty); ``message`` is the
+    GetPolicyResponse (not compared)."""
 
     info: PolicyInfo
     version: str
@@ -668,6 +696,7 @@ class Policy:
     tiers: tuple[PolicyTier, ...]
     events: tuple[PolicyEvent, ...]
     message: Message | None = field(default=None, repr=False, compare=False)
+    metrics: tuple[PolicyMetric, ...] = ()
 
 
 def _policy_info(p) -> PolicyInfo:
@@ -1549,7 +1578,14 @@ class DuetimeClient:
                              t.calendar_version, t.time_zone) for t in response.tiers),
             tuple(PolicyEvent(e.name, e.when_running, e.when_paused, e.anchor, e.description)
                   for e in response.events),
-            response)
+            response,
+            tuple(PolicyMetric(m.name,
+                               tuple(PolicyTier(t.name, t.target,
+                                                pb.ClockMeasure.Name(t.measure).removeprefix("CLOCK_MEASURE_"),
+                                                t.calendar_version, t.time_zone) for t in m.targets),
+                               tuple(PolicyMetricRule(r.event, r.status, r.action, r.anchor) for r in m.rules),
+                               tuple(m.warnings))
+                  for m in response.metrics))
 
     def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The gRPC health status of ``service`` (``""``: the whole server,

@@ -41,13 +41,18 @@ const START = "start";
 
 /**
  * The event types `policy` knows, as the service says them: ["start", ...its
- * events, by name], from GetPolicy (GET /v1/policies/{name}). Throws the
- * ServiceError of a refusal (an unknown policy or version is NOT_FOUND
- * naming "name").
+ * events, by name], from GetPolicy (GET /v1/policies/{name}): a one-clock
+ * policy's `events`, or every event its metrics' rules name
+ * (docs/semantics.md §17). Throws the ServiceError of a refusal (an unknown
+ * policy or version is NOT_FOUND naming "name").
  */
 export async function policyEvents(policy) {
   const answer = await getPolicy(policy);
-  return [START, ...(answer.events ?? []).map((event) => event.name)];
+  const named = (answer.events ?? []).map((event) => event.name);
+  for (const metric of answer.metrics ?? []) {
+    for (const rule of metric.rules ?? []) named.push(rule.event);
+  }
+  return [START, ...[...new Set(named)].filter((name) => name !== START).sort()];
 }
 
 const MEASURES = {

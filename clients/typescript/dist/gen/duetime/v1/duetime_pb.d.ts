@@ -2777,22 +2777,23 @@ export type GetPolicyResponse = Message<"duetime.v1.GetPolicyResponse"> & {
      */
     initialTier: string;
     /**
-     * Every tier, by name.
+     * Every tier, by name; empty for a policy with metrics (each metric's
+     * `targets` hold its tiers).
      *
      * @generated from field: repeated duetime.v1.PolicyTier tiers = 4;
      */
     tiers: PolicyTier[];
     /**
-     * Every event of the policy, by name.
+     * Every event of the policy, by name; empty for a policy with metrics
+     * (each metric's `rules` say what each event does in each status).
      *
      * @generated from field: repeated duetime.v1.PolicyEvent events = 5;
      */
     events: PolicyEvent[];
     /**
-     * Every metric, in the policy's order (docs/semantics.md §17); empty for
-     * a one-clock policy. For a policy with metrics, `tiers` are the first
-     * metric's and `events` name every event with "NONE" actions: read the
-     * metrics.
+     * Every metric, in the policy's order (docs/semantics.md §17), with its
+     * targets per tier, its rules and its warnings; empty for a one-clock
+     * policy.
      *
      * @generated from field: repeated duetime.v1.PolicyMetric metrics = 6;
      */
