@@ -80,7 +80,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
 
 import grpc
@@ -445,6 +445,14 @@ class Clock:
     """Set when STOPPED."""
     recomputations: int
     recorded: Recorded
+    next_action: SlaNextAction | None = None
+    """StartClock / ApplyClockEvent with ``warning_thresholds``: the next
+    instant a warning or the breach falls, and what falls then; None when
+    nothing falls later (or no thresholds were given)."""
+    fell_at_event: tuple[SlaDue, ...] = ()
+    """StartClock / ApplyClockEvent with ``warning_thresholds``: what fell at
+    the start's or event's instant itself (docs/semantics.md §17): handle it
+    at once, as a fired ``next_action``."""
 
     def message(self) -> pb.ClockState:
         """The state as a ``duetime.v1.ClockState`` message."""
@@ -1025,6 +1033,68 @@ def _timeline(entries) -> tuple[TimelineEntry, ...]:
         for e in entries)
 
 
+def _business_event(event: object, i: int) -> pb.BusinessEvent:
+    """The BusinessEvent of ``events[i]``: a message as it is, an
+    :class:`SlaEvent`, or a mapping in the JSON form (docs/semantics.md §14).
+    InvalidArgument naming ``events[i]`` or its field otherwise."""
+    def refuse(name: str, why: str) -> InvalidArgument:
+        return InvalidArgument(f"{name}: {why}", violations=[Violation(name, why)])
+    if isinstance(event, pb.BusinessEvent):
+        return event
+    if isinstance(event, SlaEvent):
+        kind, when, attributes = event.type, event.time, event.attributes
+    elif isinstance(event, Mapping):
+        unknown = sorted(str(k) for k in event if k not in ("type", "time", "attributes"))
+        if unknown:
+            raise refuse(f"events[{i}].{unknown[0]}", "is not a field of an event; give type, time and "
+                                                      "optionally attributes")
+        missing = [k for k in ("type", "time") if k not in event]
+        if missing:
+            raise refuse(f"events[{i}].{missing[0]}", "is required")
+        kind, when, attributes = event["type"], event["time"], event.get("attributes") or {}
+    else:
+        raise refuse(f"events[{i}]", f"is a {type(event).__name__}; give an SlaEvent, a BusinessEvent or a "
+                                     "mapping such as {'type': 'agent_reply', 'time': '2026-12-01T10:00+01:00'}")
+    if not isinstance(kind, str):
+        raise refuse(f"events[{i}].type", f"is a {type(kind).__name__}; write the event's name, e.g. 'agent_reply'")
+    if not isinstance(attributes, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in attributes.items()):
+        raise refuse(f"events[{i}].attributes", "is a mapping of text to text, e.g. {'tier': 'high'}")
+    return pb.BusinessEvent(type=kind, time=_start(when, f"events[{i}].time"), attributes=dict(attributes))
+
+
+def _dues(items) -> tuple[SlaDue, ...]:
+    return tuple(SlaDue(d.metric, pb.SlaDueKind.Name(d.kind).removeprefix("SLA_DUE_KIND_"), d.threshold)
+                 for d in items)
+
+
+def _next_action(response) -> SlaNextAction | None:
+    if not response.HasField("next_action"):
+        return None
+    return SlaNextAction(_datetime(response.next_action, "time"), _dues(response.next_action.due))
+
+
+def _thresholds(values: Sequence[str]) -> list[str]:
+    """``warning_thresholds`` as a list of text; InvalidArgument naming
+    ``warning_thresholds`` for one text given alone or an item that is not text."""
+    if isinstance(values, str):
+        why = "is a sequence of thresholds, e.g. ['75%', '30bm'], not one text"
+        raise InvalidArgument(f"warning_thresholds: {why}", violations=[Violation("warning_thresholds", why)])
+    out = list(values)
+    for i, v in enumerate(out):
+        if not isinstance(v, str):
+            name, why = f"warning_thresholds[{i}]", f"is a {type(v).__name__}; write text such as '75%' or '30bm'"
+            raise InvalidArgument(f"{name}: {why}", violations=[Violation(name, why)])
+    return out
+
+
+def _clock_with_actions(response) -> Clock:
+    """The Clock of a StartClock or ApplyClockEvent answer, with its next
+    action and what fell at the event."""
+    return replace(_clock(response), next_action=_next_action(response),
+                   fell_at_event=_dues(response.fell_at_event))
+
+
 def _clock(response) -> Clock:
     state = response.state
     return Clock(
@@ -1428,20 +1498,25 @@ class DuetimeClient:
         return BusinessDayCount(response.business_days, _recorded(response))
 
     def start_clock(self, target: str, at: datetime, calendar: CalendarLike = None, *,
-                    idempotency_key: str = "") -> Clock:
+                    idempotency_key: str = "", warning_thresholds: Sequence[str] = ()) -> Clock:
         """A new RUNNING SLA clock: deadline = ``at`` + ``target``; a bundle
-        calendar is pinned to its version in the state."""
+        calendar is pinned to its version in the state. ``warning_thresholds``
+        (at most 8, e.g. ``["75%", "30bm"]``, docs/semantics.md §17): the
+        answer's ``next_action`` and ``fell_at_event`` are filled."""
         request = pb.StartClockRequest(target=target, start_time=_timestamp(at, "start_time"),
                                        calendar=_calendar(calendar),
-                                       idempotency_key=self._key(idempotency_key))
-        return _clock(self._call("StartClock", request))
+                                       idempotency_key=self._key(idempotency_key),
+                                       warning_thresholds=_thresholds(warning_thresholds))
+        return _clock_with_actions(self._call("StartClock", request))
 
     def apply_clock_event(self, state: bytes | pb.ClockState, event: str, at: datetime, *,
-                          target: str = "", anchor: str = "", idempotency_key: str = "") -> Clock:
+                          target: str = "", anchor: str = "", idempotency_key: str = "",
+                          warning_thresholds: Sequence[str] = ()) -> Clock:
         """The clock after ``event`` (``pause``, ``resume``, ``reset``,
         ``retarget`` with ``target`` and optionally ``anchor="start"``, or
         ``stop``) at ``at``. An event the state does not allow raises
-        FailedPrecondition."""
+        FailedPrecondition. ``warning_thresholds``: the clock's warnings, as
+        in :meth:`start_clock` (give them with every event)."""
         message = _state_message(state)
         request = pb.ApplyClockEventRequest(
             state=message,
@@ -1449,22 +1524,25 @@ class DuetimeClient:
                 type=_choice(_EVENTS, event, "event.type"), time=_timestamp(at, "event.time"),
                 target=target,
                 anchor=_choice(_ANCHORS, anchor, "event.anchor") if anchor else 0),
-            idempotency_key=self._key(idempotency_key))
-        return _clock(self._call("ApplyClockEvent", request))
+            idempotency_key=self._key(idempotency_key),
+            warning_thresholds=_thresholds(warning_thresholds))
+        return _clock_with_actions(self._call("ApplyClockEvent", request))
 
-    def evaluate_sla(self, policy: str, events: Iterable[SlaEvent | pb.BusinessEvent], *,
+    def evaluate_sla(self, policy: str, events: Iterable[SlaEvent | pb.BusinessEvent | Mapping[str, object]], *,
                      idempotency_key: str = "", as_of: datetime | None = None) -> SlaEvaluation:
         """Replay a ticket's ``events`` (the first ``start``) under ``policy``
-        (``name`` or ``name@version``). A BusinessEvent message is sent as it
-        is. ``as_of`` (aware; None: the last event's instant): evaluate as of
+        (``name`` or ``name@version``). An event is an :class:`SlaEvent`, a
+        BusinessEvent message (sent as it is) or a mapping in the JSON form
+        of HTTP and the command line (docs/semantics.md §14): ``{"type":
+        "agent_reply", "time": "2026-12-01T10:00+01:00", "attributes":
+        {"tier": "high"}}``, ``time`` RFC 3339 text or an aware datetime,
+        ``attributes`` optional; anything else raises InvalidArgument naming
+        ``events[i]`` (or its field). ``as_of`` (aware; None: the last event's instant): evaluate as of
         that instant (docs/semantics.md §17), filling ``metrics`` and
         ``next_action``."""
         key = self._key(idempotency_key)
-        request = pb.EvaluateSlaRequest(policy=policy, idempotency_key=key, events=[
-            e if isinstance(e, pb.BusinessEvent) else
-            pb.BusinessEvent(type=e.type, time=_timestamp(e.time, f"events[{i}].time"),
-                             attributes=dict(e.attributes))
-            for i, e in enumerate(events)])
+        request = pb.EvaluateSlaRequest(policy=policy, idempotency_key=key,
+                                        events=[_business_event(e, i) for i, e in enumerate(events)])
         if as_of is not None:
             request.as_of_time.CopyFrom(_timestamp(as_of, "as_of_time"))
         response = self._call("EvaluateSla", request)
@@ -1478,10 +1556,7 @@ class DuetimeClient:
                                     m.state.SerializeToString(deterministic=True) if m.HasField("state") else b"",
                                     _timeline(m.timeline))
                           for m in response.metrics),
-            next_action=SlaNextAction(
-                _datetime(response.next_action, "time"),
-                tuple(SlaDue(d.metric, pb.SlaDueKind.Name(d.kind).removeprefix("SLA_DUE_KIND_"), d.threshold)
-                      for d in response.next_action.due)) if response.HasField("next_action") else None,
+            next_action=_next_action(response),
         )
 
     def get_record(self, record_id: str) -> pb.Record:
