@@ -1058,11 +1058,7 @@ def _show_sla_metrics(args: argparse.Namespace, response: pb.EvaluateSlaResponse
             for m in response.metrics for e in m.timeline
         ]
         print("\n".join(table(rows)))
-    fields = [(f"metric {m.name or '(clock)'}",
-               pb.SlaMetricStatus.Name(m.status).removeprefix("SLA_METRIC_STATUS_")
-               + (f", {'met' if m.state.met else 'breached'}" if m.state.HasField("met") else "")
-               + f", cycles {m.cycles}")
-              for m in response.metrics]
+    fields = [(f"metric {m.name or '(clock)'}", _metric_summary(m, tz)) for m in response.metrics]
     nxt = response.next_action
     fields.append(("next action", _local(nxt.time, tz) + ": " + ", ".join(
         f"{d.metric or '(clock)'} {pb.SlaDueKind.Name(d.kind).removeprefix('SLA_DUE_KIND_')}"
@@ -1070,6 +1066,21 @@ def _show_sla_metrics(args: argparse.Namespace, response: pb.EvaluateSlaResponse
     fields += [("as of", _local(response.as_of_time, tz)), ("tier", response.tier),
                ("policy", response.policy_version)]
     return _show(args, response, fields)
+
+
+def _metric_summary(m: pb.SlaMetric, tz: str) -> str:
+    """"RUNNING, breached at T, cycles 1", "PAUSED, 15h left, cycles 1",
+    "STOPPED, met, cycles 1": a metric's status, whether it is breached
+    (when its BREACH fell) or met, the time left while paused (in the
+    clock's measure) and its cycles."""
+    parts = [pb.SlaMetricStatus.Name(m.status).removeprefix("SLA_METRIC_STATUS_")]
+    if m.HasField("breach_time"):
+        parts.append(f"breached at {_local(m.breach_time, tz)}")
+    elif m.state.HasField("met"):
+        parts.append("met" if m.state.met else "breached")
+    if m.status == pb.SLA_METRIC_STATUS_PAUSED and m.state.HasField("remaining"):
+        parts.append(f"{fmt_amount(m.state.remaining.ToMicroseconds())} left")
+    return ", ".join(parts + [f"cycles {m.cycles}"])
 
 
 def _record_json(record: pb.Record, indent: int | None = 2) -> str | None:

@@ -505,6 +505,8 @@ class SlaMetric:
     tier: str
     state: bytes
     timeline: tuple[TimelineEntry, ...]
+    breached_at: datetime | None = None
+    """When its BREACH fell (since its target was last set), whatever its status; None: not breached."""
 
 
 @dataclass(frozen=True)
@@ -1554,7 +1556,7 @@ class DuetimeClient:
             metrics=tuple(SlaMetric(m.name, pb.SlaMetricStatus.Name(m.status).removeprefix("SLA_METRIC_STATUS_"),
                                     m.cycles, m.tier,
                                     m.state.SerializeToString(deterministic=True) if m.HasField("state") else b"",
-                                    _timeline(m.timeline))
+                                    _timeline(m.timeline), _datetime(m, "breach_time"))
                           for m in response.metrics),
             next_action=_next_action(response),
         )

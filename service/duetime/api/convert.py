@@ -902,6 +902,8 @@ def _answer_sla_metrics(request: pb.EvaluateSlaRequest, answering: Answering) ->
         if run.state is not None:
             ref = metric.targets[run.tier].calendar_ref
             out.state.CopyFrom(clock_state_to_proto(run.state, pb.Calendar(bundle=ref), ref))
+        if run.breach_us is not None:
+            out.breach_time.CopyFrom(_timestamp(run.breach_us))
         out.timeline.extend(
             pb.TimelineEntry(event=e.event, time=_timestamp(e.at_us), action=e.action, tier=e.tier,
                              status=_ENTRY_STATUS[e.status], old_deadline_time=_timestamp(e.old_deadline_us),

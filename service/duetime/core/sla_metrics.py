@@ -164,12 +164,17 @@ class Due:
 
 @dataclass(frozen=True)
 class MetricResult:
+    """One metric evaluated. ``breach_us``: the instant its BREACH fell, when
+    it fell since its target was last set (start, reset, retarget) and by
+    the as-of instant, whatever its status (None: not breached)."""
+
     name: str
     status: str
     cycles: int
     tier: str
     state: ClockState | None
     timeline: tuple[MetricEntry, ...]
+    breach_us: int | None = None
 
 
 @dataclass(frozen=True)
@@ -220,6 +225,7 @@ class _Run:
         self.lefts: list[tuple[int, Warning]] = []  # armed warnings not yet fallen: (amount left, warning)
         self.breach_armed = False
         self.armed_at = 0  # when the target was last set
+        self.breach_us: int | None = None  # when the breach of the target in force fell
 
     def cal(self) -> Calendar:
         return self.metric.targets[self.tier].calendar
@@ -235,6 +241,7 @@ class _Run:
         self.lefts = sorted(lefts, key=lambda x: -x[0])  # they fall in this order
         self.breach_armed = True
         self.armed_at = at_us
+        self.breach_us = None
 
     def pending(self) -> list[Due]:
         """What falls from the current running stretch on, in order, if no
@@ -259,6 +266,7 @@ class _Run:
                     why = f"warning {due.threshold}: due {_when(self.state.deadline_us, cal)}"
                 else:
                     self.breach_armed = False
+                    self.breach_us = due.at_us
                     why = f"breach: the deadline {_when(self.state.deadline_us, cal)} passed"
                 self.timeline.append(MetricEntry("", due.at_us, due.kind, self.tier, self.status,
                                                  self.state.deadline_us, self.state.deadline_us, None, why,
@@ -309,7 +317,8 @@ def evaluate_metrics(policy: MetricPolicy, events: Sequence[BusinessEvent], as_o
     next_at = min((d.at_us for d in upcoming), default=None)
     due = tuple(d for d in upcoming if d.at_us == next_at)  # runs in policy order, each in falling order
     return MetricsEvaluation(
-        tuple(MetricResult(r.metric.name, r.status, r.cycles, r.tier, r.state, tuple(r.timeline)) for r in runs),
+        tuple(MetricResult(r.metric.name, r.status, r.cycles, r.tier, r.state, tuple(r.timeline), r.breach_us)
+              for r in runs),
         tier, as_of, next_at, due)
 
 

@@ -881,20 +881,22 @@ class EvaluateSlaResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., tier: _Optional[str] = ..., policy_version: _Optional[str] = ..., timeline: _Optional[_Iterable[_Union[TimelineEntry, _Mapping]]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., metrics: _Optional[_Iterable[_Union[SlaMetric, _Mapping]]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ..., as_of_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class SlaMetric(_message.Message):
-    __slots__ = ("name", "status", "cycles", "tier", "state", "timeline")
+    __slots__ = ("name", "status", "cycles", "tier", "state", "timeline", "breach_time")
     NAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     CYCLES_FIELD_NUMBER: _ClassVar[int]
     TIER_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     TIMELINE_FIELD_NUMBER: _ClassVar[int]
+    BREACH_TIME_FIELD_NUMBER: _ClassVar[int]
     name: str
     status: SlaMetricStatus
     cycles: int
     tier: str
     state: ClockState
     timeline: _containers.RepeatedCompositeFieldContainer[TimelineEntry]
-    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[SlaMetricStatus, str]] = ..., cycles: _Optional[int] = ..., tier: _Optional[str] = ..., state: _Optional[_Union[ClockState, _Mapping]] = ..., timeline: _Optional[_Iterable[_Union[TimelineEntry, _Mapping]]] = ...) -> None: ...
+    breach_time: _timestamp_pb2.Timestamp
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[SlaMetricStatus, str]] = ..., cycles: _Optional[int] = ..., tier: _Optional[str] = ..., state: _Optional[_Union[ClockState, _Mapping]] = ..., timeline: _Optional[_Iterable[_Union[TimelineEntry, _Mapping]]] = ..., breach_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class SlaDue(_message.Message):
     __slots__ = ("metric", "kind", "threshold")

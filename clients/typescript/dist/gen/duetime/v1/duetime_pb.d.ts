@@ -2517,6 +2517,15 @@ export type SlaMetric = Message<"duetime.v1.SlaMetric"> & {
      * @generated from field: repeated duetime.v1.TimelineEntry timeline = 6;
      */
     timeline: TimelineEntry[];
+    /**
+     * Set when the metric is breached (docs/semantics.md §17): the instant
+     * its BREACH fell, at or before as_of_time and since its target was last
+     * set (start, reset, retarget), whatever its status; a RUNNING metric
+     * past its deadline has it. Unset: not breached.
+     *
+     * @generated from field: google.protobuf.Timestamp breach_time = 7;
+     */
+    breachTime?: Timestamp | undefined;
 };
 /**
  * Describes the message duetime.v1.SlaMetric.
