@@ -104,3 +104,21 @@ def test_without_thresholds_nothing_is_listed(app):
     r = _apply(app, a.state, "2026-12-04T12:00:00+01:00", pb.CLOCK_EVENT_TYPE_RETARGET, warnings=[],
                target="2bh", anchor=pb.RETARGET_ANCHOR_START)
     assert (list(r.fell_at_event), r.HasField("next_action")) == ([], False)
+
+
+def test_evaluate_sla_stamps_an_overdue_retarget_at_the_event_as_the_single_clock_does(app):
+    from duetime.api.convert import EVALUATE_SLA
+    r = pb.EvaluateSlaRequest(policy="support-sla")
+    for kind, when, attributes in [("start", "2026-12-03T15:00:00+01:00", {}),
+                                   ("priority_change", "2026-12-04T12:00:00+01:00", {"tier": "high"})]:
+        e = r.events.add(type=kind, attributes=attributes)
+        e.time.FromJsonString(when)
+    first = app.answer(EVALUATE_SLA, r).metrics[0]
+    assert first.name == "first_response"
+    assert [(e.action, e.threshold, e.time.ToJsonString(), e.new_deadline_time.ToJsonString())
+            for e in first.timeline[1:]] == [
+        ("RETARGET", "", "2026-12-04T11:00:00Z", "2026-12-04T07:00:00Z"),
+        ("WARNING", "75%", "2026-12-04T11:00:00Z", "2026-12-04T07:00:00Z"),
+        ("WARNING", "30bm", "2026-12-04T11:00:00Z", "2026-12-04T07:00:00Z"),
+        ("BREACH", "", "2026-12-04T11:00:00Z", "2026-12-04T07:00:00Z")]
+    assert first.breach_time.ToJsonString() == "2026-12-04T11:00:00Z"
