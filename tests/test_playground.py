@@ -747,8 +747,8 @@ def test_sla_panel_as_of_shows_what_fell_and_the_next_action(page):
     page.get_by_test_id("sla-as-of").fill("2026-12-30T12:00")
     page.get_by_test_id("sla-replay").click()
     expect(page.get_by_test_id("sla-metric-fell")).to_have_text(["BREACH at 2026-12-29T12:00:00+01:00"])
-    expect(page.get_by_test_id("sla-next-action")).to_have_text(
-        "No next action as of 2026-12-30T12:00:00+01:00: no metric runs.")
+    expect(page.get_by_test_id("sla-next-action")).to_have_text(  # running, but its breach has fallen
+        "No next action as of 2026-12-30T12:00:00+01:00: nothing more falls, every running metric has breached.")
     page.get_by_test_id("sla-as-of").fill("2026-12-01T12:00")
     page.get_by_test_id("sla-replay").click()
     expect(page.get_by_test_id("sla-as-of-error")).to_contain_text("is earlier than the last event")
@@ -786,6 +786,36 @@ def evaluate_support_sla(page) -> None:
     page.get_by_test_id("sla-replay").click()
     expect(page.get_by_test_id("sla-metric")).to_have_count(3)
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def test_sla_panel_shows_a_paused_metric_time_left_and_the_policy_terms(page):
+    expect(page.get_by_test_id("sla-preset")).to_have_text("Preset: the support-contract scenario.")
+    expect(page.get_by_test_id("sla-event-attributes").first).to_have_attribute("placeholder", "tier=priority")
+    page.get_by_test_id("sla-policy").fill("support-sla")
+    page.get_by_test_id("sla-policy").blur()
+    expect(page.get_by_test_id("sla")).to_have_attribute("data-policy-events", "support-sla")
+    expect(page.get_by_test_id("sla-preset")).to_have_text(
+        "Policy support-sla: its events are start, agent_reply, awaiting_customer, awaiting_third_party, "
+        "customer_reply, priority_change, reopened, solved, third_party_reply; tiers high, low, normal, urgent.")
+    expect(page.get_by_test_id("sla-event-attributes").first).to_have_attribute("placeholder", "tier=high")
+    events = page.get_by_test_id("sla-event")
+    while events.count() > 3:
+        events.last.get_by_role("button").click()
+    for row, (kind, time, attributes) in zip(events.all(), SUPPORT_TICKET[:3]):
+        row.get_by_test_id("sla-event-type").select_option(kind)
+        row.get_by_test_id("sla-event-time").fill(time)
+        row.get_by_test_id("sla-event-attributes").fill(attributes)
+    page.get_by_test_id("sla-as-of").fill("2026-12-01T12:00")
+    page.get_by_test_id("sla-replay").click()
+    expect(page.get_by_test_id("sla-metric")).to_have_text([
+        "first_response: STOPPED, met, cycles 1",
+        "next_reply: NOT_STARTED, cycles 0",
+        "resolution: PAUSED, 15h left, cycles 1"])
+    expect(page.get_by_test_id("sla-next-action")).to_have_text(
+        "No next action as of 2026-12-01T12:00:00+01:00: no metric runs.")
+    page.get_by_test_id("sla-policy").fill("support-contract")
+    page.get_by_test_id("sla-policy").blur()
+    expect(page.get_by_test_id("sla-preset")).to_have_text("Preset: the support-contract scenario.")
 
 
 def test_sla_panel_draws_every_metric_its_warnings_and_the_next_action(page):

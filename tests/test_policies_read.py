@@ -195,3 +195,71 @@ def test_cli_asks_a_server(server, capsys):
     code, lines, err = run(capsys, "calendars", "policies", "no-such-policy",
                            "--server", server.address)
     assert (code, lines, err) == (1, [], f"error: NAME: {UNKNOWN}\n")
+
+
+SLA_CALENDAR = "support-desk-example@259c33f17398"
+FIRST_RESPONSE_TARGETS = [("high", "2bh"), ("low", "16bh"), ("normal", "8bh"), ("urgent", "1bh")]
+FIRST_RESPONSE_RULES = [
+    ("agent_reply", "RUNNING", "STOP", "EVENT"), ("agent_reply", "PAUSED", "STOP", "EVENT"),
+    ("priority_change", "RUNNING", "RETARGET", "START"), ("priority_change", "PAUSED", "RETARGET", "START"),
+    ("solved", "RUNNING", "STOP", "EVENT"), ("solved", "PAUSED", "STOP", "EVENT"),
+    ("start", "NOT_STARTED", "START", "EVENT")]
+
+
+def test_a_policy_of_metrics_is_written_out_by_metric(server):
+    with httpx.Client(base_url=server.http_url, timeout=10) as http:
+        shown = http.get("/v1/policies/support-sla")
+        assert shown.status_code == 200, shown.text
+        body = shown.json()
+    # no one-clock tiers or events: each metric holds its own (docs/semantics.md §17)
+    assert (body["tiers"], body["events"]) == ([], [])
+    assert [m["name"] for m in body["metrics"]] == ["first_response", "next_reply", "resolution"]
+    first = body["metrics"][0]
+    assert [(t["name"], t["target"]) for t in first["targets"]] == FIRST_RESPONSE_TARGETS
+    assert first["targets"][0] == {"name": "high", "target": "2bh", "measure": "CLOCK_MEASURE_BUSINESS_TIME",
+                                   "calendarVersion": SLA_CALENDAR, "timeZone": "Europe/Zagreb"}
+    assert [(r["event"], r["status"], r["action"], r["anchor"]) for r in first["rules"]] == FIRST_RESPONSE_RULES
+    assert first["warnings"] == ["75%", "30bm"]
+    assert [(t["name"], t["target"]) for t in body["metrics"][2]["targets"]] == [
+        ("high", "16bh"), ("low", "80bh"), ("normal", "40bh"), ("urgent", "8bh")]
+
+
+def test_typed_client_reads_a_policy_of_metrics(server):
+    from duetime.client import PolicyMetricRule
+    with DuetimeClient(server.address, timeout=10) as duetime:
+        policy = duetime.get_policy("support-sla")
+        assert duetime.get_policy("support-contract").metrics == ()
+    assert (policy.version, policy.initial_tier, policy.tiers, policy.events) == (SLA_VERSION, "normal", (), ())
+    assert [m.name for m in policy.metrics] == ["first_response", "next_reply", "resolution"]
+    first = policy.metrics[0]
+    assert first.targets[0] == PolicyTier("high", "2bh", "BUSINESS_TIME", SLA_CALENDAR, "Europe/Zagreb")
+    assert first.rules == tuple(PolicyMetricRule(*r) for r in FIRST_RESPONSE_RULES)
+    assert first.warnings == ("75%", "30bm")
+
+
+def test_cli_shows_each_metric_with_its_targets_rules_and_warnings(capsys):
+    code, lines, err = run(capsys, "calendars", "policies", "support-sla", "--dir", str(CALENDARS))
+    assert (code, err) == (0, "")
+    assert lines[2:19] == [
+        "initial tier: normal",
+        "metric first_response: warnings 75%, 30bm",
+        "TIER    TARGET  MEASURE        TIME ZONE      CALENDAR",
+        f"high    2bh     BUSINESS_TIME  Europe/Zagreb  {SLA_CALENDAR}",
+        f"low     16bh    BUSINESS_TIME  Europe/Zagreb  {SLA_CALENDAR}",
+        f"normal  8bh     BUSINESS_TIME  Europe/Zagreb  {SLA_CALENDAR}",
+        f"urgent  1bh     BUSINESS_TIME  Europe/Zagreb  {SLA_CALENDAR}",
+        "EVENT            STATUS       ACTION    ANCHOR",
+        "agent_reply      RUNNING      STOP",
+        "agent_reply      PAUSED       STOP",
+        "priority_change  RUNNING      RETARGET  START",
+        "priority_change  PAUSED       RETARGET  START",
+        "solved           RUNNING      STOP",
+        "solved           PAUSED       STOP",
+        "start            NOT_STARTED  START",
+        "metric next_reply: warnings 75%, 30bm",
+        "TIER    TARGET  MEASURE        TIME ZONE      CALENDAR"]
+    assert "customer_reply   NOT_STARTED  START" in lines
+    assert "metric resolution: warnings 75%, 30bm" in lines
+    assert "reopened              STOPPED      START" in lines
+    assert not any("changes nothing" in line for line in lines)
+    assert lines[-1] == "every history begins with the event start"

@@ -314,6 +314,12 @@ def test_support_sla_ticket(stores):
      "warnings[0]"),
     ('[metrics.m]\ntargets.a = { target = "4bh", calendar = "support-desk-example" }\n'
      '[metrics.n]\ntargets.b = { target = "4bh", calendar = "support-desk-example" }\n', "every metric has a target"),
+    ('[metrics.m]\nwarnings = ["75%", "3bh"]\ntargets.a = { target = "8bh", calendar = "support-desk-example" }\n'
+     'targets.b = { target = "2bh", calendar = "support-desk-example" }\n',
+     "bad.toml: metrics.m.warnings[1]: '3bh' left is not less than tier 'b''s target '2bh', so it would fall at "
+     "every start; give an amount less than every tier's target, or a share such as '75%'"),
+    ('[metrics.m]\nwarnings = ["4h"]\ntargets.a = { target = "4h", calendar = "always-open" }\n',
+     "metrics.m.warnings[0]: '4h' left is not less than tier 'a''s target '4h'"),
 ])
 def test_policy_source_refusals(stores, tmp_path, body, words):
     bundles, _, _ = stores

@@ -552,6 +552,40 @@ def test_every_signal_cancels_the_timer_before_it_is_armed_again(env):
     assert_timers_fired_at(found, [at for *_, at in expected])
 
 
+def test_an_event_duetime_refuses_is_dropped_and_the_timer_stays_armed(env):
+    async def scenario():
+        handle = await start_ticket(env, "typo")
+        first = await handle.query(TicketSlaWorkflow.progress)
+        await asyncio.sleep(0.5)
+        await handle.signal(TicketSlaWorkflow.event, args=["agent_replied", {}])  # mistyped
+        dropped = await ticket_until(handle, lambda p: len(p.rejected) == 1)
+        await handle.signal(TicketSlaWorkflow.event, args=["solved", {"tier": "nope"}])  # an unknown tier
+        dropped_too = await ticket_until(handle, lambda p: len(p.rejected) == 2)
+        warned = await ticket_until(handle, lambda p: len(p.notices) == 1)
+        await ticket_signal(handle, "solved")
+        return first, dropped, dropped_too, warned, await handle.result(), await timers(handle)
+
+    first, dropped, dropped_too, warned, result, found = env.run(scenario())
+    t0 = first.events[0].time
+    s = timedelta(seconds=1)
+    known = "known: agent_reply, awaiting_customer, customer_reply, solved"
+    assert [(r.type, r.attributes, r.reason) for r in result.rejected] == [
+        ("agent_replied", {}, f"events[1].type: 'agent_replied' is not an event of policy 'ticket-seconds' ({known})"),
+        ("solved", {"tier": "nope"},
+         "events[1].attributes: tier 'nope' is not a tier of policy 'ticket-seconds' (tiers: normal)")]
+    assert t0 < result.rejected[0].time <= result.rejected[1].time
+    # the history, the evaluations and the next action are those of before the refused events
+    for progress in (dropped, dropped_too):
+        assert [e.type for e in progress.events] == ["start"] and progress.evaluations == 1
+        assert (progress.next_at, [(d.metric, d.kind, d.threshold) for d in progress.next_due]) == (
+            t0 + 2 * s, [("first_response", "WARNING", "50%")])
+    assert_notices(warned.notices, [("first_response", "WARNING", "50%", t0 + 2 * s)])
+    # the timer armed at the start was never cancelled: it fired at the warning's instant
+    started = sorted(found.started)
+    assert started[0] in found.fired and started[0] not in found.canceled
+    assert result.rejected == dropped_too.rejected
+
+
 # ---- the activities, directly ----------------------------------------------------------
 
 

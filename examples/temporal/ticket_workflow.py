@@ -20,6 +20,12 @@ and BREACH (``escalate_breach``) that fell and that it has not acted on, in
 the order they fell: each once, even when a signal arrives after a warning's
 instant but before its timer ran. An event of ``closing_events`` (default
 ``solved``) ends the workflow.
+
+An event duetime refuses as INVALID_ARGUMENT (a mistyped ``agent_replied``, an
+unknown tier) is dropped: the history stays as it was, the timer at the
+previous next action stays armed, and the event is listed in the ``progress``
+query's ``rejected`` with duetime's reason. Any other error no retry can fix
+still fails the workflow.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from temporalio import workflow
+from temporalio.exceptions import ActivityError, ApplicationError
 
 with workflow.unsafe.imports_passed_through():
     from sla_activities import (
@@ -68,6 +75,18 @@ class Notice:
 
 
 @dataclass
+class Rejected:
+    """An event signal duetime refused as INVALID_ARGUMENT and the workflow
+    dropped: the event as signalled, and duetime's reason (``field:
+    description``, ``; `` between several)."""
+
+    type: str
+    time: datetime
+    attributes: dict[str, str]
+    reason: str
+
+
+@dataclass
 class TicketProgress:
     """The workflow's view of the ticket (the ``progress`` query)."""
 
@@ -78,6 +97,8 @@ class TicketProgress:
     """When the one outstanding timer fires (None: no timer)."""
     next_due: list[Fell]
     notices: list[Notice]
+    rejected: list[Rejected] = field(default_factory=list)
+    """Event signals duetime refused, dropped from the history, in order."""
 
 
 @dataclass
@@ -87,6 +108,8 @@ class TicketResult:
     """Every warning and breach acted on, in the order they fell."""
     record_ids: list[str]
     """The duetime record of every evaluation, in order."""
+    rejected: list[Rejected] = field(default_factory=list)
+    """Event signals duetime refused, dropped from the history, in order."""
 
 
 @workflow.defn
@@ -100,6 +123,7 @@ class TicketSlaWorkflow:
         self._notices: list[Notice] = []
         self._acted: set[tuple[str, str, str, datetime]] = set()
         self._records: list[str] = []
+        self._rejected: list[Rejected] = []
         self._policy = ""
 
     @workflow.signal
@@ -116,42 +140,61 @@ class TicketSlaWorkflow:
             metrics=list(answer.metrics) if answer else [],
             next_at=answer.next_at if answer else None,
             next_due=list(answer.next_due) if answer else [],
-            notices=list(self._notices))
+            notices=list(self._notices), rejected=list(self._rejected))
 
     @workflow.run
     async def run(self, ticket: TicketInput) -> TicketResult:
         self._policy = ticket.policy
         self._events.append(TicketEvent("start", ticket.start_time or workflow.now(),
                                         {"tier": ticket.tier} if ticket.tier else {}))
-        await self._evaluate(None)
+        self._answer = await self._ask(None)
+        await self._act()
         while True:
-            self._arm()
+            if self._timer is None or self._timer.done():  # after a rejected event it is still armed
+                self._arm()
             await workflow.wait_condition(lambda: bool(self._inbox) or self._fired)
             due = self._answer.next_at
             if self._inbox and not (self._fired and due is not None and due < self._inbox[0].time):
                 # a signal: events at the next action's instant come before what falls at it
                 signal = self._inbox.pop(0)
-                self._cancel_timer()
                 self._events.append(signal)
-                await self._evaluate(None)
+                try:
+                    answer = await self._ask(None)
+                except ActivityError as err:
+                    reason = _refusal(err)
+                    if reason is None:
+                        raise
+                    self._events.pop()  # dropped: the previous answer and its timer stand
+                    self._rejected.append(Rejected(signal.type, signal.time, dict(signal.attributes), reason))
+                    workflow.logger.warning("event %s dropped: %s", signal.type, reason)
+                    continue
+                self._cancel_timer()
+                self._answer = answer
+                await self._act()
                 if signal.type in ticket.closing_events:
                     break
             else:  # the timer fired: a tick as of its instant
                 self._timer, self._fired = None, False
-                await self._evaluate(due)
+                self._answer = await self._ask(due)
+                await self._act()
         self._cancel_timer()
-        return TicketResult(list(self._answer.metrics), list(self._notices), list(self._records))
+        return TicketResult(list(self._answer.metrics), list(self._notices), list(self._records),
+                            list(self._rejected))
 
     # ---- duetime
 
-    async def _evaluate(self, as_of: datetime | None) -> None:
-        """Evaluate the history (as of ``as_of``: a tick), then act on what fell."""
+    async def _ask(self, as_of: datetime | None) -> Evaluation:
+        """Evaluate the history (as of ``as_of``: a tick); the answer's record is kept."""
         info = workflow.info()
         request = EvaluateInput(f"{info.workflow_id}/{info.run_id}/{len(self._records)}", self._policy,
                                 list(self._events), as_of)
-        self._answer = await workflow.execute_activity_method(
-            TicketActivities.evaluate_sla, request, **ACTIVITY_OPTIONS)
-        self._records.append(self._answer.record_id)
+        answer = await workflow.execute_activity_method(TicketActivities.evaluate_sla, request, **ACTIVITY_OPTIONS)
+        self._records.append(answer.record_id)
+        return answer
+
+    async def _act(self) -> None:
+        """Act on every WARNING and BREACH of the answer not acted on yet."""
+        info = workflow.info()
         for fell in self._answer.fell:  # in the order they fell
             key = (fell.metric, fell.kind, fell.threshold, fell.at)
             if key in self._acted:
@@ -185,3 +228,16 @@ class TicketSlaWorkflow:
         if self._timer is not None and not self._timer.done():
             self._timer.cancel()
         self._timer, self._fired = None, False
+
+
+def _refusal(err: ActivityError) -> str | None:
+    """duetime's reason when the activity failed because duetime refused the
+    request as INVALID_ARGUMENT (the activity's non-retryable
+    ``ApplicationError`` of type ``InvalidArgument``); None for any other
+    failure."""
+    cause = err.cause
+    if not isinstance(cause, ApplicationError) or cause.type != "InvalidArgument":
+        return None
+    named = [f"{d['field']}: {d['description']}" for d in cause.details
+             if isinstance(d, dict) and {"field", "description"} <= d.keys()]
+    return "; ".join(named) or cause.message

@@ -18,8 +18,8 @@ Commands::
     duetime count FROM TO [CALENDAR] [CALL]
     duetime schedule ENTERED --deadline NAME=DURATION[@after:NAME] ...
                 [--at-close WHEN] [--explain] [CALENDAR] [CALL]
-    duetime clock start TARGET --at TIME [CALENDAR] [CALL]
-    duetime clock apply STATE_JSON_FILE EVENT --at TIME [--target T] [--anchor start] [CALL]
+    duetime clock start TARGET --at TIME [--warn THRESHOLD ...] [CALENDAR] [CALL]
+    duetime clock apply STATE_JSON_FILE EVENT --at TIME [--target T] [--anchor start] [--warn THRESHOLD ...] [CALL]
     duetime sla evaluate POLICY EVENTS_JSON_FILE [CALL]
     duetime batch FILE.jsonl [--server HOST:PORT [CONNECTION]] [--namespace NS] [--out FILE]
                 [--chunk N] [--calendars DIR]
@@ -516,12 +516,14 @@ def _ask(duetime: DuetimeClient, request: Message) -> Message:
             explain=request.explain, idempotency_key=key)
     elif isinstance(request, pb.StartClockRequest):
         answer = duetime.start_clock(request.target, _utc(request.start_time),
-                                     _given(request, "calendar"), idempotency_key=key)
+                                     _given(request, "calendar"), idempotency_key=key,
+                                     warning_thresholds=request.warning_thresholds)
     elif isinstance(request, pb.ApplyClockEventRequest):
         event = request.event
         answer = duetime.apply_clock_event(
             request.state, EVENT_NAMES[event.type], _utc(event.time), target=event.target,
-            anchor=ANCHOR_NAMES.get(event.anchor, ""), idempotency_key=key)
+            anchor=ANCHOR_NAMES.get(event.anchor, ""), idempotency_key=key,
+            warning_thresholds=request.warning_thresholds)
     elif isinstance(request, pb.EvaluateSlaRequest):
         evaluation = duetime.evaluate_sla(request.policy, request.events, idempotency_key=key,
                                           as_of=_utc(request.as_of_time) if request.HasField("as_of_time") else None)
@@ -944,13 +946,26 @@ def _show_clock(args: argparse.Namespace, response: Message) -> int:
         print(f"warning: {warning}", file=sys.stderr)
     # the state alone stays compact: it is piped into the next clock command
     print(message_json(response) if args.json else json_format.MessageToJson(response.state))
-    _labelled(_record_fields(response), file=sys.stderr)
+    fields = []
+    if args.warn:  # what fell at the event and the next action (docs/semantics.md §17)
+        fields.append(("fell at event", _dues_text(response.fell_at_event) or "nothing"))
+        nxt = response.next_action
+        fields.append(("next action", f"{_local(nxt.time, response.time_zone)}: {_dues_text(nxt.due)}"
+                       if response.HasField("next_action") else "none"))
+    _labelled(fields + _record_fields(response), file=sys.stderr)
     return 0
+
+
+def _dues_text(dues) -> str:
+    """SlaDue items as "resolution WARNING 75%, BREACH" (a single clock's have no metric)."""
+    return ", ".join(" ".join(part for part in (d.metric, pb.SlaDueKind.Name(d.kind).removeprefix("SLA_DUE_KIND_"),
+                                                d.threshold) if part) for d in dues)
 
 
 def cmd_clock_start(args: argparse.Namespace) -> int:
     check_duration_text(args.target, "target")
-    request = pb.StartClockRequest(target=args.target, calendar=calendar_from_args(args))
+    request = pb.StartClockRequest(target=args.target, calendar=calendar_from_args(args),
+                                   warning_thresholds=args.warn or [])
     _set_instant(request, "start_time", args.at)
     return _show_clock(args, _run(START_CLOCK, request, args))
 
@@ -976,7 +991,7 @@ def cmd_clock_apply(args: argparse.Namespace) -> int:
     event = pb.ClockEvent(type=EVENTS[args.event], target=args.target or "",
                           anchor=ANCHORS.get(args.anchor, pb.RETARGET_ANCHOR_UNSPECIFIED))
     _set_instant(event, "time", args.at)
-    request = pb.ApplyClockEventRequest(state=state, event=event)
+    request = pb.ApplyClockEventRequest(state=state, event=event, warning_thresholds=args.warn or [])
     return _show_clock(args, _run(CLOCK_EVENT, request, args))
 
 
@@ -1036,11 +1051,7 @@ def _show_sla_metrics(args: argparse.Namespace, response: pb.EvaluateSlaResponse
             for m in response.metrics for e in m.timeline
         ]
         print("\n".join(table(rows)))
-    fields = [(f"metric {m.name or '(clock)'}",
-               pb.SlaMetricStatus.Name(m.status).removeprefix("SLA_METRIC_STATUS_")
-               + (f", {'met' if m.state.met else 'breached'}" if m.state.HasField("met") else "")
-               + f", cycles {m.cycles}")
-              for m in response.metrics]
+    fields = [(f"metric {m.name or '(clock)'}", _metric_summary(m, tz)) for m in response.metrics]
     nxt = response.next_action
     fields.append(("next action", _local(nxt.time, tz) + ": " + ", ".join(
         f"{d.metric or '(clock)'} {pb.SlaDueKind.Name(d.kind).removeprefix('SLA_DUE_KIND_')}"
@@ -1048,6 +1059,21 @@ def _show_sla_metrics(args: argparse.Namespace, response: pb.EvaluateSlaResponse
     fields += [("as of", _local(response.as_of_time, tz)), ("tier", response.tier),
                ("policy", response.policy_version)]
     return _show(args, response, fields)
+
+
+def _metric_summary(m: pb.SlaMetric, tz: str) -> str:
+    """"RUNNING, breached at T, cycles 1", "PAUSED, 15h left, cycles 1",
+    "STOPPED, met, cycles 1": a metric's status, whether it is breached
+    (when its BREACH fell) or met, the time left while paused (in the
+    clock's measure) and its cycles."""
+    parts = [pb.SlaMetricStatus.Name(m.status).removeprefix("SLA_METRIC_STATUS_")]
+    if m.HasField("breach_time"):
+        parts.append(f"breached at {_local(m.breach_time, tz)}")
+    elif m.state.HasField("met"):
+        parts.append("met" if m.state.met else "breached")
+    if m.status == pb.SLA_METRIC_STATUS_PAUSED and m.state.HasField("remaining"):
+        parts.append(f"{fmt_amount(m.state.remaining.ToMicroseconds())} left")
+    return ", ".join(parts + [f"cycles {m.cycles}"])
 
 
 def _record_json(record: pb.Record, indent: int | None = 2) -> str | None:
@@ -1788,13 +1814,23 @@ def cmd_calendars_policies(args: argparse.Namespace) -> int:
     if reply.info.description:
         print(reply.info.description)
     print(f"initial tier: {reply.initial_tier}")
-    print("\n".join(table([("TIER", "TARGET", "MEASURE", "TIME ZONE", "CALENDAR")] + [
-        (t.name, t.target, pb.ClockMeasure.Name(t.measure).removeprefix("CLOCK_MEASURE_"),
-         t.time_zone, t.calendar_version) for t in reply.tiers])))
-    print("\n".join(table([("EVENT", "RUNNING", "PAUSED", "ANCHOR", "WHAT IT DOES")] + [
-        (e.name, e.when_running, e.when_paused, e.anchor, e.description) for e in reply.events])))
+    for m in reply.metrics:  # a policy of metrics (docs/semantics.md §17): each with its own
+        print(f"metric {m.name}: warnings {', '.join(m.warnings) or 'none'}")
+        _print_policy_tiers(m.targets)
+        print("\n".join(table([("EVENT", "STATUS", "ACTION", "ANCHOR")] + [
+            (r.event, r.status, r.action, r.anchor if r.action == "RETARGET" else "") for r in m.rules])))
+    if not reply.metrics:
+        _print_policy_tiers(reply.tiers)
+        print("\n".join(table([("EVENT", "RUNNING", "PAUSED", "ANCHOR", "WHAT IT DOES")] + [
+            (e.name, e.when_running, e.when_paused, e.anchor, e.description) for e in reply.events])))
     print("every history begins with the event start")
     return 0
+
+
+def _print_policy_tiers(tiers) -> None:
+    print("\n".join(table([("TIER", "TARGET", "MEASURE", "TIME ZONE", "CALENDAR")] + [
+        (t.name, t.target, pb.ClockMeasure.Name(t.measure).removeprefix("CLOCK_MEASURE_"),
+         t.time_zone, t.calendar_version) for t in tiers])))
 
 
 _HOLIDAY_FIELDS = re.compile(r"\b(start_date|end_date)\b")
@@ -2223,6 +2259,9 @@ def _clock_commands(sub, flags: list[argparse.ArgumentParser]) -> None:
     start = commands.add_parser("start", parents=flags, help="start a clock: print its state")
     start.add_argument("target", help="e.g. 8bh, 14d, 3bd, with a unit (not P…)")
     start.add_argument("--at", required=True, help="RFC 3339 instant the clock starts")
+    start.add_argument("--warn", action="append", metavar="THRESHOLD",
+                       help="a warning threshold, repeatable: a share consumed (75%%) or an amount "
+                            "left (30bm); prints what fell at the start and the next action")
     start.set_defaults(run=cmd_clock_start)
     apply = commands.add_parser("apply", parents=call, help="apply an event to a state")
     apply.add_argument("state", metavar="STATE_JSON_FILE",
@@ -2233,6 +2272,9 @@ def _clock_commands(sub, flags: list[argparse.ArgumentParser]) -> None:
                                         "for retarget, and only there)")
     apply.add_argument("--anchor", choices=sorted(ANCHORS),
                        help="retarget counted from the event (default) or the clock's start")
+    apply.add_argument("--warn", action="append", metavar="THRESHOLD",
+                       help="the clock's warning thresholds, as in clock start (give them with "
+                            "every event); prints what fell at the event and the next action")
     apply.set_defaults(run=cmd_clock_apply)
 
     sla = sub.add_parser("sla", help="contract policies over a ticket's history")

@@ -80,7 +80,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
 
 import grpc
@@ -458,6 +458,14 @@ class Clock:
     """Set when STOPPED."""
     recomputations: int
     recorded: Recorded
+    next_action: SlaNextAction | None = None
+    """StartClock / ApplyClockEvent with ``warning_thresholds``: the next
+    instant a warning or the breach falls, and what falls then; None when
+    nothing falls later (or no thresholds were given)."""
+    fell_at_event: tuple[SlaDue, ...] = ()
+    """StartClock / ApplyClockEvent with ``warning_thresholds``: what fell at
+    the start's or event's instant itself (docs/semantics.md §17): handle it
+    at once, as a fired ``next_action``."""
 
     def message(self) -> pb.ClockState:
         """The state as a ``duetime.v1.ClockState`` message."""
@@ -510,6 +518,8 @@ class SlaMetric:
     tier: str
     state: bytes
     timeline: tuple[TimelineEntry, ...]
+    breached_at: datetime | None = None
+    """When its BREACH fell (since its target was last set), whatever its status; None: not breached."""
 
 
 @dataclass(frozen=True)
@@ -687,9 +697,37 @@ class PolicyEvent:
 
 
 @dataclass(frozen=True)
+class PolicyMetricRule:
+    """What business ``event`` does to a metric in ``status``
+    (``"NOT_STARTED"``, ``"RUNNING"``, ``"PAUSED"``, ``"STOPPED"``):
+    ``action`` (``"START"``, ``"PAUSE"``, ``"RESUME"``, ``"RESET"``,
+    ``"RETARGET"``, ``"STOP"``) and a RETARGET's ``anchor``
+    (``"EVENT"``/``"START"``)."""
+
+    event: str
+    status: str
+    action: str
+    anchor: str
+
+
+@dataclass(frozen=True)
+class PolicyMetric:
+    """A metric of a policy (docs/semantics.md §17): its target per tier,
+    its rules by event then status, its warnings as written (``"75%"``,
+    ``"30bm"``)."""
+
+    name: str
+    targets: tuple[PolicyTier, ...]
+    rules: tuple[PolicyMetricRule, ...]
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Policy:
     """One policy version of :meth:`DuetimeClient.get_policy`: its tiers and
-    events by name; ``message`` is the GetPolicyResponse (not compared)."""
+    events by name (a one-clock policy) or its ``metrics`` in the policy's
+    order (``tiers`` and ``events`` then empty); ``message`` is the
+    GetPolicyResponse (not compared)."""
 
     info: PolicyInfo
     version: str
@@ -697,6 +735,7 @@ class Policy:
     tiers: tuple[PolicyTier, ...]
     events: tuple[PolicyEvent, ...]
     message: Message | None = field(default=None, repr=False, compare=False)
+    metrics: tuple[PolicyMetric, ...] = ()
 
 
 def _policy_info(p) -> PolicyInfo:
@@ -1162,6 +1201,68 @@ def _timeline(entries) -> tuple[TimelineEntry, ...]:
         for e in entries)
 
 
+def _business_event(event: object, i: int) -> pb.BusinessEvent:
+    """The BusinessEvent of ``events[i]``: a message as it is, an
+    :class:`SlaEvent`, or a mapping in the JSON form (docs/semantics.md §14).
+    InvalidArgument naming ``events[i]`` or its field otherwise."""
+    def refuse(name: str, why: str) -> InvalidArgument:
+        return InvalidArgument(f"{name}: {why}", violations=[Violation(name, why)])
+    if isinstance(event, pb.BusinessEvent):
+        return event
+    if isinstance(event, SlaEvent):
+        kind, when, attributes = event.type, event.time, event.attributes
+    elif isinstance(event, Mapping):
+        unknown = sorted(str(k) for k in event if k not in ("type", "time", "attributes"))
+        if unknown:
+            raise refuse(f"events[{i}].{unknown[0]}", "is not a field of an event; give type, time and "
+                                                      "optionally attributes")
+        missing = [k for k in ("type", "time") if k not in event]
+        if missing:
+            raise refuse(f"events[{i}].{missing[0]}", "is required")
+        kind, when, attributes = event["type"], event["time"], event.get("attributes") or {}
+    else:
+        raise refuse(f"events[{i}]", f"is a {type(event).__name__}; give an SlaEvent, a BusinessEvent or a "
+                                     "mapping such as {'type': 'agent_reply', 'time': '2026-12-01T10:00+01:00'}")
+    if not isinstance(kind, str):
+        raise refuse(f"events[{i}].type", f"is a {type(kind).__name__}; write the event's name, e.g. 'agent_reply'")
+    if not isinstance(attributes, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in attributes.items()):
+        raise refuse(f"events[{i}].attributes", "is a mapping of text to text, e.g. {'tier': 'high'}")
+    return pb.BusinessEvent(type=kind, time=_start(when, f"events[{i}].time"), attributes=dict(attributes))
+
+
+def _dues(items) -> tuple[SlaDue, ...]:
+    return tuple(SlaDue(d.metric, pb.SlaDueKind.Name(d.kind).removeprefix("SLA_DUE_KIND_"), d.threshold)
+                 for d in items)
+
+
+def _next_action(response) -> SlaNextAction | None:
+    if not response.HasField("next_action"):
+        return None
+    return SlaNextAction(_datetime(response.next_action, "time"), _dues(response.next_action.due))
+
+
+def _thresholds(values: Sequence[str]) -> list[str]:
+    """``warning_thresholds`` as a list of text; InvalidArgument naming
+    ``warning_thresholds`` for one text given alone or an item that is not text."""
+    if isinstance(values, str):
+        why = "is a sequence of thresholds, e.g. ['75%', '30bm'], not one text"
+        raise InvalidArgument(f"warning_thresholds: {why}", violations=[Violation("warning_thresholds", why)])
+    out = list(values)
+    for i, v in enumerate(out):
+        if not isinstance(v, str):
+            name, why = f"warning_thresholds[{i}]", f"is a {type(v).__name__}; write text such as '75%' or '30bm'"
+            raise InvalidArgument(f"{name}: {why}", violations=[Violation(name, why)])
+    return out
+
+
+def _clock_with_actions(response) -> Clock:
+    """The Clock of a StartClock or ApplyClockEvent answer, with its next
+    action and what fell at the event."""
+    return replace(_clock(response), next_action=_next_action(response),
+                   fell_at_event=_dues(response.fell_at_event))
+
+
 def _clock(response) -> Clock:
     state = response.state
     return Clock(
@@ -1573,20 +1674,25 @@ class DuetimeClient:
         return BusinessDayCount(response.business_days, _recorded(response))
 
     def start_clock(self, target: str, at: datetime, calendar: CalendarLike = None, *,
-                    idempotency_key: str = "") -> Clock:
+                    idempotency_key: str = "", warning_thresholds: Sequence[str] = ()) -> Clock:
         """A new RUNNING SLA clock: deadline = ``at`` + ``target``; a bundle
-        calendar is pinned to its version in the state."""
+        calendar is pinned to its version in the state. ``warning_thresholds``
+        (at most 8, e.g. ``["75%", "30bm"]``, docs/semantics.md §17): the
+        answer's ``next_action`` and ``fell_at_event`` are filled."""
         request = pb.StartClockRequest(target=target, start_time=_timestamp(at, "start_time"),
                                        calendar=_calendar(calendar),
-                                       idempotency_key=self._key(idempotency_key))
-        return _clock(self._call("StartClock", request))
+                                       idempotency_key=self._key(idempotency_key),
+                                       warning_thresholds=_thresholds(warning_thresholds))
+        return _clock_with_actions(self._call("StartClock", request))
 
     def apply_clock_event(self, state: bytes | pb.ClockState, event: str, at: datetime, *,
-                          target: str = "", anchor: str = "", idempotency_key: str = "") -> Clock:
+                          target: str = "", anchor: str = "", idempotency_key: str = "",
+                          warning_thresholds: Sequence[str] = ()) -> Clock:
         """The clock after ``event`` (``pause``, ``resume``, ``reset``,
         ``retarget`` with ``target`` and optionally ``anchor="start"``, or
         ``stop``) at ``at``. An event the state does not allow raises
-        FailedPrecondition."""
+        FailedPrecondition. ``warning_thresholds``: the clock's warnings, as
+        in :meth:`start_clock` (give them with every event)."""
         message = _state_message(state)
         request = pb.ApplyClockEventRequest(
             state=message,
@@ -1594,22 +1700,25 @@ class DuetimeClient:
                 type=_choice(_EVENTS, event, "event.type"), time=_timestamp(at, "event.time"),
                 target=target,
                 anchor=_choice(_ANCHORS, anchor, "event.anchor") if anchor else 0),
-            idempotency_key=self._key(idempotency_key))
-        return _clock(self._call("ApplyClockEvent", request))
+            idempotency_key=self._key(idempotency_key),
+            warning_thresholds=_thresholds(warning_thresholds))
+        return _clock_with_actions(self._call("ApplyClockEvent", request))
 
-    def evaluate_sla(self, policy: str, events: Iterable[SlaEvent | pb.BusinessEvent], *,
+    def evaluate_sla(self, policy: str, events: Iterable[SlaEvent | pb.BusinessEvent | Mapping[str, object]], *,
                      idempotency_key: str = "", as_of: datetime | None = None) -> SlaEvaluation:
         """Replay a ticket's ``events`` (the first ``start``) under ``policy``
-        (``name`` or ``name@version``). A BusinessEvent message is sent as it
-        is. ``as_of`` (aware; None: the last event's instant): evaluate as of
+        (``name`` or ``name@version``). An event is an :class:`SlaEvent`, a
+        BusinessEvent message (sent as it is) or a mapping in the JSON form
+        of HTTP and the command line (docs/semantics.md §14): ``{"type":
+        "agent_reply", "time": "2026-12-01T10:00+01:00", "attributes":
+        {"tier": "high"}}``, ``time`` RFC 3339 text or an aware datetime,
+        ``attributes`` optional; anything else raises InvalidArgument naming
+        ``events[i]`` (or its field). ``as_of`` (aware; None: the last event's instant): evaluate as of
         that instant (docs/semantics.md §17), filling ``metrics`` and
         ``next_action``."""
         key = self._key(idempotency_key)
-        request = pb.EvaluateSlaRequest(policy=policy, idempotency_key=key, events=[
-            e if isinstance(e, pb.BusinessEvent) else
-            pb.BusinessEvent(type=e.type, time=_timestamp(e.time, f"events[{i}].time"),
-                             attributes=dict(e.attributes))
-            for i, e in enumerate(events)])
+        request = pb.EvaluateSlaRequest(policy=policy, idempotency_key=key,
+                                        events=[_business_event(e, i) for i, e in enumerate(events)])
         if as_of is not None:
             request.as_of_time.CopyFrom(_timestamp(as_of, "as_of_time"))
         response = self._call("EvaluateSla", request)
@@ -1621,12 +1730,9 @@ class DuetimeClient:
             metrics=tuple(SlaMetric(m.name, pb.SlaMetricStatus.Name(m.status).removeprefix("SLA_METRIC_STATUS_"),
                                     m.cycles, m.tier,
                                     m.state.SerializeToString(deterministic=True) if m.HasField("state") else b"",
-                                    _timeline(m.timeline))
+                                    _timeline(m.timeline), _datetime(m, "breach_time"))
                           for m in response.metrics),
-            next_action=SlaNextAction(
-                _datetime(response.next_action, "time"),
-                tuple(SlaDue(d.metric, pb.SlaDueKind.Name(d.kind).removeprefix("SLA_DUE_KIND_"), d.threshold)
-                      for d in response.next_action.due)) if response.HasField("next_action") else None,
+            next_action=_next_action(response),
         )
 
     def get_record(self, record_id: str) -> pb.Record:
@@ -1725,7 +1831,14 @@ class DuetimeClient:
                              t.calendar_version, t.time_zone) for t in response.tiers),
             tuple(PolicyEvent(e.name, e.when_running, e.when_paused, e.anchor, e.description)
                   for e in response.events),
-            response)
+            response,
+            tuple(PolicyMetric(m.name,
+                               tuple(PolicyTier(t.name, t.target,
+                                                pb.ClockMeasure.Name(t.measure).removeprefix("CLOCK_MEASURE_"),
+                                                t.calendar_version, t.time_zone) for t in m.targets),
+                               tuple(PolicyMetricRule(r.event, r.status, r.action, r.anchor) for r in m.rules),
+                               tuple(m.warnings))
+                  for m in response.metrics))
 
     def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The gRPC health status of ``service`` (``""``: the whole server,

@@ -74,7 +74,7 @@ from duetime.core.durations import Roll, with_landing
 from duetime.core.engine import start_us
 from duetime.core.periods import page_token, read_page_token
 from duetime.core.sla import BusinessEvent
-from duetime.core.sla_metrics import clock_next_action, parse_warning
+from duetime.core.sla_metrics import clock_falls, parse_warning
 from duetime.core.calendar import DEFAULT_CALENDAR_LIMITS, MAX_HOLIDAYS, CalendarLimits, size_problems
 from duetime.core.zones import MAX_DATE, MIN_DATE
 from duetime.core.zones import format_local as format_local_us
@@ -741,7 +741,7 @@ def answer_start_clock(request: pb.StartClockRequest,
     response = _answer(pb.StartClockResponse, cal, clock.warnings,
                        state=clock_state_to_proto(clock.state, _pinned(request.calendar, cal),
                                                   cal.version))
-    _add_clock_next_action(response, clock.state, thresholds, cal.calendar, start_us(start, cal.calendar))
+    _add_clock_next_action(response, None, None, clock.state, thresholds, cal.calendar, start_us(start, cal.calendar))
     return response
 
 
@@ -774,7 +774,7 @@ def answer_clock_event(request: pb.ApplyClockEventRequest,
     clock = answers.clock_after(state, event, cal, answering.check)
     response = _answer(pb.ApplyClockEventResponse, cal, clock.warnings,
                        state=clock_state_to_proto(clock.state, request.state.calendar, cal.version))
-    _add_clock_next_action(response, clock.state, thresholds, cal.calendar, event.at_us)
+    _add_clock_next_action(response, state, event.type, clock.state, thresholds, cal.calendar, event.at_us)
     return response
 
 
@@ -792,16 +792,21 @@ def _warning_thresholds(request, answering: Answering) -> list[str]:
     return texts
 
 
-def _add_clock_next_action(response, state: ClockState, thresholds: list[str], calendar: Calendar,
-                           after_us: int) -> None:
+def _add_clock_next_action(response, before: ClockState | None, kind: EventType | None, state: ClockState,
+                           thresholds: list[str], calendar: Calendar, at_us: int) -> None:
+    """Fill ``next_action`` and ``fell_at_event`` of a StartClock or
+    ApplyClockEvent answer when the request gives warning thresholds
+    (docs/semantics.md §17); nothing otherwise."""
     if not thresholds:
         return
     warnings = [parse_warning(text, state.measure, f"warning_thresholds[{i}]") for i, text in enumerate(thresholds)]
-    at, due = clock_next_action(state, warnings, calendar, after_us)
-    if at is not None:
-        response.next_action.time.CopyFrom(_timestamp(at))
+    falls = clock_falls(before, kind, state, warnings, calendar, at_us)
+    response.fell_at_event.extend(pb.SlaDue(metric=d.metric, kind=_DUE_KIND[d.kind], threshold=d.threshold)
+                                  for d in falls.at_event)
+    if falls.next_at_us is not None:
+        response.next_action.time.CopyFrom(_timestamp(falls.next_at_us))
         response.next_action.due.extend(pb.SlaDue(metric=d.metric, kind=_DUE_KIND[d.kind], threshold=d.threshold)
-                                        for d in due)
+                                        for d in falls.next_due)
 
 
 def _business_events(request: pb.EvaluateSlaRequest, calendar: Calendar, limits: Limits,
@@ -897,6 +902,8 @@ def _answer_sla_metrics(request: pb.EvaluateSlaRequest, answering: Answering) ->
         if run.state is not None:
             ref = metric.targets[run.tier].calendar_ref
             out.state.CopyFrom(clock_state_to_proto(run.state, pb.Calendar(bundle=ref), ref))
+        if run.breach_us is not None:
+            out.breach_time.CopyFrom(_timestamp(run.breach_us))
         out.timeline.extend(
             pb.TimelineEntry(event=e.event, time=_timestamp(e.at_us), action=e.action, tier=e.tier,
                              status=_ENTRY_STATUS[e.status], old_deadline_time=_timestamp(e.old_deadline_us),

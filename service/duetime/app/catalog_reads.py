@@ -151,7 +151,9 @@ def _metric_views(policies: PolicyStore, ref: str) -> tuple[PolicyMetricView, ..
 
 @dataclass(frozen=True)
 class PolicyView:
-    """One policy version written out: tiers and events by name."""
+    """One policy version written out: tiers and events by name (a one-clock
+    policy), or, for a policy of metrics, ``metrics`` in the policy's order
+    with ``tiers`` and ``events`` empty."""
 
     listing: PolicyListing
     version: str
@@ -214,6 +216,8 @@ def policy_named(ref: str, policies: PolicyStore, limits: Limits = DEFAULT_LIMIT
         running, paused = rule.actions.get("RUNNING"), rule.actions.get("PAUSED")
         anchor = rule.anchor.value
         events.append(PolicyEventView(event, running, paused, anchor, _event_words(running, paused, anchor)))
+    metrics = _metric_views(policies, f"{name}@{policy.version}")
+    if metrics:  # a policy of metrics has no one clock: each metric holds its targets and rules
+        tiers, events = (), []
     return PolicyView(PolicyListing(name, versions, str(content.get("description", ""))),
-                      policy.version, policy.initial_tier, tiers, tuple(events),
-                      _metric_views(policies, f"{name}@{policy.version}"))
+                      policy.version, policy.initial_tier, tiers, tuple(events), metrics)

@@ -34,7 +34,7 @@ import tomllib
 from pathlib import Path
 
 from duetime.core import DuetimeError, InvalidArgument
-from duetime.core.clock import Anchor, EventType, measure_of
+from duetime.core.clock import Anchor, EventType, Measure, measure_of
 from duetime.core.durations import parse_duration
 from duetime.core.sla import START_EVENT, Policy, Rule, Tier
 from duetime.core.sla_metrics import STATUSES, Metric, MetricPolicy, check_rules, one_metric, parse_warning
@@ -130,13 +130,16 @@ def _compile_metrics(name: str, where: str, data: dict, bundles: BundleStore) ->
             tier_names = list(targets)
         elif sorted(targets) != sorted(tier_names):
             raise SourceError(f"{w}.targets: every metric has a target for each tier ({', '.join(tier_names)})")
-        out_targets, measures = {}, set()
+        out_targets, measures, amounts = {}, set(), {}
         for tname, t in targets.items():
             tw = f"{w}.targets.{tname}"
             if not isinstance(t, dict):
                 raise SourceError(f"{tw}: write {{ target = \"4bh\", calendar = \"NAME\" }}")
             try:
-                measures.add(measure_of(parse_duration(str(t.get("target", "")), "target"), "target"))
+                target = parse_duration(str(t.get("target", "")), "target")
+                measures.add(measure_of(target, "target"))
+                if measure_of(target, "target") is not Measure.BUSINESS_DAY:  # a bd target's open time varies
+                    amounts[tname] = target.micros
                 bundle = bundles.resolve(str(t.get("calendar", "")), "calendar")
             except (DuetimeError, BundleNotFound) as e:
                 raise SourceError(f"{tw}: {e}") from None
@@ -147,9 +150,15 @@ def _compile_metrics(name: str, where: str, data: dict, bundles: BundleStore) ->
         for k, text in enumerate(warnings):
             for measure in measures:
                 try:
-                    parse_warning(str(text), measure, "warnings")
+                    warning = parse_warning(str(text), measure, "warnings")
                 except DuetimeError as e:
                     raise SourceError(f"{w}.warnings[{k}]: {e}") from None
+                for tname, amount in amounts.items():  # it would fall at every start (docs/semantics.md §17)
+                    if warning.left_us is not None and warning.left_us >= amount:
+                        raise SourceError(
+                            f"{w}.warnings[{k}]: {warning.text!r} left is not less than tier {tname!r}'s target "
+                            f"{targets[tname]['target']!r}, so it would fall at every start; give an amount "
+                            f"less than every tier's target, or a share such as '75%'")
         events = m.get("events", {})
         out_events = {START_EVENT: {"NOT_STARTED": "START", "anchor": "EVENT"}}
         for ename, rule in events.items():

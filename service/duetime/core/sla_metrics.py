@@ -164,12 +164,17 @@ class Due:
 
 @dataclass(frozen=True)
 class MetricResult:
+    """One metric evaluated. ``breach_us``: the instant its BREACH fell, when
+    it fell since its target was last set (start, reset, retarget) and by
+    the as-of instant, whatever its status (None: not breached)."""
+
     name: str
     status: str
     cycles: int
     tier: str
     state: ClockState | None
     timeline: tuple[MetricEntry, ...]
+    breach_us: int | None = None
 
 
 @dataclass(frozen=True)
@@ -220,6 +225,7 @@ class _Run:
         self.lefts: list[tuple[int, Warning]] = []  # armed warnings not yet fallen: (amount left, warning)
         self.breach_armed = False
         self.armed_at = 0  # when the target was last set
+        self.breach_us: int | None = None  # when the breach of the target in force fell
 
     def cal(self) -> Calendar:
         return self.metric.targets[self.tier].calendar
@@ -235,6 +241,7 @@ class _Run:
         self.lefts = sorted(lefts, key=lambda x: -x[0])  # they fall in this order
         self.breach_armed = True
         self.armed_at = at_us
+        self.breach_us = None
 
     def pending(self) -> list[Due]:
         """What falls from the current running stretch on, in order, if no
@@ -259,6 +266,7 @@ class _Run:
                     why = f"warning {due.threshold}: due {_when(self.state.deadline_us, cal)}"
                 else:
                     self.breach_armed = False
+                    self.breach_us = due.at_us
                     why = f"breach: the deadline {_when(self.state.deadline_us, cal)} passed"
                 self.timeline.append(MetricEntry("", due.at_us, due.kind, self.tier, self.status,
                                                  self.state.deadline_us, self.state.deadline_us, None, why,
@@ -309,7 +317,8 @@ def evaluate_metrics(policy: MetricPolicy, events: Sequence[BusinessEvent], as_o
     next_at = min((d.at_us for d in upcoming), default=None)
     due = tuple(d for d in upcoming if d.at_us == next_at)  # runs in policy order, each in falling order
     return MetricsEvaluation(
-        tuple(MetricResult(r.metric.name, r.status, r.cycles, r.tier, r.state, tuple(r.timeline)) for r in runs),
+        tuple(MetricResult(r.metric.name, r.status, r.cycles, r.tier, r.state, tuple(r.timeline), r.breach_us)
+              for r in runs),
         tier, as_of, next_at, due)
 
 
@@ -371,24 +380,47 @@ def _apply(run: _Run, e: BusinessEvent, i: int, tier: str, policy: MetricPolicy)
                                     s.remaining_us, why))
 
 
+@dataclass(frozen=True)
+class ClockFalls:
+    """What a single clock's warnings and deadline do around one instant t
+    (a start or an event): ``at_event`` falls at t itself, ``next_at_us``
+    (None: nothing) is the earliest instant after t at which something
+    falls and ``next_due`` everything falling then."""
 
-def clock_next_action(state: ClockState, warnings: Sequence[Warning], cal: Calendar,
-                      after_us: int) -> tuple[int | None, tuple[Due, ...]]:
-    """The next action of a single clock (docs/semantics.md §17): the
-    earliest instant strictly after ``after_us`` at which one of
-    ``warnings`` or the deadline of the RUNNING ``state`` falls, with what
-    falls then (metric name empty), warnings before the breach. A share
-    counts from the target at ``state.started_us``; a warning whose instant
-    is not after ``after_us`` is taken as fallen. (None, ()) unless RUNNING
-    or when nothing falls after ``after_us``."""
+    at_event: tuple[Due, ...]
+    next_at_us: int | None
+    next_due: tuple[Due, ...]
+
+
+def clock_falls(before: ClockState | None, kind: EventType | None, state: ClockState,
+                warnings: Sequence[Warning], cal: Calendar, at_us: int) -> ClockFalls:
+    """What falls at and after ``at_us`` on a single clock (docs/semantics.md
+    §17), ``state`` being the clock after its start (``before`` and ``kind``
+    None) or after an event of type ``kind`` at ``at_us`` applied to
+    ``before``. A start, a RESET and a RETARGET set the target at ``at_us``
+    and arm every warning and the breach: whatever would fall at or before
+    ``at_us`` falls at it (a RETARGET anchored at the start that leaves the
+    deadline behind ``at_us`` has its BREACH at ``at_us``). A RESUME arms
+    what had not fallen when the clock was paused: a warning whose amount
+    left is at most the time that was left (all of them when the target was
+    set while paused and the clock has not run since) and the breach when
+    the time left was not negative. Warnings in the order they fall (most
+    left first), the breach last; the metric name is empty. Nothing falls
+    unless ``state`` is RUNNING."""
     if state.status is not Status.RUNNING or state.deadline_us is None:
-        return None, ()
+        return ClockFalls((), None, ())
     amount = _target_amount(parse_duration(state.target, "target"), state.measure, state.started_us, cal, "target")
     lefts = sorted(((w.left_us if w.share is None else (amount * (1 - w.share)).__floor__(), w) for w in warnings),
                    key=lambda x: -x[0])
-    floor = state.running_since_us if state.running_since_us is not None else state.last_event_us
-    due = [Due("", "WARNING", w.text, _falls_at(state, left, cal, floor)) for left, w in lefts]
-    due.append(Due("", "BREACH", "", max(state.deadline_us, floor)))
-    due = [d for d in due if d.at_us > after_us]
-    at = min((d.at_us for d in due), default=None)
-    return at, tuple(d for d in due if d.at_us == at)
+    floor = at_us  # a running clock after a start or an event: its target was set or it resumed then
+    left_then = None  # a RESUME: the time that was left at the pause, unless the target was set since
+    if kind is EventType.RESUME and before is not None and before.intervals:
+        left_then = before.remaining_us
+    due = [Due("", "WARNING", w.text, _falls_at(state, left, cal, floor)) for left, w in lefts
+           if left_then is None or left <= left_then]
+    if left_then is None or left_then >= 0:
+        due.append(Due("", "BREACH", "", max(state.deadline_us, floor)))
+    at_event = tuple(d for d in due if d.at_us <= at_us)
+    later = [d for d in due if d.at_us > at_us]
+    at = min((d.at_us for d in later), default=None)
+    return ClockFalls(at_event, at, tuple(d for d in later if d.at_us == at))

@@ -756,7 +756,7 @@ class StartClockRequest(_message.Message):
     def __init__(self, target: _Optional[str] = ..., calendar: _Optional[_Union[Calendar, _Mapping]] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., warning_thresholds: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class StartClockResponse(_message.Message):
-    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "next_action")
+    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "next_action", "fell_at_event")
     STATE_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
     RECORD_ID_FIELD_NUMBER: _ClassVar[int]
@@ -765,6 +765,7 @@ class StartClockResponse(_message.Message):
     TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
     NEXT_ACTION_FIELD_NUMBER: _ClassVar[int]
+    FELL_AT_EVENT_FIELD_NUMBER: _ClassVar[int]
     state: ClockState
     time_zone: str
     record_id: str
@@ -773,7 +774,8 @@ class StartClockResponse(_message.Message):
     tzdata_version: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
     next_action: SlaNextAction
-    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ...) -> None: ...
+    fell_at_event: _containers.RepeatedCompositeFieldContainer[SlaDue]
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ..., fell_at_event: _Optional[_Iterable[_Union[SlaDue, _Mapping]]] = ...) -> None: ...
 
 class ApplyClockEventRequest(_message.Message):
     __slots__ = ("state", "event", "idempotency_key", "warning_thresholds")
@@ -788,7 +790,7 @@ class ApplyClockEventRequest(_message.Message):
     def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., event: _Optional[_Union[ClockEvent, _Mapping]] = ..., idempotency_key: _Optional[str] = ..., warning_thresholds: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ApplyClockEventResponse(_message.Message):
-    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "next_action")
+    __slots__ = ("state", "time_zone", "record_id", "calendar_version", "rules_version", "tzdata_version", "warnings", "next_action", "fell_at_event")
     STATE_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
     RECORD_ID_FIELD_NUMBER: _ClassVar[int]
@@ -797,6 +799,7 @@ class ApplyClockEventResponse(_message.Message):
     TZDATA_VERSION_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
     NEXT_ACTION_FIELD_NUMBER: _ClassVar[int]
+    FELL_AT_EVENT_FIELD_NUMBER: _ClassVar[int]
     state: ClockState
     time_zone: str
     record_id: str
@@ -805,7 +808,8 @@ class ApplyClockEventResponse(_message.Message):
     tzdata_version: str
     warnings: _containers.RepeatedScalarFieldContainer[str]
     next_action: SlaNextAction
-    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ...) -> None: ...
+    fell_at_event: _containers.RepeatedCompositeFieldContainer[SlaDue]
+    def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ..., fell_at_event: _Optional[_Iterable[_Union[SlaDue, _Mapping]]] = ...) -> None: ...
 
 class BusinessEvent(_message.Message):
     __slots__ = ("type", "time", "attributes")
@@ -891,20 +895,22 @@ class EvaluateSlaResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[ClockState, _Mapping]] = ..., tier: _Optional[str] = ..., policy_version: _Optional[str] = ..., timeline: _Optional[_Iterable[_Union[TimelineEntry, _Mapping]]] = ..., time_zone: _Optional[str] = ..., record_id: _Optional[str] = ..., calendar_version: _Optional[str] = ..., rules_version: _Optional[str] = ..., tzdata_version: _Optional[str] = ..., warnings: _Optional[_Iterable[str]] = ..., metrics: _Optional[_Iterable[_Union[SlaMetric, _Mapping]]] = ..., next_action: _Optional[_Union[SlaNextAction, _Mapping]] = ..., as_of_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class SlaMetric(_message.Message):
-    __slots__ = ("name", "status", "cycles", "tier", "state", "timeline")
+    __slots__ = ("name", "status", "cycles", "tier", "state", "timeline", "breach_time")
     NAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     CYCLES_FIELD_NUMBER: _ClassVar[int]
     TIER_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     TIMELINE_FIELD_NUMBER: _ClassVar[int]
+    BREACH_TIME_FIELD_NUMBER: _ClassVar[int]
     name: str
     status: SlaMetricStatus
     cycles: int
     tier: str
     state: ClockState
     timeline: _containers.RepeatedCompositeFieldContainer[TimelineEntry]
-    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[SlaMetricStatus, str]] = ..., cycles: _Optional[int] = ..., tier: _Optional[str] = ..., state: _Optional[_Union[ClockState, _Mapping]] = ..., timeline: _Optional[_Iterable[_Union[TimelineEntry, _Mapping]]] = ...) -> None: ...
+    breach_time: _timestamp_pb2.Timestamp
+    def __init__(self, name: _Optional[str] = ..., status: _Optional[_Union[SlaMetricStatus, str]] = ..., cycles: _Optional[int] = ..., tier: _Optional[str] = ..., state: _Optional[_Union[ClockState, _Mapping]] = ..., timeline: _Optional[_Iterable[_Union[TimelineEntry, _Mapping]]] = ..., breach_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class SlaDue(_message.Message):
     __slots__ = ("metric", "kind", "threshold")

@@ -41,14 +41,37 @@ const START = "start";
 
 /**
  * The event types `policy` knows, as the service says them: ["start", ...its
- * events, by name], from GetPolicy (GET /v1/policies/{name}). Throws the
- * ServiceError of a refusal (an unknown policy or version is NOT_FOUND
- * naming "name").
+ * events, by name], from GetPolicy (GET /v1/policies/{name}): a one-clock
+ * policy's `events`, or every event its metrics' rules name
+ * (docs/semantics.md §17). Throws the ServiceError of a refusal (an unknown
+ * policy or version is NOT_FOUND naming "name").
  */
 export async function policyEvents(policy) {
-  const answer = await getPolicy(policy);
-  return [START, ...(answer.events ?? []).map((event) => event.name)];
+  return (await policyTerms(policy)).events;
 }
+
+/**
+ * What a policy's events and tiers are called, from GetPolicy: `events` as
+ * policyEvents says them, `tiers` the names of its tiers (a one-clock
+ * policy's `tiers`, or its metrics' targets), sorted. Throws as
+ * policyEvents.
+ */
+export async function policyTerms(policy) {
+  const answer = await getPolicy(policy);
+  const named = (answer.events ?? []).map((event) => event.name);
+  const tiers = (answer.tiers ?? []).map((tier) => tier.name);
+  for (const metric of answer.metrics ?? []) {
+    for (const rule of metric.rules ?? []) named.push(rule.event);
+    for (const target of metric.targets ?? []) tiers.push(target.name);
+  }
+  return {
+    events: [START, ...[...new Set(named)].filter((name) => name !== START).sort()],
+    tiers: [...new Set(tiers)].sort(),
+  };
+}
+
+/** The policy whose scenario the panel starts with (SCENARIO). */
+const PRESET_POLICY = "support-contract";
 
 const MEASURES = {
   CLOCK_MEASURE_ELAPSED: "elapsed time",
@@ -101,6 +124,9 @@ export function setUpSlaPanel(root) {
   /** The event types of the policy named in the form ("start" and the
    * preset's until the service has said them). */
   let types = [...new Set(SCENARIO.map((event) => event.type))];
+  /** The attributes placeholder: a tier of the policy named in the form. */
+  let tierExample = "tier=priority";
+  const preset = root.querySelector("[data-testid=sla-preset]");
 
   function addRow(event) {
     const number = rows.children.length + 1;
@@ -116,7 +142,7 @@ export function setUpSlaPanel(root) {
     });
     const attributes = input("sla-event-attributes", event.attributes, `event ${number}: attributes, key=value`, {
       size: 14,
-      placeholder: "tier=priority",
+      placeholder: tierExample,
     });
     const remove = document.createElement("button");
     Object.assign(remove, { type: "button", textContent: "Remove", className: "small" });
@@ -142,7 +168,7 @@ export function setUpSlaPanel(root) {
     if (!name) return;
     let found;
     try {
-      found = await policyEvents(name);
+      found = await policyTerms(name);
     } catch (exc) {
       // An unknown policy is said at its input; any other failure (no
       // answer, a token needed) leaves the types offered as they are.
@@ -154,8 +180,15 @@ export function setUpSlaPanel(root) {
       return;
     }
     if (ask !== asking) return;
-    types = found;
+    types = found.events;
+    tierExample = found.tiers.length ? `tier=${found.tiers[0]}` : "key=value";
     for (const select of rows.querySelectorAll("select[data-testid=sla-event-type]")) setTypes(select, types, select.value);
+    for (const field of rows.querySelectorAll("input[data-testid=sla-event-attributes]")) field.placeholder = tierExample;
+    if (preset) {
+      preset.textContent = name.split("@")[0] === PRESET_POLICY
+        ? "Preset: the support-contract scenario."
+        : `Policy ${name}: its events are ${types.join(", ")}; tiers ${found.tiers.join(", ") || "none"}.`;
+    }
     root.dataset.policyEvents = name;
   }
   policy.addEventListener("change", () => loadTypes());
@@ -348,7 +381,11 @@ function metricsView(answer, local) {
     const status = (metric.status ?? "").replace("SLA_METRIC_STATUS_", "");
     const met = metric.state?.met === undefined ? "" : metric.state.met ? ", met" : ", breached";
     const due = metric.state?.deadlineTime ? `, due ${local(metric.state.deadlineTime)}` : "";
-    item.append(`${metric.name || "(clock)"}: ${status}${met}${due}, cycles ${metric.cycles ?? 0}`);
+    // paused: the time left in the clock's measure (Jira's "remaining time", docs/sla.md)
+    const left = metric.state?.remaining !== undefined && status === "PAUSED"
+      ? `, ${formatDuration(parseDuration(metric.state.remaining))} left`
+      : "";
+    item.append(`${metric.name || "(clock)"}: ${status}${met}${due}${left}, cycles ${metric.cycles ?? 0}`);
     const fell = (metric.timeline ?? []).filter((e) => e.action === "WARNING" || e.action === "BREACH");
     if (fell.length) {
       const inner = document.createElement("ul");
@@ -371,7 +408,9 @@ function metricsView(answer, local) {
       action.due
         .map((d) => `${d.metric || "(clock)"} ${(d.kind ?? "").replace("SLA_DUE_KIND_", "")}${d.threshold ? ` ${d.threshold}` : ""}`)
         .join(", ") + "."
-    : `No next action as of ${local(answer.asOfTime)}: no metric runs.`;
+    : answer.metrics.some((m) => m.status === "SLA_METRIC_STATUS_RUNNING")
+      ? `No next action as of ${local(answer.asOfTime)}: nothing more falls, every running metric has breached.`
+      : `No next action as of ${local(answer.asOfTime)}: no metric runs.`;
   return [list, next];
 }
 

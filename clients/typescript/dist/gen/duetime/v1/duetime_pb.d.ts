@@ -2137,6 +2137,15 @@ export type StartClockResponse = Message<"duetime.v1.StartClockResponse"> & {
      * @generated from field: duetime.v1.SlaNextAction next_action = 8;
      */
     nextAction?: SlaNextAction | undefined;
+    /**
+     * When the request gives warning_thresholds: what falls at start_time
+     * itself (docs/semantics.md §17), e.g. a warning whose amount left is not
+     * less than the target; a workflow handles it at once, as it handles a
+     * fired next action. Empty: nothing.
+     *
+     * @generated from field: repeated duetime.v1.SlaDue fell_at_event = 9;
+     */
+    fellAtEvent: SlaDue[];
 };
 /**
  * Describes the message duetime.v1.StartClockResponse.
@@ -2171,8 +2180,8 @@ export type ApplyClockEventRequest = Message<"duetime.v1.ApplyClockEventRequest"
     idempotencyKey: string;
     /**
      * Warning thresholds of the clock, as in StartClockRequest. Given, the
-     * answer has `next_action`: what falls strictly after the event's instant
-     * (a threshold whose instant is not after it counts as fallen; a share
+     * answer has `next_action`: what falls strictly after the event's instant,
+     * and `fell_at_event`: what falls at it (docs/semantics.md §17; a share
      * counts from the target at the state's start_time).
      *
      * @generated from field: repeated string warning_thresholds = 4;
@@ -2238,6 +2247,19 @@ export type ApplyClockEventResponse = Message<"duetime.v1.ApplyClockEventRespons
      * @generated from field: duetime.v1.SlaNextAction next_action = 8;
      */
     nextAction?: SlaNextAction | undefined;
+    /**
+     * When the request gives warning_thresholds: what falls at the event's
+     * instant itself (docs/semantics.md §17): a warning whose instant is not
+     * after a start, reset, retarget or resume falls then, unless it fell
+     * before a pause; a BREACH when a retarget anchored at the start leaves
+     * the deadline at or before the event. In the order they fall, the
+     * breach last (metric empty). A workflow handles these at once, as it
+     * handles a fired next action: next_action never repeats them. Empty:
+     * nothing.
+     *
+     * @generated from field: repeated duetime.v1.SlaDue fell_at_event = 9;
+     */
+    fellAtEvent: SlaDue[];
 };
 /**
  * Describes the message duetime.v1.ApplyClockEventResponse.
@@ -2544,6 +2566,15 @@ export type SlaMetric = Message<"duetime.v1.SlaMetric"> & {
      * @generated from field: repeated duetime.v1.TimelineEntry timeline = 6;
      */
     timeline: TimelineEntry[];
+    /**
+     * Set when the metric is breached (docs/semantics.md §17): the instant
+     * its BREACH fell, at or before as_of_time and since its target was last
+     * set (start, reset, retarget), whatever its status; a RUNNING metric
+     * past its deadline has it. Unset: not breached.
+     *
+     * @generated from field: google.protobuf.Timestamp breach_time = 7;
+     */
+    breachTime?: Timestamp | undefined;
 };
 /**
  * Describes the message duetime.v1.SlaMetric.
@@ -2804,22 +2835,23 @@ export type GetPolicyResponse = Message<"duetime.v1.GetPolicyResponse"> & {
      */
     initialTier: string;
     /**
-     * Every tier, by name.
+     * Every tier, by name; empty for a policy with metrics (each metric's
+     * `targets` hold its tiers).
      *
      * @generated from field: repeated duetime.v1.PolicyTier tiers = 4;
      */
     tiers: PolicyTier[];
     /**
-     * Every event of the policy, by name.
+     * Every event of the policy, by name; empty for a policy with metrics
+     * (each metric's `rules` say what each event does in each status).
      *
      * @generated from field: repeated duetime.v1.PolicyEvent events = 5;
      */
     events: PolicyEvent[];
     /**
-     * Every metric, in the policy's order (docs/semantics.md §17); empty for
-     * a one-clock policy. For a policy with metrics, `tiers` are the first
-     * metric's and `events` name every event with "NONE" actions: read the
-     * metrics.
+     * Every metric, in the policy's order (docs/semantics.md §17), with its
+     * targets per tier, its rules and its warnings; empty for a one-clock
+     * policy.
      *
      * @generated from field: repeated duetime.v1.PolicyMetric metrics = 6;
      */
