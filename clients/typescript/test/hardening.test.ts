@@ -21,7 +21,7 @@ import {
   timestampOf,
 } from "@duetime/client";
 import type { DueTimeRequest } from "@duetime/client";
-import { PACKAGE_DIR, startServer } from "./server.js";
+import { PACKAGE_DIR, freePort, startServer } from "./server.js";
 import type { Server } from "./server.js";
 
 async function failure(call: () => Promise<unknown>): Promise<DuetimeError> {
@@ -92,6 +92,29 @@ describe("a peer that is not a gRPC server", () => {
       assert.equal(run.out.trim(), "caught a DuetimeError: true\nalive");
     } finally {
       http1.close();
+    }
+  });
+});
+
+describe("duetime's HTTP/JSON port given as the gRPC address", () => {
+  test("Unavailable NOT_A_GRPC_SERVER, not retryable, at once; close() does not throw; the process lives on", async () => {
+    const httpPort = await freePort();
+    const both = await startServer(["--http-port", String(httpPort)]);
+    try {
+      const code = `
+        import { DuetimeClient } from "@duetime/client";
+        const c = new DuetimeClient({ address: "127.0.0.1:" + process.env.PEER_PORT, timeoutMs: 10000 });
+        try { await c.computeDueTime("2026-11-27T16:00Z", "1bd"); } catch (e) { console.log("caught", e.name, e.code, e.retryable, e.reason); }
+        c.close();
+        await new Promise((r) => setTimeout(r, 500));
+        console.log("alive");
+      `;
+      const run = runNode(code, { PEER_PORT: String(httpPort) }, 20_000);
+      assert.equal(run.status, 0, run.out);
+      assert.equal(run.out.trim(), "caught Unavailable UNAVAILABLE false NOT_A_GRPC_SERVER\nalive");
+      assert.ok(run.ms < 8_000, `ran ${run.ms} ms (retried?)`);
+    } finally {
+      await both.stop();
     }
   });
 });
