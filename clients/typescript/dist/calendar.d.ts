@@ -13,6 +13,18 @@ export type HolidayInit = string | readonly [string, string] | readonly string[]
     date: string;
     name?: string | undefined;
 };
+/** A date override in the calendar's JSON form: the date's own working
+ * `intervals` (`{ start: "09:00", end: "12:00" }`, replacing its weekday's
+ * hours, a business day even on a weekend or holiday), or `closed: true`. */
+export interface DateOverrideInit {
+    date: string;
+    intervals?: readonly {
+        start: string;
+        end: string;
+    }[] | undefined;
+    closed?: boolean | undefined;
+    name?: string | undefined;
+}
 /**
  * An inline calendar (or a bundle with extra holidays) as a plain object.
  * Keys of the calendar's JSON form (`workingHours`, `dateOverrides`,
@@ -36,8 +48,8 @@ export interface CalendarInit {
     bundle?: string | undefined;
     workingHours?: JsonValue | undefined;
     working_hours?: JsonValue | undefined;
-    dateOverrides?: JsonValue | undefined;
-    date_overrides?: JsonValue | undefined;
+    dateOverrides?: readonly DateOverrideInit[] | JsonValue | undefined;
+    date_overrides?: readonly DateOverrideInit[] | JsonValue | undefined;
     extraWorkingDays?: JsonValue | undefined;
     extra_working_days?: JsonValue | undefined;
     holidaysValidUntil?: string | undefined;

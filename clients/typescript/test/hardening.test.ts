@@ -388,3 +388,31 @@ describe("call options", () => {
     assert.ok((await duetime.listCalendars({ timeoutMs: 5_000 })).calendars.length > 0);
   });
 });
+
+describe("the README's calendars", () => {
+  test("an inline calendar with a date override's own hours", async () => {
+    const inline = {
+      timeZone: "Europe/Zagreb",
+      holidays: ["2026-12-25", ["2026-12-26", "St. Stephen's Day"], { date: "2027-01-01", name: "New Year" }],
+      weekend: [6, 7],
+      hours: ["mon-fri 09:00-12:00,13:00-17:00"],
+      dateOverrides: [
+        { date: "2026-12-24", intervals: [{ start: "09:00", end: "12:00" }], name: "Christmas Eve" },
+        { date: "2026-12-31", closed: true, name: "Inventory" },
+      ],
+    };
+    const answer = await duetime.computeDueTime("2026-12-24T11:00+01:00", "2bh", inline);
+    assert.equal(answer.dueLocal, "2026-12-28T10:00:00+01:00");
+    const closed = await duetime.getOpenStatus("2026-12-31T10:00+01:00", inline);
+    assert.equal(closed.open, false);
+  });
+
+  test("a bundle with extra holidays is taken; a bundle with a time zone is refused by the server", async () => {
+    const zagreb = { bundle: "hr-zagreb", holidays: [["2026-12-31", "Office closed"]] };
+    const status = await duetime.getOpenStatus("2026-12-31T10:00+01:00", zagreb);
+    assert.equal(status.open, false);
+    assert.equal(status.holidayName, "Office closed");
+    const error = await failure(() => duetime.computeDueTime("2026-12-24T11:00+01:00", "2bh", { bundle: "hr-zagreb", timeZone: "Europe/Zagreb" }));
+    assert.ok(error instanceof InvalidArgument, `${error.name}: ${error.message}`);
+  });
+});

@@ -20,6 +20,14 @@ const myCalendar = {
   holidays: ["2026-12-25", ["2026-12-26", "St. Stephen's Day"], { date: "2027-01-01", name: "New Year" }],
   weekend: [6, 7],
 };
+const overrides = {
+  timeZone: "Europe/Zagreb",
+  hours: ["mon-fri 09:00-12:00,13:00-17:00"],
+  dateOverrides: [
+    { date: "2026-12-24", intervals: [{ start: "09:00", end: "12:00" }], name: "Christmas Eve" },
+    { date: "2026-12-31", closed: true, name: "Inventory" },
+  ],
+};
 const extra: CalendarInit = { bundle: "hr-zagreb", holidays: [["2026-12-31", "Office closed"]] };
 const key: string | undefined = process.env["KEY"];
 const controller = new AbortController();
@@ -27,7 +35,8 @@ export async function run(): Promise<string> {
   const a = await duetime.computeDueTime("2026-12-24T15:00+01:00", "4bh", myCalendar, { idempotencyKey: key, timeoutMs: 2000, signal: controller.signal });
   const b = await duetime.computeDueTime("2026-12-24T15:00+01:00", "4bh", extra, { roll: undefined, explain: undefined });
   const c = await duetime.listOpenPeriods("2026-12-01T00:00Z", "2026-12-02T00:00Z", "hr-zagreb", { pageSize: undefined, pageToken: key });
-  return a.dueLocal + b.dueLocal + String(c.periods.length);
+  const d = await duetime.computeDueTime("2026-12-24T11:00+01:00", "2bh", overrides);
+  return a.dueLocal + b.dueLocal + d.dueLocal + String(c.periods.length);
 }
 `;
 
