@@ -110,6 +110,15 @@ function protoName(key) {
     return PROTO_NAMES[key] ?? key;
 }
 const ALL_KEYS = [...Object.keys(JSON_KEYS), "hours"].sort().join(", ");
+/** `value` as JSON text for a message, or its type when it has none (a bigint, a cycle). */
+function shown(value) {
+    try {
+        return JSON.stringify(value) ?? typeof value;
+    }
+    catch {
+        return `a ${typeof value}`;
+    }
+}
 function holidayJson(holiday, i, field) {
     if (typeof holiday === "string") {
         return { date: holiday };
@@ -118,12 +127,12 @@ function holidayJson(holiday, i, field) {
         if (holiday.length === 2 && typeof holiday[0] === "string" && typeof holiday[1] === "string") {
             return { date: holiday[0], name: holiday[1] };
         }
-        throw invalidArgument(`${field}.holidays[${i}]`, `${JSON.stringify(holiday)} is not a [date, name] pair of two texts; write ["2026-12-26", "St. Stephen's Day"]`);
+        throw invalidArgument(`${field}.holidays[${i}]`, `${shown(holiday)} is not a [date, name] pair of two texts; write ["2026-12-26", "St. Stephen's Day"]`);
     }
     if (holiday !== null && typeof holiday === "object" && !Array.isArray(holiday)) {
         return holiday;
     }
-    throw invalidArgument(`${field}.holidays[${i}]`, `${JSON.stringify(holiday)} is not a holiday; write "2026-12-25", ["2026-12-26", "St. Stephen's Day"] or { date, name }`);
+    throw invalidArgument(`${field}.holidays[${i}]`, `${shown(holiday)} is not a holiday; write "2026-12-25", ["2026-12-26", "St. Stephen's Day"] or { date, name }`);
 }
 function isCalendarMessage(value) {
     return "$typeName" in value && value.$typeName === "duetime.v1.Calendar";
@@ -157,7 +166,7 @@ export function calendarOf(calendar, field = "calendar") {
         if (key === "hours") {
             const specs = typeof value === "string" ? [value] : value;
             if (!Array.isArray(specs) || !specs.every((s) => typeof s === "string")) {
-                throw invalidArgument(`${field}.hours`, `${JSON.stringify(value)} is not hour specs; write ["mon-fri 09:00-17:00"]`);
+                throw invalidArgument(`${field}.hours`, `${shown(value)} is not hour specs; write ["mon-fri 09:00-17:00"]`);
             }
             hours = specs;
             continue;

@@ -281,6 +281,16 @@ function list(value, field, what) {
     return value;
 }
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+/** A call's options object (undefined: none); InvalidArgument on `field` for anything else. */
+function optionsOf(value, field) {
+    if (value === undefined) {
+        return {};
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+        throw invalidArgument(field, `is a ${value === null ? "null" : Array.isArray(value) ? "list" : typeof value}; give an object of options, or leave it out`);
+    }
+    return value;
+}
 function sleep(ms, signal) {
     return new Promise((resolve) => {
         if (signal.aborted) {
@@ -577,6 +587,7 @@ export class DuetimeClient {
     }
     /** `start + duration` ("3bd", "8bh", "48h", "P1M", "P1M@following" …) in `calendar`: ComputeDueTime. */
     async computeDueTime(start, duration, calendar, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = this.dueTimeRequest({ ...opts, start, duration, calendar }, "", this.key(opts.idempotencyKey));
         return dueTimeOf(await this.call((o) => this.raw.dueTime.computeDueTime(request, o), opts));
     }
@@ -592,6 +603,7 @@ export class DuetimeClient {
      * batch size): one result per item, in order; an item without a key gets
      * `client/<uuid>/N`. */
     async computeDueTimes(items, opts = {}) {
+        opts = optionsOf(opts, "opts");
         if (items === null || typeof items?.[Symbol.iterator] !== "function" || typeof items === "string") {
             throw invalidArgument("items", "is not a list of items; give [{ start, duration, calendar? }, ...]");
         }
@@ -614,6 +626,7 @@ export class DuetimeClient {
      * messages already sent are yielded, then the stream rejects with that
      * error (the caller's own exception as it is). */
     async *streamDueTimes(items, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const size = opts.messageItems ?? STREAM_MESSAGE_ITEMS;
         if (!Number.isInteger(size) || size < 1 || size > 10_000) {
             throw invalidArgument("messageItems", `${String(opts.messageItems)} is not 1 to 10000 items a message`);
@@ -727,6 +740,7 @@ export class DuetimeClient {
     }
     /** Business time between two instants (negative when `end` is before `start`): ComputeBusinessTime. */
     async computeBusinessTime(start, end, calendar, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = {
             startTime: timestampOf(start, "start_time"),
             endTime: timestampOf(end, "end_time"),
@@ -744,6 +758,7 @@ export class DuetimeClient {
     }
     /** Whether the calendar is open at `at`, and the next opening and closing: GetOpenStatus. */
     async getOpenStatus(at, calendar, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = {
             time: timestampOf(at, "time"),
             calendar: calendarOf(calendar),
@@ -768,6 +783,7 @@ export class DuetimeClient {
     }
     /** A stage's named deadlines from `entered`: ComputeSchedule. */
     async computeSchedule(entered, deadlines, calendar, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = {
             enteredTime: timestampOf(entered, "entered_time"),
             calendar: calendarOf(calendar),
@@ -793,6 +809,7 @@ export class DuetimeClient {
     }
     /** One page of the open periods in [start, end): ListOpenPeriods (`pageSize` 0: 100, at most 1000). */
     async listOpenPeriods(start, end, calendar, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = {
             startTime: timestampOf(start, "start_time"),
             endTime: timestampOf(end, "end_time"),
@@ -816,6 +833,7 @@ export class DuetimeClient {
     }
     /** Every open period in [start, end), page after page (each page one recorded call). */
     async *openPeriods(start, end, calendar, opts = {}) {
+        opts = optionsOf(opts, "opts");
         let pageToken = "";
         do {
             const page = await this.listOpenPeriods(start, end, calendar, { ...opts, pageSize: opts.pageSize ?? 0, pageToken });
@@ -825,6 +843,7 @@ export class DuetimeClient {
     }
     /** The business days from local date `from` to `to`, both included: CountBusinessDays. */
     async countBusinessDays(from, to, calendar, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = {
             fromDate: text(from, "from_date", "a local date YYYY-MM-DD"),
             toDate: text(to, "to_date", "a local date YYYY-MM-DD"),
@@ -836,6 +855,7 @@ export class DuetimeClient {
     }
     /** A new RUNNING SLA clock: deadline = `at` + `target`: StartClock. */
     async startClock(target, at, calendar, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = {
             target: durationText(target, "target"),
             startTime: timestampOf(at, "start_time"),
@@ -849,6 +869,7 @@ export class DuetimeClient {
      * `target` and optionally `anchor: "start"`, "stop") at `at`:
      * ApplyClockEvent. An event the state does not allow rejects with FailedPrecondition. */
     async applyClockEvent(state, event, at, opts = {}) {
+        opts = optionsOf(opts, "opts");
         if (state === null || (typeof state !== "string" && typeof state !== "object")) {
             throw invalidArgument("state", `is a ${state === null ? "null" : typeof state}; give Clock.state as returned`);
         }
@@ -872,6 +893,7 @@ export class DuetimeClient {
      * "name@version"): EvaluateSla. `asOf`: evaluate as of that instant, filling
      * `metrics` and `nextAction` (docs/semantics.md §17). */
     async evaluateSla(policy, events, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = {
             policy: text(policy, "policy", 'a policy name such as "support-sla"'),
             events: list(events, "events", "{ type, time, attributes? }").map((e, i) => {
@@ -913,6 +935,7 @@ export class DuetimeClient {
     }
     /** The stored record of an answer (request and response as Any): GetRecord. */
     async getRecord(recordId, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = { recordId: text(recordId, "record_id", "a record id as an answer's recorded.recordId gives it") };
         const r = await this.call((o) => this.raw.dueTime.getRecord(request, o), opts);
         if (r.record === undefined) {
@@ -924,6 +947,7 @@ export class DuetimeClient {
      * starts with `keyPrefix`, in `namespace` ("" the default; undefined: every
      * namespace the caller may read), page after page: ListRecords. */
     async *listRecords(opts = {}) {
+        opts = optionsOf(opts, "opts");
         let pageToken = "";
         const base = {
             keyPrefix: opts.keyPrefix === undefined ? "" : text(opts.keyPrefix, "key_prefix", "the start of the idempotency keys"),
@@ -941,6 +965,7 @@ export class DuetimeClient {
     /** Which recorded due times a newer bundle version (`calendar`: "NAME@NEW"
      * or "NAME") or, with `tzdata`, the server's tz database would move: AnalyzeImpact. */
     async analyzeImpact(calendar = "", opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = {
             calendar: text(calendar, "calendar", 'a bundle reference such as "hr-zagreb@NEW"'),
             tzdata: flag(opts.tzdata, "tzdata"),
@@ -958,6 +983,7 @@ export class DuetimeClient {
      * says how the server is now); needs no token. A failed call (UNAVAILABLE:
      * nothing listening …) rejects. */
     async health(service = "", opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = { service: text(service, "service", 'a service name such as "duetime.v1.DueTimeService", or "" for the server') };
         try {
             const r = await this.call((o) => this.raw.health.check(request, o), opts);
@@ -972,15 +998,18 @@ export class DuetimeClient {
     }
     /** The calendar bundles the server has loaded: ListCalendars. */
     async listCalendars(opts = {}) {
+        opts = optionsOf(opts, "opts");
         return this.call((o) => this.raw.calendars.listCalendars({}, o), opts);
     }
     /** A bundle ("name" or "name@version") written out: GetCalendar. */
     async getCalendar(name, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = { name: text(name, "name", 'a bundle name such as "hr-zagreb"') };
         return this.call((o) => this.raw.calendars.getCalendar(request, o), opts);
     }
     /** The holidays of `calendar` from local date `from` to `to`, inclusive: ListHolidays. */
     async listHolidays(calendar, from, to, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = {
             calendar: calendarOf(calendar),
             startDate: text(from, "start_date", "a local date YYYY-MM-DD"),
@@ -990,10 +1019,12 @@ export class DuetimeClient {
     }
     /** The SLA policies the server has loaded: ListPolicies. */
     async listPolicies(opts = {}) {
+        opts = optionsOf(opts, "opts");
         return this.call((o) => this.raw.calendars.listPolicies({}, o), opts);
     }
     /** SLA policy "name" or "name@version" written out: GetPolicy. */
     async getPolicy(name, opts = {}) {
+        opts = optionsOf(opts, "opts");
         const request = { name: text(name, "name", 'a policy name such as "support-sla"') };
         return this.call((o) => this.raw.calendars.getPolicy(request, o), opts);
     }

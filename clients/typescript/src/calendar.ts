@@ -174,6 +174,15 @@ function protoName(key: string): string {
 
 const ALL_KEYS = [...Object.keys(JSON_KEYS), "hours"].sort().join(", ");
 
+/** `value` as JSON text for a message, or its type when it has none (a bigint, a cycle). */
+function shown(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return `a ${typeof value}`;
+  }
+}
+
 function holidayJson(holiday: unknown, i: number, field: string): JsonValue {
   if (typeof holiday === "string") {
     return { date: holiday };
@@ -184,7 +193,7 @@ function holidayJson(holiday: unknown, i: number, field: string): JsonValue {
     }
     throw invalidArgument(
       `${field}.holidays[${i}]`,
-      `${JSON.stringify(holiday)} is not a [date, name] pair of two texts; write ["2026-12-26", "St. Stephen's Day"]`,
+      `${shown(holiday)} is not a [date, name] pair of two texts; write ["2026-12-26", "St. Stephen's Day"]`,
     );
   }
   if (holiday !== null && typeof holiday === "object" && !Array.isArray(holiday)) {
@@ -192,7 +201,7 @@ function holidayJson(holiday: unknown, i: number, field: string): JsonValue {
   }
   throw invalidArgument(
     `${field}.holidays[${i}]`,
-    `${JSON.stringify(holiday)} is not a holiday; write "2026-12-25", ["2026-12-26", "St. Stephen's Day"] or { date, name }`,
+    `${shown(holiday)} is not a holiday; write "2026-12-25", ["2026-12-26", "St. Stephen's Day"] or { date, name }`,
   );
 }
 
@@ -229,7 +238,7 @@ export function calendarOf(calendar: CalendarLike, field = "calendar"): Calendar
     if (key === "hours") {
       const specs: unknown = typeof value === "string" ? [value] : value;
       if (!Array.isArray(specs) || !specs.every((s) => typeof s === "string")) {
-        throw invalidArgument(`${field}.hours`, `${JSON.stringify(value)} is not hour specs; write ["mon-fri 09:00-17:00"]`);
+        throw invalidArgument(`${field}.hours`, `${shown(value)} is not hour specs; write ["mon-fri 09:00-17:00"]`);
       }
       hours = specs as string[];
       continue;

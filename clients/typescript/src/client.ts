@@ -608,6 +608,17 @@ function list<T>(value: unknown, field: string, what: string): readonly T[] {
 
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 
+/** A call's options object (undefined: none); InvalidArgument on `field` for anything else. */
+function optionsOf<T>(value: T, field: string): T {
+  if (value === undefined) {
+    return {} as T;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw invalidArgument(field, `is a ${value === null ? "null" : Array.isArray(value) ? "list" : typeof value}; give an object of options, or leave it out`);
+  }
+  return value;
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) {
@@ -930,6 +941,7 @@ export class DuetimeClient {
 
   /** `start + duration` ("3bd", "8bh", "48h", "P1M", "P1M@following" …) in `calendar`: ComputeDueTime. */
   async computeDueTime(start: Instant, duration: string, calendar?: CalendarLike, opts: DueTimeOptions = {}): Promise<DueTime> {
+    opts = optionsOf(opts, "opts");
     const request = this.dueTimeRequest({ ...opts, start, duration, calendar }, "", this.key(opts.idempotencyKey));
     return dueTimeOf(await this.call((o) => this.raw.dueTime.computeDueTime(request, o), opts));
   }
@@ -947,6 +959,7 @@ export class DuetimeClient {
    * batch size): one result per item, in order; an item without a key gets
    * `client/<uuid>/N`. */
   async computeDueTimes(items: Iterable<DueTimeRequest>, opts: CallOptions = {}): Promise<DueTimeResult[]> {
+    opts = optionsOf(opts, "opts");
     if (items === null || typeof (items as { [Symbol.iterator]?: unknown })?.[Symbol.iterator] !== "function" || typeof items === "string") {
       throw invalidArgument("items", "is not a list of items; give [{ start, duration, calendar? }, ...]");
     }
@@ -973,6 +986,7 @@ export class DuetimeClient {
     items: Iterable<DueTimeRequest> | AsyncIterable<DueTimeRequest>,
     opts: CallOptions & { messageItems?: number | undefined } = {},
   ): AsyncGenerator<DueTimeResult> {
+    opts = optionsOf(opts, "opts");
     const size = opts.messageItems ?? STREAM_MESSAGE_ITEMS;
     if (!Number.isInteger(size) || size < 1 || size > 10_000) {
       throw invalidArgument("messageItems", `${String(opts.messageItems)} is not 1 to 10000 items a message`);
@@ -1091,6 +1105,7 @@ export class DuetimeClient {
     calendar?: CalendarLike,
     opts: RecordedOptions & { explain?: boolean | undefined } = {},
   ): Promise<BusinessTime> {
+    opts = optionsOf(opts, "opts");
     const request = {
       startTime: timestampOf(start, "start_time"),
       endTime: timestampOf(end, "end_time"),
@@ -1109,6 +1124,7 @@ export class DuetimeClient {
 
   /** Whether the calendar is open at `at`, and the next opening and closing: GetOpenStatus. */
   async getOpenStatus(at: Instant, calendar?: CalendarLike, opts: RecordedOptions & { includeLastRun?: boolean | undefined } = {}): Promise<OpenStatus> {
+    opts = optionsOf(opts, "opts");
     const request = {
       time: timestampOf(at, "time"),
       calendar: calendarOf(calendar),
@@ -1139,6 +1155,7 @@ export class DuetimeClient {
     calendar?: CalendarLike,
     opts: RecordedOptions & { atClose?: AtCloseName | undefined; explain?: boolean | undefined } = {},
   ): Promise<Schedule> {
+    opts = optionsOf(opts, "opts");
     const request = {
       enteredTime: timestampOf(entered, "entered_time"),
       calendar: calendarOf(calendar),
@@ -1170,6 +1187,7 @@ export class DuetimeClient {
     calendar?: CalendarLike,
     opts: RecordedOptions & { pageSize?: number | undefined; pageToken?: string | undefined } = {},
   ): Promise<OpenPeriods> {
+    opts = optionsOf(opts, "opts");
     const request = {
       startTime: timestampOf(start, "start_time"),
       endTime: timestampOf(end, "end_time"),
@@ -1194,6 +1212,7 @@ export class DuetimeClient {
 
   /** Every open period in [start, end), page after page (each page one recorded call). */
   async *openPeriods(start: Instant, end: Instant, calendar?: CalendarLike, opts: CallOptions & { pageSize?: number | undefined } = {}): AsyncGenerator<OpenPeriod> {
+    opts = optionsOf(opts, "opts");
     let pageToken = "";
     do {
       const page = await this.listOpenPeriods(start, end, calendar, { ...opts, pageSize: opts.pageSize ?? 0, pageToken });
@@ -1204,6 +1223,7 @@ export class DuetimeClient {
 
   /** The business days from local date `from` to `to`, both included: CountBusinessDays. */
   async countBusinessDays(from: string, to: string, calendar?: CalendarLike, opts: RecordedOptions = {}): Promise<BusinessDayCount> {
+    opts = optionsOf(opts, "opts");
     const request = {
       fromDate: text(from, "from_date", "a local date YYYY-MM-DD"),
       toDate: text(to, "to_date", "a local date YYYY-MM-DD"),
@@ -1221,6 +1241,7 @@ export class DuetimeClient {
     calendar?: CalendarLike,
     opts: RecordedOptions & { warningThresholds?: readonly string[] | undefined } = {},
   ): Promise<Clock> {
+    opts = optionsOf(opts, "opts");
     const request = {
       target: durationText(target, "target"),
       startTime: timestampOf(at, "start_time"),
@@ -1244,6 +1265,7 @@ export class DuetimeClient {
       warningThresholds?: readonly string[] | undefined;
     } = {},
   ): Promise<Clock> {
+    opts = optionsOf(opts, "opts");
     if (state === null || (typeof state !== "string" && typeof state !== "object")) {
       throw invalidArgument("state", `is a ${state === null ? "null" : typeof state}; give Clock.state as returned`);
     }
@@ -1268,6 +1290,7 @@ export class DuetimeClient {
    * "name@version"): EvaluateSla. `asOf`: evaluate as of that instant, filling
    * `metrics` and `nextAction` (docs/semantics.md §17). */
   async evaluateSla(policy: string, events: readonly SlaEvent[], opts: RecordedOptions & { asOf?: Instant | undefined } = {}): Promise<SlaEvaluation> {
+    opts = optionsOf(opts, "opts");
     const request = {
       policy: text(policy, "policy", 'a policy name such as "support-sla"'),
       events: list<SlaEvent>(events, "events", "{ type, time, attributes? }").map((e, i) => {
@@ -1310,6 +1333,7 @@ export class DuetimeClient {
 
   /** The stored record of an answer (request and response as Any): GetRecord. */
   async getRecord(recordId: string, opts: CallOptions = {}): Promise<RecordMessage> {
+    opts = optionsOf(opts, "opts");
     const request = { recordId: text(recordId, "record_id", "a record id as an answer's recorded.recordId gives it") };
     const r = await this.call((o) => this.raw.dueTime.getRecord(request, o), opts);
     if (r.record === undefined) {
@@ -1330,6 +1354,7 @@ export class DuetimeClient {
       pageSize?: number | undefined;
     } = {},
   ): AsyncGenerator<RecordMessage> {
+    opts = optionsOf(opts, "opts");
     let pageToken = "";
     const base = {
       keyPrefix: opts.keyPrefix === undefined ? "" : text(opts.keyPrefix, "key_prefix", "the start of the idempotency keys"),
@@ -1357,6 +1382,7 @@ export class DuetimeClient {
       namespace?: string | undefined;
     } = {},
   ): Promise<AnalyzeImpactResponse> {
+    opts = optionsOf(opts, "opts");
     const request = {
       calendar: text(calendar, "calendar", 'a bundle reference such as "hr-zagreb@NEW"'),
       tzdata: flag(opts.tzdata, "tzdata"),
@@ -1375,6 +1401,7 @@ export class DuetimeClient {
    * says how the server is now); needs no token. A failed call (UNAVAILABLE:
    * nothing listening …) rejects. */
   async health(service = "", opts: CallOptions = {}): Promise<string> {
+    opts = optionsOf(opts, "opts");
     const request = { service: text(service, "service", 'a service name such as "duetime.v1.DueTimeService", or "" for the server') };
     try {
       const r = await this.call((o) => this.raw.health.check(request, o), opts);
@@ -1389,17 +1416,20 @@ export class DuetimeClient {
 
   /** The calendar bundles the server has loaded: ListCalendars. */
   async listCalendars(opts: CallOptions = {}): Promise<ListCalendarsResponse> {
+    opts = optionsOf(opts, "opts");
     return this.call((o) => this.raw.calendars.listCalendars({}, o), opts);
   }
 
   /** A bundle ("name" or "name@version") written out: GetCalendar. */
   async getCalendar(name: string, opts: CallOptions = {}): Promise<GetCalendarResponse> {
+    opts = optionsOf(opts, "opts");
     const request = { name: text(name, "name", 'a bundle name such as "hr-zagreb"') };
     return this.call((o) => this.raw.calendars.getCalendar(request, o), opts);
   }
 
   /** The holidays of `calendar` from local date `from` to `to`, inclusive: ListHolidays. */
   async listHolidays(calendar: CalendarLike, from: string, to: string, opts: CallOptions = {}): Promise<ListHolidaysResponse> {
+    opts = optionsOf(opts, "opts");
     const request = {
       calendar: calendarOf(calendar),
       startDate: text(from, "start_date", "a local date YYYY-MM-DD"),
@@ -1410,11 +1440,13 @@ export class DuetimeClient {
 
   /** The SLA policies the server has loaded: ListPolicies. */
   async listPolicies(opts: CallOptions = {}): Promise<ListPoliciesResponse> {
+    opts = optionsOf(opts, "opts");
     return this.call((o) => this.raw.calendars.listPolicies({}, o), opts);
   }
 
   /** SLA policy "name" or "name@version" written out: GetPolicy. */
   async getPolicy(name: string, opts: CallOptions = {}): Promise<GetPolicyResponse> {
+    opts = optionsOf(opts, "opts");
     const request = { name: text(name, "name", 'a policy name such as "support-sla"') };
     return this.call((o) => this.raw.calendars.getPolicy(request, o), opts);
   }

@@ -320,6 +320,8 @@ describe("wrong types from plain JavaScript", () => {
     ["a per-call timeout of 2^31", () => duetime.computeDueTime("2026-11-27T16:00Z", "1bd", undefined, { timeoutMs: 2 ** 31 }), "timeoutMs"],
     ["a signal that is not an AbortSignal", () => loose()["computeDueTime"]!.call(duetime, "2026-11-27T16:00Z", "1bd", undefined, { signal: {} }), "signal"],
     ["a calendar key of the wrong shape", () => loose()["computeDueTime"]!.call(duetime, "2026-11-27T16:00Z", "1bd", { timeZone: 5 }), "calendar.time_zone"],
+    ["null as opts", () => loose()["computeDueTime"]!.call(duetime, "2026-11-27T16:00Z", "1bd", undefined, null), "opts"],
+    ["a bigint as holiday", () => loose()["computeDueTime"]!.call(duetime, "2026-11-27T16:00Z", "1bd", { holidays: [20261225n] }), "calendar.holidays[0]"],
     ["a holiday pair of a number", () => loose()["computeDueTime"]!.call(duetime, "2026-11-27T16:00Z", "1bd", { holidays: [["2026-12-25", 1]] }), "calendar.holidays[0]"],
   ];
   for (const [name, call, field] of cases) {
