@@ -107,7 +107,7 @@ const PROTO_NAMES = {
 };
 /** `key` (either spelling) in the proto's spelling. */
 function protoName(key) {
-    return PROTO_NAMES[key] ?? key;
+    return Object.prototype.hasOwnProperty.call(PROTO_NAMES, key) ? (PROTO_NAMES[key] ?? key) : key;
 }
 const ALL_KEYS = [...Object.keys(JSON_KEYS), "hours"].sort().join(", ");
 /** `value` as JSON text for a message, or its type when it has none (a bigint, a cycle). */
@@ -171,7 +171,7 @@ export function calendarOf(calendar, field = "calendar") {
             hours = specs;
             continue;
         }
-        const name = JSON_KEYS[key];
+        const name = Object.prototype.hasOwnProperty.call(JSON_KEYS, key) ? JSON_KEYS[key] : undefined;
         if (name === undefined) {
             throw invalidArgument(`${field}.${protoName(key)}`, `'${key}' is not a calendar key; the keys are ${ALL_KEYS}`);
         }

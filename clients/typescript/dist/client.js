@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { create, toBinary } from "@bufbuild/protobuf";
-import { Code, createClient, createContextKey, createContextValues } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, createContextKey, createContextValues } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { AtClose, BusinessEventSchema, CalendarService, ClockEventSchema, ClockEventType, ClockStatus, ComputeDueTimeRequestSchema, DueTimeService, RetargetAnchor, Roll, SlaDueKind, SlaMetricStatus, } from "./gen/duetime/v1/duetime_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "./gen/grpc/health/v1/health_pb.js";
@@ -544,7 +544,9 @@ export class DuetimeClient {
         }
         return {
             timeoutMs,
-            signal: signal === undefined ? this.closing.signal : AbortSignal.any([this.closing.signal, signal]),
+            // A signal of its own for each call (AbortSignal.any holds its sources
+            // weakly), so that no listener piles up on the client's close() signal.
+            signal: AbortSignal.any(signal === undefined ? [this.closing.signal] : [this.closing.signal, signal]),
             contextValues: createContextValues().set(CALL_TIMEOUT, timeoutMs),
         };
     }
@@ -647,16 +649,36 @@ export class DuetimeClient {
         const self = this;
         let stopped;
         async function* messages() {
+            // Only the caller's items and their reading end the stream early
+            // (stopped); what the transport throws in at a yield passes through.
+            const iterable = items;
+            const iterator = typeof iterable[Symbol.asyncIterator] === "function"
+                ? iterable[Symbol.asyncIterator]()
+                : iterable[Symbol.iterator]();
             let chunk = [];
             let bytes = 0;
             let i = 0;
+            let done = false;
             try {
-                for await (const item of items) {
-                    const request = self.dueTimeRequest(item, `items[${i}].`, self.itemKey(item, base, i));
-                    // An item in a message costs its size, a tag and a length of at most 5 bytes.
-                    const itemBytes = toBinary(ComputeDueTimeRequestSchema, request).byteLength + 6;
-                    if (itemBytes > maxBytes) {
-                        throw tooLarge(itemBytes, maxBytes, `items[${i}]`, "give this item a smaller calendar");
+                for (;;) {
+                    let request;
+                    let itemBytes;
+                    try {
+                        const step = await iterator.next();
+                        if (step.done) {
+                            done = true;
+                            break;
+                        }
+                        request = self.dueTimeRequest(step.value, `items[${i}].`, self.itemKey(step.value, base, i));
+                        // An item in a message costs its size, a tag and a length of at most 5 bytes.
+                        itemBytes = toBinary(ComputeDueTimeRequestSchema, request).byteLength + 6;
+                        if (itemBytes > maxBytes) {
+                            throw tooLarge(itemBytes, maxBytes, `items[${i}]`, "give this item a smaller calendar");
+                        }
+                    }
+                    catch (error) {
+                        stopped = { error };
+                        return;
                     }
                     if (chunk.length > 0 && bytes + itemBytes > maxBytes) {
                         yield { items: chunk };
@@ -673,15 +695,23 @@ export class DuetimeClient {
                     }
                 }
             }
-            catch (error) {
-                stopped = { error };
-                return;
+            finally {
+                if (!done && stopped === undefined) {
+                    // The call ended first: let the caller's iterable clean up.
+                    try {
+                        await iterator.return?.();
+                    }
+                    catch {
+                        // Its own failure to close is not the call's.
+                    }
+                }
             }
             if (chunk.length) {
                 yield { items: chunk };
             }
         }
         let finished = false;
+        let received = 0;
         let responses;
         try {
             responses = this.raw.dueTime.streamComputeDueTimes(messages(), options)[Symbol.asyncIterator]();
@@ -690,6 +720,7 @@ export class DuetimeClient {
                 if (step.done) {
                     break;
                 }
+                received++;
                 for (const result of step.value.results) {
                     yield resultOf(result);
                 }
@@ -701,7 +732,7 @@ export class DuetimeClient {
             if (stopped !== undefined) {
                 throw stopped.error;
             }
-            throw this.streamFailure(error, opts);
+            throw this.streamFailure(error, opts, received);
         }
         finally {
             if (!finished) {
@@ -724,12 +755,23 @@ export class DuetimeClient {
     }
     /** The DuetimeError of a stream that failed: a connection that broke
      * mid-stream (the server killed or gone) is Unavailable. */
-    streamFailure(error, opts) {
+    streamFailure(error, opts, received) {
         const failure = this.failure(error, opts);
+        if (received > 0 && failure instanceof Unavailable && !failure.retryable) {
+            // The server answered before: the connection broke, its address and settings are right.
+            return new Unavailable({
+                code: Code.Unavailable,
+                details: `the connection broke during the stream (${ConnectError.from(error).rawMessage}); the results not yielded were not answered or not received`,
+                cause: error,
+            });
+        }
+        const cause = failure.cause?.cause;
+        const broke = typeof cause?.code === "string" && /^(ECONNRESET|EPIPE|ERR_HTTP2_)/.test(cause.code);
         if (!(error instanceof DuetimeError) &&
+            failure.reason === "" &&
             (failure.grpcCode === Code.Internal || failure.grpcCode === Code.Unknown ||
-                (failure.grpcCode === Code.Canceled && failure.details.startsWith("http/2 stream closed"))) &&
-            failure.reason === "") {
+                (failure.grpcCode === Code.Aborted && broke) ||
+                (failure.grpcCode === Code.Canceled && failure.details.startsWith("http/2 stream closed")))) {
             return new Unavailable({
                 code: Code.Unavailable,
                 details: `the connection broke during the stream (${failure.details}); the results not yielded were not answered or not received`,

@@ -169,7 +169,7 @@ const PROTO_NAMES: Readonly<Record<string, string>> = {
 
 /** `key` (either spelling) in the proto's spelling. */
 function protoName(key: string): string {
-  return PROTO_NAMES[key] ?? key;
+  return Object.prototype.hasOwnProperty.call(PROTO_NAMES, key) ? (PROTO_NAMES[key] ?? key) : key;
 }
 
 const ALL_KEYS = [...Object.keys(JSON_KEYS), "hours"].sort().join(", ");
@@ -243,7 +243,7 @@ export function calendarOf(calendar: CalendarLike, field = "calendar"): Calendar
       hours = specs as string[];
       continue;
     }
-    const name = JSON_KEYS[key];
+    const name = Object.prototype.hasOwnProperty.call(JSON_KEYS, key) ? JSON_KEYS[key] : undefined;
     if (name === undefined) {
       throw invalidArgument(`${field}.${protoName(key)}`, `'${key}' is not a calendar key; the keys are ${ALL_KEYS}`);
     }

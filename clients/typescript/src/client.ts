@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { create, toBinary } from "@bufbuild/protobuf";
 import type { DescMessage, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
-import { Code, createClient, createContextKey, createContextValues } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, createContextKey, createContextValues } from "@connectrpc/connect";
 import type { CallOptions as ConnectCallOptions, Client, Interceptor, Transport } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import {
@@ -895,7 +895,9 @@ export class DuetimeClient {
     }
     return {
       timeoutMs,
-      signal: signal === undefined ? this.closing.signal : AbortSignal.any([this.closing.signal, signal]),
+      // A signal of its own for each call (AbortSignal.any holds its sources
+      // weakly), so that no listener piles up on the client's close() signal.
+      signal: AbortSignal.any(signal === undefined ? [this.closing.signal] : [this.closing.signal, signal]),
       contextValues: createContextValues().set(CALL_TIMEOUT, timeoutMs),
     };
   }
@@ -1007,16 +1009,36 @@ export class DuetimeClient {
     const self = this;
     let stopped: { error: unknown } | undefined;
     async function* messages() {
+      // Only the caller's items and their reading end the stream early
+      // (stopped); what the transport throws in at a yield passes through.
+      const iterable = items as Partial<AsyncIterable<DueTimeRequest> & Iterable<DueTimeRequest>>;
+      const iterator: AsyncIterator<DueTimeRequest> | Iterator<DueTimeRequest> =
+        typeof iterable[Symbol.asyncIterator] === "function"
+          ? (iterable as AsyncIterable<DueTimeRequest>)[Symbol.asyncIterator]()
+          : (iterable as Iterable<DueTimeRequest>)[Symbol.iterator]();
       let chunk: ComputeDueTimeRequest[] = [];
       let bytes = 0;
       let i = 0;
+      let done = false;
       try {
-        for await (const item of items as AsyncIterable<DueTimeRequest>) {
-          const request = self.dueTimeRequest(item, `items[${i}].`, self.itemKey(item, base, i));
-          // An item in a message costs its size, a tag and a length of at most 5 bytes.
-          const itemBytes = toBinary(ComputeDueTimeRequestSchema, request).byteLength + 6;
-          if (itemBytes > maxBytes) {
-            throw tooLarge(itemBytes, maxBytes, `items[${i}]`, "give this item a smaller calendar");
+        for (;;) {
+          let request: ComputeDueTimeRequest;
+          let itemBytes: number;
+          try {
+            const step = await iterator.next();
+            if (step.done) {
+              done = true;
+              break;
+            }
+            request = self.dueTimeRequest(step.value, `items[${i}].`, self.itemKey(step.value, base, i));
+            // An item in a message costs its size, a tag and a length of at most 5 bytes.
+            itemBytes = toBinary(ComputeDueTimeRequestSchema, request).byteLength + 6;
+            if (itemBytes > maxBytes) {
+              throw tooLarge(itemBytes, maxBytes, `items[${i}]`, "give this item a smaller calendar");
+            }
+          } catch (error) {
+            stopped = { error };
+            return;
           }
           if (chunk.length > 0 && bytes + itemBytes > maxBytes) {
             yield { items: chunk };
@@ -1032,15 +1054,22 @@ export class DuetimeClient {
             bytes = 0;
           }
         }
-      } catch (error) {
-        stopped = { error };
-        return;
+      } finally {
+        if (!done && stopped === undefined) {
+          // The call ended first: let the caller's iterable clean up.
+          try {
+            await iterator.return?.();
+          } catch {
+            // Its own failure to close is not the call's.
+          }
+        }
       }
       if (chunk.length) {
         yield { items: chunk };
       }
     }
     let finished = false;
+    let received = 0;
     let responses: AsyncIterator<StreamComputeDueTimesResponse> | undefined;
     try {
       responses = this.raw.dueTime.streamComputeDueTimes(messages(), options)[Symbol.asyncIterator]();
@@ -1049,6 +1078,7 @@ export class DuetimeClient {
         if (step.done) {
           break;
         }
+        received++;
         for (const result of step.value.results) {
           yield resultOf(result);
         }
@@ -1059,7 +1089,7 @@ export class DuetimeClient {
       if (stopped !== undefined) {
         throw stopped.error;
       }
-      throw this.streamFailure(error, opts);
+      throw this.streamFailure(error, opts, received);
     } finally {
       if (!finished) {
         // The caller left the loop early: cancel the call, and read it to its
@@ -1081,13 +1111,24 @@ export class DuetimeClient {
 
   /** The DuetimeError of a stream that failed: a connection that broke
    * mid-stream (the server killed or gone) is Unavailable. */
-  private streamFailure(error: unknown, opts: CallOptions): DuetimeError {
+  private streamFailure(error: unknown, opts: CallOptions, received: number): DuetimeError {
     const failure = this.failure(error, opts);
+    if (received > 0 && failure instanceof Unavailable && !failure.retryable) {
+      // The server answered before: the connection broke, its address and settings are right.
+      return new Unavailable({
+        code: Code.Unavailable,
+        details: `the connection broke during the stream (${ConnectError.from(error).rawMessage}); the results not yielded were not answered or not received`,
+        cause: error,
+      });
+    }
+    const cause = (failure.cause as { cause?: { code?: unknown } } | undefined)?.cause;
+    const broke = typeof cause?.code === "string" && /^(ECONNRESET|EPIPE|ERR_HTTP2_)/.test(cause.code);
     if (
       !(error instanceof DuetimeError) &&
+      failure.reason === "" &&
       (failure.grpcCode === Code.Internal || failure.grpcCode === Code.Unknown ||
-        (failure.grpcCode === Code.Canceled && failure.details.startsWith("http/2 stream closed"))) &&
-      failure.reason === ""
+        (failure.grpcCode === Code.Aborted && broke) ||
+        (failure.grpcCode === Code.Canceled && failure.details.startsWith("http/2 stream closed")))
     ) {
       return new Unavailable({
         code: Code.Unavailable,

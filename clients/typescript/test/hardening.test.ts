@@ -218,6 +218,21 @@ describe("streams", () => {
     assert.equal(yielded, 1000);
   });
 
+  test("a stream over its timeoutMs: DeadlineExceeded", async () => {
+    async function* slow(): AsyncGenerator<DueTimeRequest> {
+      for (let i = 0; ; i++) {
+        yield { start: "2026-11-27T16:00Z", duration: "1bd" };
+        await new Promise((done) => setTimeout(done, 20));
+      }
+    }
+    const error = await failure(async () => {
+      for await (const result of duetime.streamDueTimes(slow(), { timeoutMs: 300, messageItems: 1 })) {
+        void result;
+      }
+    });
+    assert.ok(error instanceof DeadlineExceeded, `${error.name}: ${error.message}`);
+  });
+
   test("a server killed mid-stream: Unavailable", async () => {
     const doomed = await startServer();
     const client = new DuetimeClient({ address: doomed.address, timeoutMs: 30_000 });
@@ -226,7 +241,8 @@ describe("streams", () => {
         for (let i = 0; i < 1000; i++) {
           yield { start: "2026-11-27T16:00Z", duration: "1bd" };
         }
-        await doomed.stop();
+        await new Promise((done) => setTimeout(done, 200));
+        await doomed.kill();
         for (let i = 0; i < 1000; i++) {
           yield { start: "2026-11-27T16:00Z", duration: "1bd" };
         }
@@ -236,7 +252,8 @@ describe("streams", () => {
           void result;
         }
       });
-      assert.ok(error instanceof Unavailable || error instanceof Cancelled, `${error.name}: ${error.message}`);
+      assert.ok(error instanceof Unavailable, `${error.name}: ${error.message}`);
+      assert.equal(error.code, "UNAVAILABLE");
       assert.equal(error.retryable, true);
     } finally {
       client.close();
