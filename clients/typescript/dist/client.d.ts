@@ -300,6 +300,8 @@ export declare class DuetimeClient {
      * retried; calls made after close() are refused the same way. Never throws;
      * closing twice does nothing more. */
     close(): void;
+    /** Drops the connection (a broken one): the next call opens a new one. */
+    private replaceConnection;
     /** Whether close() was called. */
     get closed(): boolean;
     /** `given`, or when it is empty and retries are on, a new key (`client/<uuid>`). */

@@ -352,17 +352,38 @@ function tooLarge(size, maxBytes, field, fix) {
         retryable: false,
     });
 }
+/** A request this large that timed out may have stalled its connection. */
+const LARGE_REQUEST_BYTES = 1024 * 1024;
+/** Whether `error` says the HTTP/2 connection itself is broken (the peer
+ * answered a flood with ENHANCE_YOUR_CALM, or reset the session). */
+function sessionBroken(error) {
+    const connect = ConnectError.from(error);
+    return /ENHANCE_YOUR_CALM|ERR_HTTP2_SESSION_ERROR|ERR_HTTP2_GOAWAY_SESSION/.test(`${connect.rawMessage} ${String(connect.cause?.code ?? "")}`);
+}
 /** Refuses a unary request whose serialization is over `maxBytes` before
- * sending it (the server would reset the stream and the connection stall). */
-function sizeInterceptor(maxBytes) {
-    return (next) => (req) => {
+ * sending it (the server would reset the stream and the connection stall);
+ * calls `replace` (a new connection for the next call) when a large request
+ * timed out or the connection broke, so that one request never poisons
+ * the client. */
+function sizeInterceptor(maxBytes, replace) {
+    return (next) => async (req) => {
+        let size = 0;
         if (!req.stream) {
-            const size = toBinary(req.method.input, req.message).byteLength;
+            size = toBinary(req.method.input, req.message).byteLength;
             if (size > maxBytes) {
                 throw tooLarge(size, maxBytes, "", "send fewer items a batch (or use streamDueTimes), or smaller calendars");
             }
         }
-        return next(req);
+        try {
+            return await next(req);
+        }
+        catch (error) {
+            const code = ConnectError.from(error).code;
+            if (sessionBroken(error) || (size > LARGE_REQUEST_BYTES && code === Code.DeadlineExceeded)) {
+                replace();
+            }
+            throw error;
+        }
     };
 }
 /** Refuses every call once the client is closed. */
@@ -460,7 +481,7 @@ export class DuetimeClient {
         }
         const interceptors = [
             closedInterceptor(this.state),
-            sizeInterceptor(this.maxMessageBytes),
+            sizeInterceptor(this.maxMessageBytes, () => this.replaceConnection()),
             headerInterceptor(options.token, options.namespace),
             retryInterceptor(this.retries, this.timeoutMs, backoffMs),
         ];
@@ -511,6 +532,18 @@ export class DuetimeClient {
         }
         catch {
             // An abort listener's failure is the call's own business.
+        }
+        try {
+            this.sessions?.abort();
+        }
+        catch {
+            // The connection is gone either way.
+        }
+    }
+    /** Drops the connection (a broken one): the next call opens a new one. */
+    replaceConnection() {
+        if (this.state.closed) {
+            return;
         }
         try {
             this.sessions?.abort();

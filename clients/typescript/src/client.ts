@@ -684,17 +684,41 @@ function tooLarge(size: number, maxBytes: number, field: string, fix: string): R
   });
 }
 
+/** A request this large that timed out may have stalled its connection. */
+const LARGE_REQUEST_BYTES = 1024 * 1024;
+
+/** Whether `error` says the HTTP/2 connection itself is broken (the peer
+ * answered a flood with ENHANCE_YOUR_CALM, or reset the session). */
+function sessionBroken(error: unknown): boolean {
+  const connect = ConnectError.from(error);
+  return /ENHANCE_YOUR_CALM|ERR_HTTP2_SESSION_ERROR|ERR_HTTP2_GOAWAY_SESSION/.test(
+    `${connect.rawMessage} ${String((connect.cause as { code?: unknown } | undefined)?.code ?? "")}`,
+  );
+}
+
 /** Refuses a unary request whose serialization is over `maxBytes` before
- * sending it (the server would reset the stream and the connection stall). */
-function sizeInterceptor(maxBytes: number): Interceptor {
-  return (next) => (req) => {
+ * sending it (the server would reset the stream and the connection stall);
+ * calls `replace` (a new connection for the next call) when a large request
+ * timed out or the connection broke, so that one request never poisons
+ * the client. */
+function sizeInterceptor(maxBytes: number, replace: () => void): Interceptor {
+  return (next) => async (req) => {
+    let size = 0;
     if (!req.stream) {
-      const size = toBinary(req.method.input, req.message as MessageShape<DescMessage>).byteLength;
+      size = toBinary(req.method.input, req.message as MessageShape<DescMessage>).byteLength;
       if (size > maxBytes) {
         throw tooLarge(size, maxBytes, "", "send fewer items a batch (or use streamDueTimes), or smaller calendars");
       }
     }
-    return next(req);
+    try {
+      return await next(req);
+    } catch (error) {
+      const code = ConnectError.from(error).code;
+      if (sessionBroken(error) || (size > LARGE_REQUEST_BYTES && code === Code.DeadlineExceeded)) {
+        replace();
+      }
+      throw error;
+    }
   };
 }
 
@@ -810,7 +834,7 @@ export class DuetimeClient {
     }
     const interceptors = [
       closedInterceptor(this.state),
-      sizeInterceptor(this.maxMessageBytes),
+      sizeInterceptor(this.maxMessageBytes, () => this.replaceConnection()),
       headerInterceptor(options.token, options.namespace),
       retryInterceptor(this.retries, this.timeoutMs, backoffMs),
     ];
@@ -860,6 +884,18 @@ export class DuetimeClient {
       this.closing.abort(clientClosed());
     } catch {
       // An abort listener's failure is the call's own business.
+    }
+    try {
+      this.sessions?.abort();
+    } catch {
+      // The connection is gone either way.
+    }
+  }
+
+  /** Drops the connection (a broken one): the next call opens a new one. */
+  private replaceConnection(): void {
+    if (this.state.closed) {
+      return;
     }
     try {
       this.sessions?.abort();

@@ -156,6 +156,20 @@ describe("requests over the message limit", () => {
     }
   });
 
+  test("a large request the server's own lower limit stalls: the connection is replaced, later calls are answered", async () => {
+    const small = await startServer(["--max-message-bytes", "1048576"]);
+    const client = new DuetimeClient({ address: small.address, timeoutMs: 3_000, maxMessageBytes: 64 * 1024 * 1024 });
+    try {
+      const error = await failure(() => client.computeDueTime("2026-11-27T16:00Z", "x".repeat(20 * 1024 * 1024)));
+      assert.ok(error instanceof DuetimeError);
+      assert.equal((await client.computeDueTime("2026-11-27T16:00Z", "1bd")).dueLocal, "2026-11-30T16:00:00+00:00");
+      assert.equal((await client.computeDueTime("2026-11-27T16:00Z", "2bd")).dueLocal, "2026-12-01T16:00:00+00:00");
+    } finally {
+      client.close();
+      await small.stop();
+    }
+  });
+
   test("maxMessageBytes is checked in the constructor", () => {
     const error = refused(() => new DuetimeClient({ maxMessageBytes: 0 }));
     assert.equal(error.field, "maxMessageBytes");
