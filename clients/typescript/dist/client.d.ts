@@ -309,6 +309,10 @@ export declare class DuetimeClient {
     /** The connect call options of `opts`: the caller's signal joined with
      * close(), the call's timeout (checked), for the retry waits too. */
     private callOptions;
+    /** The DuetimeError of a call's `error`: a failure that looks like a peer
+     * that is not a gRPC server, from a server that answered before, is a
+     * connection that broke (a server killed mid-call): retryable. */
+    private classify;
     /** The DuetimeError of `error`, a call's failure under `options`. */
     private failure;
     private call;

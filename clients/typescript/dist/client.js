@@ -318,7 +318,7 @@ export function retryWaits(retries, timeoutMs, backoffMs) {
 }
 /** The timeout of the call at hand, for the retry waits (a context value). */
 const CALL_TIMEOUT = createContextKey(undefined, { description: "duetime call timeout (ms)" });
-function retryInterceptor(retries, timeoutMs, backoffMs) {
+function retryInterceptor(retries, timeoutMs, backoffMs, classify) {
     return (next) => async (req) => {
         if (req.stream || req.service.typeName === Health.typeName) {
             return next(req);
@@ -330,7 +330,7 @@ function retryInterceptor(retries, timeoutMs, backoffMs) {
             }
             catch (error) {
                 const wait = waits[attempt];
-                if (wait === undefined || req.signal.aborted || !errorOf(error).retryable) {
+                if (wait === undefined || req.signal.aborted || !classify(error).retryable) {
                     throw error;
                 }
                 await sleep(wait * (0.8 + 0.4 * Math.random()), req.signal);
@@ -412,6 +412,13 @@ function headerInterceptor(token, namespace) {
  * it fail with their own errors. */
 class GuardedSessionManager extends Http2SessionManager {
     guarded = new WeakSet();
+    /** Whether the server ever sent a response: it is a gRPC server, and a
+     * connection that fails later broke (it is not a wrong address). */
+    answered = false;
+    notifyResponseByteRead(...args) {
+        this.answered = true;
+        super.notifyResponseByteRead(...args);
+    }
     async request(...args) {
         const stream = await super.request(...args);
         const session = stream.session;
@@ -483,7 +490,7 @@ export class DuetimeClient {
             closedInterceptor(this.state),
             sizeInterceptor(this.maxMessageBytes, () => this.replaceConnection()),
             headerInterceptor(options.token, options.namespace),
-            retryInterceptor(this.retries, this.timeoutMs, backoffMs),
+            retryInterceptor(this.retries, this.timeoutMs, backoffMs, (error) => this.classify(error)),
         ];
         let transport = options.transport;
         if (transport === undefined) {
@@ -583,6 +590,21 @@ export class DuetimeClient {
             contextValues: createContextValues().set(CALL_TIMEOUT, timeoutMs),
         };
     }
+    /** The DuetimeError of a call's `error`: a failure that looks like a peer
+     * that is not a gRPC server, from a server that answered before, is a
+     * connection that broke (a server killed mid-call): retryable. */
+    classify(error) {
+        const found = errorOf(error);
+        const answered = this.sessions instanceof GuardedSessionManager && this.sessions.answered;
+        if (found instanceof Unavailable && found.reason === "NOT_A_GRPC_SERVER" && answered) {
+            return new Unavailable({
+                code: Code.Unavailable,
+                details: `the connection broke before the server answered (${ConnectError.from(error).rawMessage})`,
+                cause: error,
+            });
+        }
+        return found;
+    }
     /** The DuetimeError of `error`, a call's failure under `options`. */
     failure(error, opts) {
         if (this.state.closed) {
@@ -591,7 +613,7 @@ export class DuetimeClient {
         if (opts?.signal?.aborted && !(error instanceof DuetimeError)) {
             return callAborted();
         }
-        return errorOf(error);
+        return this.classify(error);
     }
     async call(run, opts) {
         if (this.state.closed) {

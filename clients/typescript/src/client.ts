@@ -649,7 +649,12 @@ export function retryWaits(retries: number, timeoutMs: number, backoffMs?: numbe
 /** The timeout of the call at hand, for the retry waits (a context value). */
 const CALL_TIMEOUT = createContextKey<number | undefined>(undefined, { description: "duetime call timeout (ms)" });
 
-function retryInterceptor(retries: number, timeoutMs: number, backoffMs: number | undefined): Interceptor {
+function retryInterceptor(
+  retries: number,
+  timeoutMs: number,
+  backoffMs: number | undefined,
+  classify: (error: unknown) => DuetimeError,
+): Interceptor {
   return (next) => async (req) => {
     if (req.stream || req.service.typeName === Health.typeName) {
       return next(req);
@@ -660,7 +665,7 @@ function retryInterceptor(retries: number, timeoutMs: number, backoffMs: number 
         return await next(req);
       } catch (error) {
         const wait = waits[attempt];
-        if (wait === undefined || req.signal.aborted || !errorOf(error).retryable) {
+        if (wait === undefined || req.signal.aborted || !classify(error).retryable) {
           throw error;
         }
         await sleep(wait * (0.8 + 0.4 * Math.random()), req.signal);
@@ -750,6 +755,14 @@ function headerInterceptor(token: string | undefined, namespace: string | undefi
  * it fail with their own errors. */
 class GuardedSessionManager extends Http2SessionManager {
   private readonly guarded = new WeakSet<object>();
+  /** Whether the server ever sent a response: it is a gRPC server, and a
+   * connection that fails later broke (it is not a wrong address). */
+  answered = false;
+
+  override notifyResponseByteRead(...args: Parameters<Http2SessionManager["notifyResponseByteRead"]>): void {
+    this.answered = true;
+    super.notifyResponseByteRead(...args);
+  }
 
   override async request(...args: Parameters<Http2SessionManager["request"]>): ReturnType<Http2SessionManager["request"]> {
     const stream = await super.request(...args);
@@ -836,7 +849,7 @@ export class DuetimeClient {
       closedInterceptor(this.state),
       sizeInterceptor(this.maxMessageBytes, () => this.replaceConnection()),
       headerInterceptor(options.token, options.namespace),
-      retryInterceptor(this.retries, this.timeoutMs, backoffMs),
+      retryInterceptor(this.retries, this.timeoutMs, backoffMs, (error) => this.classify(error)),
     ];
     let transport = options.transport;
     if (transport === undefined) {
@@ -938,6 +951,22 @@ export class DuetimeClient {
     };
   }
 
+  /** The DuetimeError of a call's `error`: a failure that looks like a peer
+   * that is not a gRPC server, from a server that answered before, is a
+   * connection that broke (a server killed mid-call): retryable. */
+  private classify(error: unknown): DuetimeError {
+    const found = errorOf(error);
+    const answered = this.sessions instanceof GuardedSessionManager && this.sessions.answered;
+    if (found instanceof Unavailable && found.reason === "NOT_A_GRPC_SERVER" && answered) {
+      return new Unavailable({
+        code: Code.Unavailable,
+        details: `the connection broke before the server answered (${ConnectError.from(error).rawMessage})`,
+        cause: error,
+      });
+    }
+    return found;
+  }
+
   /** The DuetimeError of `error`, a call's failure under `options`. */
   private failure(error: unknown, opts: CallOptions | undefined): DuetimeError {
     if (this.state.closed) {
@@ -946,7 +975,7 @@ export class DuetimeClient {
     if (opts?.signal?.aborted && !(error instanceof DuetimeError)) {
       return callAborted();
     }
-    return errorOf(error);
+    return this.classify(error);
   }
 
   private async call<T>(run: (options: ConnectCallOptions) => Promise<T>, opts?: CallOptions): Promise<T> {
