@@ -431,7 +431,7 @@ class GuardedSessionManager extends Http2SessionManager {
         return stream;
     }
 }
-/** Node's error of an aborted or timed-out call, without the connection errors. */
+/** The error of a call cancelled by its caller's `signal`: Cancelled, reason CALL_ABORTED, not retryable. */
 function callAborted() {
     return new Cancelled({
         code: Code.Canceled,
