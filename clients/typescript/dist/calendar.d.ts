@@ -7,11 +7,24 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { Calendar } from "./gen/duetime/v1/duetime_pb.js";
-/** A holiday: a local date, a `[date, name]` pair, or `{ date, name }`. */
-export type HolidayInit = string | readonly [string, string] | {
+/** A holiday: a local date, a `[date, name]` pair (any list of two texts,
+ * checked when the calendar is read), or `{ date, name }`. */
+export type HolidayInit = string | readonly [string, string] | readonly string[] | {
     date: string;
-    name?: string;
+    name?: string | undefined;
 };
+/** A date override in the calendar's JSON form: the date's own working
+ * `intervals` (`{ start: "09:00", end: "12:00" }`, replacing its weekday's
+ * hours, a business day even on a weekend or holiday), or `closed: true`. */
+export interface DateOverrideInit {
+    date: string;
+    intervals?: readonly {
+        start: string;
+        end: string;
+    }[] | undefined;
+    closed?: boolean | undefined;
+    name?: string | undefined;
+}
 /**
  * An inline calendar (or a bundle with extra holidays) as a plain object.
  * Keys of the calendar's JSON form (`workingHours`, `dateOverrides`,
@@ -21,28 +34,28 @@ export type HolidayInit = string | readonly [string, string] | {
  */
 export interface CalendarInit {
     /** IANA time zone, e.g. `"Europe/Zagreb"` (default UTC). */
-    timeZone?: string;
-    time_zone?: string;
-    holidays?: readonly HolidayInit[];
+    timeZone?: string | undefined;
+    time_zone?: string | undefined;
+    holidays?: readonly HolidayInit[] | undefined;
     /** ISO weekdays (1 Monday … 7 Sunday; `[]`: no weekend), the CLI's text
      * (`"fri,sat"`, `"none"`) or the JSON form `{ days: [...] }`. */
     weekend?: readonly number[] | string | {
         days: readonly (number | string)[];
-    };
+    } | undefined;
     /** Weekly hours as the CLI's specs: `"mon-fri 09:00-12:00,13:00-17:00"`, one or a list. */
-    hours?: string | readonly string[];
+    hours?: string | readonly string[] | undefined;
     /** A bundle reference (`"hr-zagreb"`, `"hr-zagreb@f45226394a32"`); `holidays` are added to its own. */
-    bundle?: string;
-    workingHours?: JsonValue;
-    working_hours?: JsonValue;
-    dateOverrides?: JsonValue;
-    date_overrides?: JsonValue;
-    extraWorkingDays?: JsonValue;
-    extra_working_days?: JsonValue;
-    holidaysValidUntil?: string;
-    holidays_valid_until?: string;
-    weekPeriods?: JsonValue;
-    week_periods?: JsonValue;
+    bundle?: string | undefined;
+    workingHours?: JsonValue | undefined;
+    working_hours?: JsonValue | undefined;
+    dateOverrides?: readonly DateOverrideInit[] | JsonValue | undefined;
+    date_overrides?: readonly DateOverrideInit[] | JsonValue | undefined;
+    extraWorkingDays?: JsonValue | undefined;
+    extra_working_days?: JsonValue | undefined;
+    holidaysValidUntil?: string | undefined;
+    holidays_valid_until?: string | undefined;
+    weekPeriods?: JsonValue | undefined;
+    week_periods?: JsonValue | undefined;
 }
 /** A calendar argument: a bundle reference, a plain object, a Calendar
  * message, or undefined (the service's default calendar: UTC, Monday–Friday

@@ -96,18 +96,43 @@ const JSON_KEYS = {
     week_periods: "weekPeriods",
     bundle: "bundle",
 };
+/** The proto (snake_case) name of each JSON name, as refusals name fields. */
+const PROTO_NAMES = {
+    timeZone: "time_zone",
+    workingHours: "working_hours",
+    dateOverrides: "date_overrides",
+    extraWorkingDays: "extra_working_days",
+    holidaysValidUntil: "holidays_valid_until",
+    weekPeriods: "week_periods",
+};
+/** `key` (either spelling) in the proto's spelling. */
+function protoName(key) {
+    return Object.prototype.hasOwnProperty.call(PROTO_NAMES, key) ? (PROTO_NAMES[key] ?? key) : key;
+}
 const ALL_KEYS = [...Object.keys(JSON_KEYS), "hours"].sort().join(", ");
-function holidayJson(holiday, i) {
+/** `value` as JSON text for a message, or its type when it has none (a bigint, a cycle). */
+function shown(value) {
+    try {
+        return JSON.stringify(value) ?? typeof value;
+    }
+    catch {
+        return `a ${typeof value}`;
+    }
+}
+function holidayJson(holiday, i, field) {
     if (typeof holiday === "string") {
         return { date: holiday };
     }
-    if (Array.isArray(holiday) && holiday.length === 2) {
-        return { date: holiday[0], name: holiday[1] };
+    if (Array.isArray(holiday)) {
+        if (holiday.length === 2 && typeof holiday[0] === "string" && typeof holiday[1] === "string") {
+            return { date: holiday[0], name: holiday[1] };
+        }
+        throw invalidArgument(`${field}.holidays[${i}]`, `${shown(holiday)} is not a [date, name] pair of two texts; write ["2026-12-26", "St. Stephen's Day"]`);
     }
     if (holiday !== null && typeof holiday === "object" && !Array.isArray(holiday)) {
         return holiday;
     }
-    throw invalidArgument(`calendar.holidays[${i}]`, `${JSON.stringify(holiday)} is not a holiday; write "2026-12-25", ["2026-12-26", "St. Stephen's Day"] or { date, name }`);
+    throw invalidArgument(`${field}.holidays[${i}]`, `${shown(holiday)} is not a holiday; write "2026-12-25", ["2026-12-26", "St. Stephen's Day"] or { date, name }`);
 }
 function isCalendarMessage(value) {
     return "$typeName" in value && value.$typeName === "duetime.v1.Calendar";
@@ -141,22 +166,22 @@ export function calendarOf(calendar, field = "calendar") {
         if (key === "hours") {
             const specs = typeof value === "string" ? [value] : value;
             if (!Array.isArray(specs) || !specs.every((s) => typeof s === "string")) {
-                throw invalidArgument(`${field}.hours`, `${JSON.stringify(value)} is not hour specs; write ["mon-fri 09:00-17:00"]`);
+                throw invalidArgument(`${field}.hours`, `${shown(value)} is not hour specs; write ["mon-fri 09:00-17:00"]`);
             }
             hours = specs;
             continue;
         }
-        const name = JSON_KEYS[key];
+        const name = Object.prototype.hasOwnProperty.call(JSON_KEYS, key) ? JSON_KEYS[key] : undefined;
         if (name === undefined) {
-            throw invalidArgument(`${field}.${key}`, `'${key}' is not a calendar key; the keys are ${ALL_KEYS}`);
+            throw invalidArgument(`${field}.${protoName(key)}`, `'${key}' is not a calendar key; the keys are ${ALL_KEYS}`);
         }
         if (name in form) {
-            throw invalidArgument(`${field}.${key}`, `the calendar's ${name} is given twice (as ${given[name]} and ${key}); give it once`);
+            throw invalidArgument(`${field}.${protoName(name)}`, `the calendar's ${name} is given twice (as ${given[name]} and ${key}); give it once`);
         }
         given[name] = key;
         let json = value;
         if (name === "holidays" && Array.isArray(value)) {
-            json = value.map(holidayJson);
+            json = value.map((holiday, i) => holidayJson(holiday, i, field));
         }
         else if (name === "weekend" && typeof value === "string") {
             json = { days: parseWeekend(value, `${field}.weekend`) };
@@ -167,7 +192,7 @@ export function calendarOf(calendar, field = "calendar") {
         form[name] = json;
     }
     if (hours !== undefined && "workingHours" in form) {
-        throw invalidArgument(`${field}.hours`, "give hours (the CLI's specs) or workingHours (the JSON form), not both");
+        throw invalidArgument(`${field}.working_hours`, "give hours (the CLI's specs) or workingHours (the JSON form), not both");
     }
     const message = create(CalendarSchema);
     for (const [name, json] of Object.entries(form)) {
@@ -177,7 +202,7 @@ export function calendarOf(calendar, field = "calendar") {
         }
         catch (error) {
             const why = error instanceof Error ? error.message : String(error);
-            throw invalidArgument(`${field}.${given[name]}`, `cannot read it: ${why} (the JSON form of duetime.v1.Calendar)`);
+            throw invalidArgument(`${field}.${protoName(name)}`, `cannot read it: ${why} (the JSON form of duetime.v1.Calendar)`);
         }
         Object.assign(message, { [name]: part[name] });
     }

@@ -40,15 +40,24 @@ export function timestampOf(value, field) {
     }
     const parts = [y, mo, d, h, mi, s ?? "0"].map(Number);
     const [year, month, day, hour, minute, second] = parts;
-    const local = Date.UTC(year, month - 1, day, hour, minute, second);
-    const check = new Date(local);
-    if (month < 1 || month > 12 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
-        throw invalidArgument(field, `'${text}' is not a valid date and time; ${HOW}`);
+    // setUTCFullYear takes the year as written (Date.UTC reads 0-99 as 1900-1999).
+    const date = new Date(0);
+    date.setUTCFullYear(year, month - 1, day);
+    date.setUTCHours(hour, minute, second, 0);
+    if (year < 1 || month < 1 || month > 12 || date.getUTCDate() !== day || date.getUTCMonth() !== month - 1 ||
+        hour > 23 || minute > 59 || second > 59) {
+        throw invalidArgument(field, `'${text}' is not a valid date and time (years 0001 to 9999); ${HOW}`);
     }
+    const local = date.getTime();
     let offsetMinutes = 0;
     if (offset !== "Z" && offset !== "z") {
         const sign = offset.startsWith("-") ? -1 : 1;
-        offsetMinutes = sign * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
+        const offsetHours = Number(offset.slice(1, 3));
+        const offsetMins = Number(offset.slice(4, 6));
+        if (offsetHours > 23 || offsetMins > 59) {
+            throw invalidArgument(field, `'${text}' has the offset '${offset}', not one of -23:59 to +23:59; ${HOW}`);
+        }
+        offsetMinutes = sign * (offsetHours * 60 + offsetMins);
     }
     const seconds = (local - offsetMinutes * 60_000) / 1000;
     const nanos = fraction === undefined ? 0 : Number(fraction.padEnd(9, "0"));

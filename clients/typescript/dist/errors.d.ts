@@ -20,6 +20,8 @@ export declare const CODE_NAMES: Readonly<Record<number, string>>;
  * it had not started), ABORTED, and DEADLINE_EXCEEDED (a call past the
  * server's call budget, nothing recorded). */
 export declare const RETRY_CODES: readonly Code[];
+/** Reasons whose errors are not retryable whatever their code. */
+export declare const NOT_RETRYABLE_REASONS: readonly string[];
 /** What a DuetimeError is made of. */
 export interface DuetimeErrorInit {
     /** The gRPC status code (`Code.InvalidArgument` …). */
@@ -30,6 +32,8 @@ export interface DuetimeErrorInit {
     metadata?: Record<string, string>;
     violations?: readonly Violation[];
     cause?: unknown;
+    /** Whether the same call may succeed later; default: by `code` and `reason` (see {@link DuetimeError.retryable}). */
+    retryable?: boolean;
 }
 /**
  * A failed duetime call, or an argument refused before calling (then `code`
@@ -48,10 +52,14 @@ export declare class DuetimeError extends Error {
     readonly reason: string;
     readonly metadata: Readonly<Record<string, string>>;
     readonly violations: readonly Violation[];
+    private readonly retryableGiven;
     constructor(init: DuetimeErrorInit);
     /** The first violation's field (`"duration"`, `"calendar.time_zone"` …), `""` when none. */
     get field(): string;
-    /** Whether the same call may succeed later (the codes of {@link RETRY_CODES}). */
+    /** Whether the same call may succeed later: the codes of {@link RETRY_CODES},
+     * except a call the server stopped at its call budget (DEADLINE_EXCEEDED
+     * with reason CALL_BUDGET_EXCEEDED: the same call costs the same again), a
+     * TLS or address mistake, and a call of a closed client. */
     get retryable(): boolean;
 }
 /** Bad input (INVALID_ARGUMENT), e.g. a malformed duration or an instant without an offset. */
@@ -80,11 +88,23 @@ export declare class PermissionDenied extends DuetimeError {
 /** The service or its ledger cannot answer now (UNAVAILABLE); retryable. */
 export declare class Unavailable extends DuetimeError {
 }
-/** The call did not finish in time (DEADLINE_EXCEEDED); retryable. */
+/** The call did not finish in time (DEADLINE_EXCEEDED); retryable, except
+ * reason CALL_BUDGET_EXCEEDED (the server stopped a call that costs too much). */
 export declare class DeadlineExceeded extends DuetimeError {
+}
+/** A request over the message size limit (RESOURCE_EXHAUSTED, reason
+ * MESSAGE_TOO_LARGE when the client saw it before sending); not retryable. */
+export declare class ResourceExhausted extends DuetimeError {
+}
+/** The call was cancelled (CANCELLED): by the caller's AbortSignal or
+ * `close()` (reason CLIENT_CLOSED; not retryable), or by a stopping server (retryable). */
+export declare class Cancelled extends DuetimeError {
 }
 /** The DuetimeError subclass of `code`'s errors, constructed from `init`. */
 export declare function errorOfCode(init: DuetimeErrorInit): DuetimeError;
+/** The error of a call made on (or in flight at) a closed client:
+ * Cancelled, reason CLIENT_CLOSED, not retryable. */
+export declare function clientClosed(): Cancelled;
 /** An InvalidArgument found before calling: `field` and what is wrong. */
 export declare function invalidArgument(field: string, description: string): InvalidArgument;
 /** The DuetimeError of any error a call threw (a `ConnectError`, or anything

@@ -12,8 +12,19 @@ import { CalendarSchema, DayHoursSchema, TimeIntervalSchema, WorkingHoursSchema 
 import type { Calendar } from "./gen/duetime/v1/duetime_pb.js";
 import { invalidArgument } from "./errors.js";
 
-/** A holiday: a local date, a `[date, name]` pair, or `{ date, name }`. */
-export type HolidayInit = string | readonly [string, string] | { date: string; name?: string };
+/** A holiday: a local date, a `[date, name]` pair (any list of two texts,
+ * checked when the calendar is read), or `{ date, name }`. */
+export type HolidayInit = string | readonly [string, string] | readonly string[] | { date: string; name?: string | undefined };
+
+/** A date override in the calendar's JSON form: the date's own working
+ * `intervals` (`{ start: "09:00", end: "12:00" }`, replacing its weekday's
+ * hours, a business day even on a weekend or holiday), or `closed: true`. */
+export interface DateOverrideInit {
+  date: string;
+  intervals?: readonly { start: string; end: string }[] | undefined;
+  closed?: boolean | undefined;
+  name?: string | undefined;
+}
 
 /**
  * An inline calendar (or a bundle with extra holidays) as a plain object.
@@ -24,26 +35,26 @@ export type HolidayInit = string | readonly [string, string] | { date: string; n
  */
 export interface CalendarInit {
   /** IANA time zone, e.g. `"Europe/Zagreb"` (default UTC). */
-  timeZone?: string;
-  time_zone?: string;
-  holidays?: readonly HolidayInit[];
+  timeZone?: string | undefined;
+  time_zone?: string | undefined;
+  holidays?: readonly HolidayInit[] | undefined;
   /** ISO weekdays (1 Monday … 7 Sunday; `[]`: no weekend), the CLI's text
    * (`"fri,sat"`, `"none"`) or the JSON form `{ days: [...] }`. */
-  weekend?: readonly number[] | string | { days: readonly (number | string)[] };
+  weekend?: readonly number[] | string | { days: readonly (number | string)[] } | undefined;
   /** Weekly hours as the CLI's specs: `"mon-fri 09:00-12:00,13:00-17:00"`, one or a list. */
-  hours?: string | readonly string[];
+  hours?: string | readonly string[] | undefined;
   /** A bundle reference (`"hr-zagreb"`, `"hr-zagreb@f45226394a32"`); `holidays` are added to its own. */
-  bundle?: string;
-  workingHours?: JsonValue;
-  working_hours?: JsonValue;
-  dateOverrides?: JsonValue;
-  date_overrides?: JsonValue;
-  extraWorkingDays?: JsonValue;
-  extra_working_days?: JsonValue;
-  holidaysValidUntil?: string;
-  holidays_valid_until?: string;
-  weekPeriods?: JsonValue;
-  week_periods?: JsonValue;
+  bundle?: string | undefined;
+  workingHours?: JsonValue | undefined;
+  working_hours?: JsonValue | undefined;
+  dateOverrides?: readonly DateOverrideInit[] | JsonValue | undefined;
+  date_overrides?: readonly DateOverrideInit[] | JsonValue | undefined;
+  extraWorkingDays?: JsonValue | undefined;
+  extra_working_days?: JsonValue | undefined;
+  holidaysValidUntil?: string | undefined;
+  holidays_valid_until?: string | undefined;
+  weekPeriods?: JsonValue | undefined;
+  week_periods?: JsonValue | undefined;
 }
 
 /** A calendar argument: a bundle reference, a plain object, a Calendar
@@ -146,21 +157,51 @@ const JSON_KEYS: Readonly<Record<string, string>> = {
   bundle: "bundle",
 };
 
+/** The proto (snake_case) name of each JSON name, as refusals name fields. */
+const PROTO_NAMES: Readonly<Record<string, string>> = {
+  timeZone: "time_zone",
+  workingHours: "working_hours",
+  dateOverrides: "date_overrides",
+  extraWorkingDays: "extra_working_days",
+  holidaysValidUntil: "holidays_valid_until",
+  weekPeriods: "week_periods",
+};
+
+/** `key` (either spelling) in the proto's spelling. */
+function protoName(key: string): string {
+  return Object.prototype.hasOwnProperty.call(PROTO_NAMES, key) ? (PROTO_NAMES[key] ?? key) : key;
+}
+
 const ALL_KEYS = [...Object.keys(JSON_KEYS), "hours"].sort().join(", ");
 
-function holidayJson(holiday: unknown, i: number): JsonValue {
+/** `value` as JSON text for a message, or its type when it has none (a bigint, a cycle). */
+function shown(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return `a ${typeof value}`;
+  }
+}
+
+function holidayJson(holiday: unknown, i: number, field: string): JsonValue {
   if (typeof holiday === "string") {
     return { date: holiday };
   }
-  if (Array.isArray(holiday) && holiday.length === 2) {
-    return { date: holiday[0] as JsonValue, name: holiday[1] as JsonValue };
+  if (Array.isArray(holiday)) {
+    if (holiday.length === 2 && typeof holiday[0] === "string" && typeof holiday[1] === "string") {
+      return { date: holiday[0], name: holiday[1] };
+    }
+    throw invalidArgument(
+      `${field}.holidays[${i}]`,
+      `${shown(holiday)} is not a [date, name] pair of two texts; write ["2026-12-26", "St. Stephen's Day"]`,
+    );
   }
   if (holiday !== null && typeof holiday === "object" && !Array.isArray(holiday)) {
     return holiday as JsonValue;
   }
   throw invalidArgument(
-    `calendar.holidays[${i}]`,
-    `${JSON.stringify(holiday)} is not a holiday; write "2026-12-25", ["2026-12-26", "St. Stephen's Day"] or { date, name }`,
+    `${field}.holidays[${i}]`,
+    `${shown(holiday)} is not a holiday; write "2026-12-25", ["2026-12-26", "St. Stephen's Day"] or { date, name }`,
   );
 }
 
@@ -197,22 +238,22 @@ export function calendarOf(calendar: CalendarLike, field = "calendar"): Calendar
     if (key === "hours") {
       const specs: unknown = typeof value === "string" ? [value] : value;
       if (!Array.isArray(specs) || !specs.every((s) => typeof s === "string")) {
-        throw invalidArgument(`${field}.hours`, `${JSON.stringify(value)} is not hour specs; write ["mon-fri 09:00-17:00"]`);
+        throw invalidArgument(`${field}.hours`, `${shown(value)} is not hour specs; write ["mon-fri 09:00-17:00"]`);
       }
       hours = specs as string[];
       continue;
     }
-    const name = JSON_KEYS[key];
+    const name = Object.prototype.hasOwnProperty.call(JSON_KEYS, key) ? JSON_KEYS[key] : undefined;
     if (name === undefined) {
-      throw invalidArgument(`${field}.${key}`, `'${key}' is not a calendar key; the keys are ${ALL_KEYS}`);
+      throw invalidArgument(`${field}.${protoName(key)}`, `'${key}' is not a calendar key; the keys are ${ALL_KEYS}`);
     }
     if (name in form) {
-      throw invalidArgument(`${field}.${key}`, `the calendar's ${name} is given twice (as ${given[name]} and ${key}); give it once`);
+      throw invalidArgument(`${field}.${protoName(name)}`, `the calendar's ${name} is given twice (as ${given[name]} and ${key}); give it once`);
     }
     given[name] = key;
     let json = value as JsonValue;
     if (name === "holidays" && Array.isArray(value)) {
-      json = (value as unknown[]).map(holidayJson);
+      json = (value as unknown[]).map((holiday, i) => holidayJson(holiday, i, field));
     } else if (name === "weekend" && typeof value === "string") {
       json = { days: parseWeekend(value, `${field}.weekend`) };
     } else if (name === "weekend" && Array.isArray(value)) {
@@ -221,7 +262,7 @@ export function calendarOf(calendar: CalendarLike, field = "calendar"): Calendar
     form[name] = json;
   }
   if (hours !== undefined && "workingHours" in form) {
-    throw invalidArgument(`${field}.hours`, "give hours (the CLI's specs) or workingHours (the JSON form), not both");
+    throw invalidArgument(`${field}.working_hours`, "give hours (the CLI's specs) or workingHours (the JSON form), not both");
   }
   const message = create(CalendarSchema);
   for (const [name, json] of Object.entries(form)) {
@@ -230,7 +271,7 @@ export function calendarOf(calendar: CalendarLike, field = "calendar"): Calendar
       part = fromJson(CalendarSchema, { [name]: json });
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      throw invalidArgument(`${field}.${given[name]}`, `cannot read it: ${why} (the JSON form of duetime.v1.Calendar)`);
+      throw invalidArgument(`${field}.${protoName(name)}`, `cannot read it: ${why} (the JSON form of duetime.v1.Calendar)`);
     }
     Object.assign(message, { [name]: (part as unknown as Record<string, unknown>)[name] });
   }

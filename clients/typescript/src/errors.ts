@@ -55,6 +55,9 @@ export const RETRY_CODES: readonly Code[] = [
   Code.DeadlineExceeded,
 ];
 
+/** Reasons whose errors are not retryable whatever their code. */
+export const NOT_RETRYABLE_REASONS: readonly string[] = ["CALL_BUDGET_EXCEEDED"];
+
 /** What a DuetimeError is made of. */
 export interface DuetimeErrorInit {
   /** The gRPC status code (`Code.InvalidArgument` …). */
@@ -65,6 +68,8 @@ export interface DuetimeErrorInit {
   metadata?: Record<string, string>;
   violations?: readonly Violation[];
   cause?: unknown;
+  /** Whether the same call may succeed later; default: by `code` and `reason` (see {@link DuetimeError.retryable}). */
+  retryable?: boolean;
 }
 
 /**
@@ -84,6 +89,7 @@ export class DuetimeError extends Error {
   readonly reason: string;
   readonly metadata: Readonly<Record<string, string>>;
   readonly violations: readonly Violation[];
+  private readonly retryableGiven: boolean | undefined;
 
   constructor(init: DuetimeErrorInit) {
     const name = CODE_NAMES[init.code] ?? `CODE_${init.code}`;
@@ -95,6 +101,8 @@ export class DuetimeError extends Error {
     this.reason = init.reason ?? "";
     this.metadata = { ...(init.metadata ?? {}) };
     this.violations = [...(init.violations ?? [])];
+    this.retryableGiven = init.retryable;
+    Object.defineProperty(this, "retryableGiven", { enumerable: false });
   }
 
   /** The first violation's field (`"duration"`, `"calendar.time_zone"` …), `""` when none. */
@@ -102,9 +110,15 @@ export class DuetimeError extends Error {
     return this.violations[0]?.field ?? "";
   }
 
-  /** Whether the same call may succeed later (the codes of {@link RETRY_CODES}). */
+  /** Whether the same call may succeed later: the codes of {@link RETRY_CODES},
+   * except a call the server stopped at its call budget (DEADLINE_EXCEEDED
+   * with reason CALL_BUDGET_EXCEEDED: the same call costs the same again), a
+   * TLS or address mistake, and a call of a closed client. */
   get retryable(): boolean {
-    return RETRY_CODES.includes(this.grpcCode);
+    if (this.retryableGiven !== undefined) {
+      return this.retryableGiven;
+    }
+    return RETRY_CODES.includes(this.grpcCode) && !NOT_RETRYABLE_REASONS.includes(this.reason);
   }
 }
 
@@ -126,8 +140,15 @@ export class Unauthenticated extends DuetimeError {}
 export class PermissionDenied extends DuetimeError {}
 /** The service or its ledger cannot answer now (UNAVAILABLE); retryable. */
 export class Unavailable extends DuetimeError {}
-/** The call did not finish in time (DEADLINE_EXCEEDED); retryable. */
+/** The call did not finish in time (DEADLINE_EXCEEDED); retryable, except
+ * reason CALL_BUDGET_EXCEEDED (the server stopped a call that costs too much). */
 export class DeadlineExceeded extends DuetimeError {}
+/** A request over the message size limit (RESOURCE_EXHAUSTED, reason
+ * MESSAGE_TOO_LARGE when the client saw it before sending); not retryable. */
+export class ResourceExhausted extends DuetimeError {}
+/** The call was cancelled (CANCELLED): by the caller's AbortSignal or
+ * `close()` (reason CLIENT_CLOSED; not retryable), or by a stopping server (retryable). */
+export class Cancelled extends DuetimeError {}
 
 const CLASSES: Partial<Record<Code, new (init: DuetimeErrorInit) => DuetimeError>> = {
   [Code.InvalidArgument]: InvalidArgument,
@@ -139,12 +160,25 @@ const CLASSES: Partial<Record<Code, new (init: DuetimeErrorInit) => DuetimeError
   [Code.PermissionDenied]: PermissionDenied,
   [Code.Unavailable]: Unavailable,
   [Code.DeadlineExceeded]: DeadlineExceeded,
+  [Code.ResourceExhausted]: ResourceExhausted,
+  [Code.Canceled]: Cancelled,
 };
 
 /** The DuetimeError subclass of `code`'s errors, constructed from `init`. */
 export function errorOfCode(init: DuetimeErrorInit): DuetimeError {
   const Class = CLASSES[init.code] ?? DuetimeError;
   return new Class(init);
+}
+
+/** The error of a call made on (or in flight at) a closed client:
+ * Cancelled, reason CLIENT_CLOSED, not retryable. */
+export function clientClosed(): Cancelled {
+  return new Cancelled({
+    code: Code.Canceled,
+    details: "the client is closed; make a new DuetimeClient to call again",
+    reason: "CLIENT_CLOSED",
+    retryable: false,
+  });
 }
 
 /** An InvalidArgument found before calling: `field` and what is wrong. */
@@ -176,22 +210,37 @@ function partsOfDetails(details: Iterable<unknown>, unpack: (detail: unknown) =>
   return parts;
 }
 
-const CONNECTION_ERRORS = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|ECONNRESET$|EPIPE$|ERR_HTTP2_)/;
+/** Node error codes of a TLS handshake refused for the client's own
+ * settings (a certificate not trusted, a host name it does not name, a
+ * plain-text server on the other end): retrying cannot help. */
+const TLS_CONFIG_ERRORS = /^(ERR_SSL_|ERR_TLS_CERT|UNABLE_TO_|CERT_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
+/** Node error codes of a connection that broke (retryable), or of a peer
+ * that does not speak HTTP/2 (ERR_HTTP2_: the HTTP/JSON port; not retryable). */
+const CONNECTION_ERRORS = /^(ERR_TLS_|EPROTO$|ECONNRESET$|EPIPE$|ERR_HTTP2_)/;
 
-/** Whether `error` is a connection that failed before the server sent
- * anything (no headers, no trailers): a TLS handshake refused either way
- * (Node reports it INTERNAL), or the stream reset by a server that could
- * not read the connection, e.g. a TLS port reached in plain text (Node
- * reports it CANCELLED). gRPC calls both UNAVAILABLE. */
-function connectionFailed(error: ConnectError): boolean {
+/** Why a connection failed before the server sent anything (no headers,
+ * no trailers), or undefined when it did not: "tls" a TLS handshake refused
+ * for the client's settings, "peer" a peer that is not a gRPC server (an
+ * HTTP/1 server, or a TLS port reached in plain text, which resets the
+ * stream), "network" a connection that broke. */
+function connectionFailed(error: ConnectError): "tls" | "peer" | "network" | undefined {
   if ([...error.metadata.keys()].length > 0) {
-    return false;
+    return undefined;
   }
   const cause = error.cause as { code?: unknown } | undefined;
-  if ((error.code === Code.Internal || error.code === Code.Unknown) && typeof cause?.code === "string") {
-    return CONNECTION_ERRORS.test(cause.code);
+  if ((error.code === Code.Internal || error.code === Code.Unknown || error.code === Code.Unavailable) && typeof cause?.code === "string") {
+    if (TLS_CONFIG_ERRORS.test(cause.code)) {
+      return "tls";
+    }
+    if (CONNECTION_ERRORS.test(cause.code)) {
+      return cause.code.startsWith("ERR_HTTP2_") ? "peer" : "network";
+    }
+    return undefined;
   }
-  return error.code === Code.Canceled && error.rawMessage.startsWith("http/2 stream closed with error code");
+  if (error.code === Code.Canceled && error.rawMessage.startsWith("http/2 stream closed with error code")) {
+    return "peer";
+  }
+  return undefined;
 }
 
 /** The DuetimeError of any error a call threw (a `ConnectError`, or anything
@@ -204,11 +253,14 @@ export function errorOf(error: unknown): DuetimeError {
   if (connect.cause instanceof DuetimeError) {
     return connect.cause;
   }
-  if (connectionFailed(connect)) {
+  const failed = connectionFailed(connect);
+  if (failed !== undefined) {
     return new Unavailable({
       code: Code.Unavailable,
       details: `the connection failed before the server answered (${connect.rawMessage}); ` +
         "is the address the gRPC port, and do the TLS settings match the server's?",
+      reason: failed === "network" ? "" : failed === "tls" ? "TLS_CONFIGURATION" : "NOT_A_GRPC_SERVER",
+      retryable: failed === "network",
       cause: error,
     });
   }

@@ -6,7 +6,7 @@
 export * from "./client.js";
 export * from "./errors.js";
 export { calendarOf, parseDays, parseHours, parseWeekend, DAYS } from "./calendar.js";
-export type { CalendarInit, CalendarLike, HolidayInit } from "./calendar.js";
+export type { CalendarInit, CalendarLike, DateOverrideInit, HolidayInit } from "./calendar.js";
 export { dateOf, millisecondsOf, stateMessage, stateText, timestampOf } from "./convert.js";
 export type { Instant } from "./convert.js";
 /** The generated messages, enums and services of duetime.v1 (protoc-gen-es). */

@@ -41,6 +41,8 @@ export interface Server {
   /** Every log line so far. */
   log: string[];
   stop(): Promise<void>;
+  /** Kills the server at once (SIGKILL), as a crash would; resolves once it exited. */
+  kill(): Promise<void>;
 }
 
 /** Starts `duetime serve --port 0 --db <temp> --calendars <repo>/calendars ...args`
@@ -95,7 +97,13 @@ export async function startServer(args: readonly string[] = [], port = 0): Promi
     await stop();
     throw error;
   }
-  return { address: `127.0.0.1:${bound}`, port: bound, log, stop };
+  const kill = async () => {
+    if (!exited) {
+      child.kill("SIGKILL");
+      await exit;
+    }
+  };
+  return { address: `127.0.0.1:${bound}`, port: bound, log, stop, kill };
 }
 
 /** A TCP port free on 127.0.0.1 right now. */

@@ -64,17 +64,39 @@ test("TLS with the CA as PEM text, by the name localhost", async () => {
   assert.equal(count.businessDays, 22);
 });
 
-test("a plain-text client to a TLS port fails UNAVAILABLE", async () => {
-  const error = await failure(() => client({ address: tls.address }).countBusinessDays("2026-12-01", "2026-12-31", "hr-zagreb"));
-  assert.ok(error instanceof Unavailable, `${error.name}: ${error.message}`);
-  assert.equal(error.retryable, true);
-});
-
-test("a server certificate from a CA not trusted fails UNAVAILABLE", async () => {
+test("a plain-text client to a TLS port fails UNAVAILABLE at once, not retried, not retryable", async () => {
+  const started = Date.now();
   const error = await failure(() =>
-    client({ address: tls.address, tls: { ca: certs.file("stranger.pem") } }).countBusinessDays("2026-12-01", "2026-12-31", "hr-zagreb"),
+    client({ address: tls.address, retries: 4, timeoutMs: 30_000 }).countBusinessDays("2026-12-01", "2026-12-31", "hr-zagreb"),
   );
   assert.ok(error instanceof Unavailable, `${error.name}: ${error.message}`);
+  assert.equal(error.retryable, false);
+  assert.equal(error.reason, "NOT_A_GRPC_SERVER");
+  assert.ok(Date.now() - started < 3_000, `took ${Date.now() - started} ms`);
+});
+
+test("a server certificate from a CA not trusted fails UNAVAILABLE at once, not retried, not retryable", async () => {
+  const started = Date.now();
+  const error = await failure(() =>
+    client({ address: tls.address, retries: 4, timeoutMs: 30_000, tls: { ca: certs.file("stranger.pem") } })
+      .countBusinessDays("2026-12-01", "2026-12-31", "hr-zagreb"),
+  );
+  assert.ok(error instanceof Unavailable, `${error.name}: ${error.message}`);
+  assert.equal(error.retryable, false);
+  assert.equal(error.reason, "TLS_CONFIGURATION");
+  assert.ok(Date.now() - started < 3_000, `took ${Date.now() - started} ms`);
+});
+
+test("a server certificate for another host name fails UNAVAILABLE at once, not retryable", async () => {
+  const started = Date.now();
+  const error = await failure(() =>
+    client({ address: tls.address, retries: 4, timeoutMs: 30_000, tls: { ca: certs.file("ca.pem"), serverName: "elsewhere.test" } })
+      .countBusinessDays("2026-12-01", "2026-12-31", "hr-zagreb"),
+  );
+  assert.ok(error instanceof Unavailable, `${error.name}: ${error.message}`);
+  assert.equal(error.retryable, false);
+  assert.equal(error.reason, "TLS_CONFIGURATION");
+  assert.ok(Date.now() - started < 3_000, `took ${Date.now() - started} ms`);
 });
 
 test("mutual TLS: the client's certificate and key as bytes", async () => {
