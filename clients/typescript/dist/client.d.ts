@@ -198,6 +198,10 @@ export interface Clock {
     recomputations: number;
     /** The next warning or breach (with warning thresholds or a policy with metrics); null: none. */
     nextAction: SlaNextAction | null;
+    /** What fell at the start's or event's own instant (StartClock / ApplyClockEvent with
+     * warning thresholds: a warning a resume re-armed, the breach of an overdue retarget);
+     * `nextAction` holds only what falls after it (docs/semantics.md §17). */
+    fellAtEvent: SlaDue[];
     recorded: Recorded;
     stateMessage: ClockState;
 }
@@ -221,6 +225,8 @@ export interface SlaMetric {
     /** The metric's clock state, base64 ("" before its first start). */
     state: string;
     timeline: TimelineEntry[];
+    /** When its BREACH fell, since its target was last set, whatever its status; null: not breached. */
+    breachedAt: Date | null;
 }
 export interface SlaEvaluation {
     clock: Clock;

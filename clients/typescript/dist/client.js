@@ -84,18 +84,18 @@ function upper(name) {
 function statusName(value) {
     return upper(enumName(ClockStatus, value));
 }
+function slaDueOf(due) {
+    return due.map((d) => ({
+        metric: d.metric,
+        kind: upper(enumName(SlaDueKind, d.kind)),
+        threshold: d.threshold,
+    }));
+}
 function nextActionOf(a) {
     if (a === undefined) {
         return null;
     }
-    return {
-        time: requiredDateOf(a.time),
-        due: a.due.map((d) => ({
-            metric: d.metric,
-            kind: upper(enumName(SlaDueKind, d.kind)),
-            threshold: d.threshold,
-        })),
-    };
+    return { time: requiredDateOf(a.time), due: slaDueOf(a.due) };
 }
 function clockOf(r) {
     const state = r.state ?? stateMessage(new Uint8Array());
@@ -109,6 +109,7 @@ function clockOf(r) {
         met: state.met ?? null,
         recomputations: Number(state.recomputations),
         nextAction: nextActionOf(r.nextAction),
+        fellAtEvent: "fellAtEvent" in r ? slaDueOf(r.fellAtEvent) : [],
         recorded: recordedOf(r),
         stateMessage: state,
     };
@@ -1024,6 +1025,7 @@ export class DuetimeClient {
                 tier: m.tier,
                 state: m.state ? stateText(m.state) : "",
                 timeline: timelineOf(m.timeline),
+                breachedAt: dateOf(m.breachTime),
             })),
             nextAction: nextActionOf(r.nextAction),
             asOf: dateOf(r.asOfTime),

@@ -254,6 +254,10 @@ export interface Clock {
   recomputations: number;
   /** The next warning or breach (with warning thresholds or a policy with metrics); null: none. */
   nextAction: SlaNextAction | null;
+  /** What fell at the start's or event's own instant (StartClock / ApplyClockEvent with
+   * warning thresholds: a warning a resume re-armed, the breach of an overdue retarget);
+   * `nextAction` holds only what falls after it (docs/semantics.md §17). */
+  fellAtEvent: SlaDue[];
   recorded: Recorded;
   stateMessage: ClockState;
 }
@@ -279,6 +283,8 @@ export interface SlaMetric {
   /** The metric's clock state, base64 ("" before its first start). */
   state: string;
   timeline: TimelineEntry[];
+  /** When its BREACH fell, since its target was last set, whatever its status; null: not breached. */
+  breachedAt: Date | null;
 }
 
 export interface SlaEvaluation {
@@ -393,18 +399,19 @@ function statusName(value: ClockStatus): ClockStatusName {
   return upper(enumName(ClockStatus, value)) as ClockStatusName;
 }
 
+function slaDueOf(due: SlaNextActionMessage["due"]): SlaDue[] {
+  return due.map((d) => ({
+    metric: d.metric,
+    kind: upper(enumName(SlaDueKind, d.kind)) as SlaDue["kind"],
+    threshold: d.threshold,
+  }));
+}
+
 function nextActionOf(a: SlaNextActionMessage | undefined): SlaNextAction | null {
   if (a === undefined) {
     return null;
   }
-  return {
-    time: requiredDateOf(a.time),
-    due: a.due.map((d) => ({
-      metric: d.metric,
-      kind: upper(enumName(SlaDueKind, d.kind)) as SlaDue["kind"],
-      threshold: d.threshold,
-    })),
-  };
+  return { time: requiredDateOf(a.time), due: slaDueOf(a.due) };
 }
 
 function clockOf(
@@ -421,6 +428,7 @@ function clockOf(
     met: state.met ?? null,
     recomputations: Number(state.recomputations),
     nextAction: nextActionOf(r.nextAction),
+    fellAtEvent: "fellAtEvent" in r ? slaDueOf(r.fellAtEvent) : [],
     recorded: recordedOf(r),
     stateMessage: state,
   };
@@ -1430,6 +1438,7 @@ export class DuetimeClient {
         tier: m.tier,
         state: m.state ? stateText(m.state) : "",
         timeline: timelineOf(m.timeline),
+        breachedAt: dateOf(m.breachTime),
       })),
       nextAction: nextActionOf(r.nextAction),
       asOf: dateOf(r.asOfTime),

@@ -234,6 +234,20 @@ describe("SLA clocks", () => {
     });
   });
 
+  test("what falls at an event's own instant is in fellAtEvent, not in nextAction", async () => {
+    const started = await duetime.startClock("8bh", "2026-11-30T09:00+01:00", "hr-zagreb", { warningThresholds: ["75%"] });
+    assert.deepEqual(started.fellAtEvent, []);
+    // 5 h used by 14:00: a 2bh target anchored at the start is overdue at the event
+    const overdue = await duetime.applyClockEvent(started.state, "retarget", "2026-11-30T14:00+01:00", {
+      target: "2bh", anchor: "start", warningThresholds: ["75%"],
+    });
+    assert.deepEqual(overdue.fellAtEvent, [
+      { metric: "", kind: "WARNING", threshold: "75%" },
+      { metric: "", kind: "BREACH", threshold: "" },
+    ]);
+    assert.equal(overdue.nextAction, null);
+  });
+
   test("EvaluateSla replays a ticket and names the one timer to arm", async () => {
     const sla = await duetime.evaluateSla("support-contract", SUPPORT_EVENTS, { asOf: "2026-12-21T10:00:00+01:00" });
     assert.equal(sla.clock.status, "RUNNING");
@@ -243,6 +257,17 @@ describe("SLA clocks", () => {
     assert.equal(sla.timeline.length, 5);
     assert.deepEqual(sla.nextAction, { time: new Date("2026-12-29T11:00:00Z"), due: [{ metric: "", kind: "BREACH", threshold: "" }] });
     assert.equal(sla.asOf?.toISOString(), "2026-12-21T09:00:00.000Z");
+  });
+
+  test("a metric whose breach has fallen says when, while it runs", async () => {
+    const sla = await duetime.evaluateSla("support-sla", [{ type: "start", time: "2026-12-01T09:00:00+01:00" }],
+      { asOf: "2026-12-09T09:00:00+01:00" });
+    assert.deepEqual(sla.metrics.map((m) => [m.name, m.status, m.breachedAt?.toISOString() ?? null]), [
+      ["first_response", "RUNNING", "2026-12-02T08:00:00.000Z"],
+      ["next_reply", "NOT_STARTED", null],
+      ["resolution", "RUNNING", "2026-12-08T08:00:00.000Z"],
+    ]);
+    assert.equal(sla.nextAction, null);
   });
 });
 
