@@ -23,7 +23,7 @@ from .clock import (Anchor, ClockEvent, ClockState, EventType, FailedPreconditio
                     _add_amount, _between, _compiled, _target_amount, apply_event, measure_of, start_clock)
 from .durations import DurationKind, parse_duration
 from .engine import first_open_at_or_after
-from .errors import FieldViolation, InvalidArgument
+from .errors import FieldViolation, InvalidArgument, OutOfRange
 from .explain import fmt_amount
 from .sla import START_EVENT, BusinessEvent, Policy, Tier, check_history_names
 from .zones import format_local
@@ -149,6 +149,7 @@ class MetricEntry:
     remaining_us: int | None
     reason: str
     threshold: str = ""
+    index: int = -1  # the event's index in the history (-1: a WARNING or BREACH)
 
 
 @dataclass(frozen=True)
@@ -207,8 +208,16 @@ def _falls_at(state: ClockState, left: int, cal: Calendar, floor: int) -> int:
     return max(w, floor)
 
 
+_UNSET = object()
+
+
 class _Run:
-    """One metric's clock while the history is replayed."""
+    """One metric's clock while the history is replayed.
+
+    What falls next is computed lazily: only the first armed warning (or
+    the breach) is placed on the calendar, and only again when the clock's
+    state changes, so an event the metric ignores costs nothing and a
+    metric with eight warnings costs what one costs."""
 
     def __init__(self, metric: Metric):
         self.metric = metric
@@ -217,12 +226,20 @@ class _Run:
         self.cycles = 0
         self.tier = ""
         self.timeline: list[MetricEntry] = []
-        self.lefts: list[tuple[int, Warning]] = []  # armed warnings not yet fallen: (amount left, warning)
+        self.lefts: list[tuple[int, Warning]] = []  # armed warnings not yet fallen, in falling order
         self.breach_armed = False
         self.armed_at = 0  # when the target was last set
+        self._head: object = _UNSET  # what falls next (a Due, or None), while the state stays as it is
+        #: (measure, calendar) -> (running intervals measured, their open time in µs), since the
+        #: intervals were last cleared: a RETARGET anchored at the start measures only the new ones.
+        self.spent: dict[tuple[Measure, int], tuple[int, int]] = {}
 
     def cal(self) -> Calendar:
         return self.metric.targets[self.tier].calendar
+
+    def changed(self) -> None:
+        """The state, tier or armed thresholds changed: what falls next is computed again."""
+        self._head = _UNSET
 
     def arm(self, at_us: int) -> None:
         """A target was set at ``at_us``: arm every warning and the breach."""
@@ -235,44 +252,103 @@ class _Run:
         self.lefts = sorted(lefts, key=lambda x: -x[0])  # they fall in this order
         self.breach_armed = True
         self.armed_at = at_us
+        self.changed()
+
+    def _due(self, k: int) -> Due:
+        """The k-th armed threshold (the breach after the warnings) on the RUNNING clock."""
+        s = self.state
+        r = max(s.running_since_us, self.armed_at)  # nothing falls before the target was set
+        if k < len(self.lefts):
+            left, w = self.lefts[k]
+            return Due(self.metric.name, "WARNING", w.text, _falls_at(s, left, self.cal(), r))
+        return Due(self.metric.name, "BREACH", "", max(s.deadline_us, r))
+
+    def head(self) -> Due | None:
+        """What falls first from the current running stretch on if no event
+        comes first (None unless RUNNING with something armed)."""
+        if self._head is _UNSET:
+            armed = len(self.lefts) + self.breach_armed
+            self._head = self._due(0) if self.status == "RUNNING" and self.state is not None and armed else None
+        return self._head  # type: ignore[return-value]
 
     def pending(self) -> list[Due]:
-        """What falls from the current running stretch on, in order, if no
-        event comes first (empty unless RUNNING)."""
-        s = self.state
-        if self.status != "RUNNING" or s is None:
+        """Everything that falls at the first instant something falls (the
+        warnings in falling order, then the breach); empty unless RUNNING.
+        The thresholds fall in the order they are armed in: a warning with
+        more left falls no later than one with less, and the breach last."""
+        first = self.head()
+        if first is None:
             return []
-        r = max(s.running_since_us, self.armed_at)  # nothing falls before the target was set
-        out = [Due(self.metric.name, "WARNING", w.text, _falls_at(s, left, self.cal(), r))
-               for left, w in self.lefts]
-        if self.breach_armed:
-            out.append(Due(self.metric.name, "BREACH", "", max(s.deadline_us, r)))
-        return sorted(out, key=lambda d: d.at_us)  # stable: warnings before the breach at one instant
+        out = [first]
+        for k in range(1, len(self.lefts) + self.breach_armed):
+            due = self._due(k)
+            if due.at_us != first.at_us:
+                break
+            out.append(due)
+        return out
 
     def fall_before(self, end_us: int, inclusive: bool) -> None:
         """Record what falls before ``end_us`` (at it too when ``inclusive``)."""
-        for due in self.pending():
+        while True:
+            due = self.head()
+            if due is None or not (due.at_us < end_us or (inclusive and due.at_us == end_us)):
+                return
             cal = self.cal()
-            if due.at_us < end_us or (inclusive and due.at_us == end_us):
-                if due.kind == "WARNING":  # one of them, if a threshold is given twice
-                    del self.lefts[next(i for i, x in enumerate(self.lefts) if x[1].text == due.threshold)]
-                    why = f"warning {due.threshold}: due {_when(self.state.deadline_us, cal)}"
-                else:
-                    self.breach_armed = False
-                    why = f"breach: the deadline {_when(self.state.deadline_us, cal)} passed"
-                self.timeline.append(MetricEntry("", due.at_us, due.kind, self.tier, self.status,
-                                                 self.state.deadline_us, self.state.deadline_us, None, why,
-                                                 due.threshold))
+            if due.kind == "WARNING":
+                del self.lefts[0]
+                why = f"warning {due.threshold}: due {_when(self.state.deadline_us, cal)}"
+            else:
+                self.breach_armed = False
+                why = f"breach: the deadline {_when(self.state.deadline_us, cal)} passed"
+            self.changed()
+            self.timeline.append(MetricEntry("", due.at_us, due.kind, self.tier, self.status,
+                                             self.state.deadline_us, self.state.deadline_us, None, why,
+                                             due.threshold))
+
+    def retarget_from_start(self, event: ClockEvent, check: Callable[[], None] | None) -> ClockState:
+        """The state after a RETARGET anchored at the clock's start
+        (docs/semantics.md §11), as :func:`~duetime.core.clock.apply_event`
+        gives it, measuring only the running intervals not measured by an
+        earlier one in the same measure and calendar (a running total)."""
+        state, t, cal = self.state, event.at_us, self.cal()
+        if state.status is Status.STOPPED or t < state.last_event_us:
+            return apply_event(state, event, cal, check)  # refused there, in its words
+        d = parse_duration(event.target, "event.target")
+        measure = measure_of(d, "event.target")
+        running = state.status is Status.RUNNING
+        breached = state.breached_us
+        if running and breached is None and state.deadline_us is not None and t > state.deadline_us:
+            breached = state.deadline_us
+        key = (measure, id(cal))
+        counted, spent = self.spent.get(key, (0, 0))
+        for k in range(counted, len(state.intervals)):
+            if check is not None and not k % 64:
+                check()
+            a, b = state.intervals[k]
+            spent += _between(measure, a, b, cal)
+        self.spent[key] = (len(state.intervals), spent)
+        consumed = spent + (_between(measure, state.running_since_us, t, cal) if running else 0)
+        remaining = _target_amount(d, measure, state.started_us, cal, "event.target") - consumed
+        base = replace(state, last_event_us=t, breached_us=breached, recomputations=state.recomputations + 1,
+                       target=d.text, measure=measure)
+        if running:
+            return replace(base, deadline_us=_add_amount(measure, t, remaining, cal, "event.target"))
+        return replace(base, remaining_us=remaining)
 
 
 def evaluate_metrics(policy: MetricPolicy, events: Sequence[BusinessEvent], as_of_us: int | None = None,
-                     check: Callable[[], None] | None = None) -> MetricsEvaluation:
+                     check: Callable[[], None] | None = None,
+                     max_intervals: int | None = None) -> MetricsEvaluation:
     """Replay ``events`` (the first ``start``) under ``policy`` as of
     ``as_of_us`` (None: the last event's instant). InvalidArgument: an
     unknown event (``events[i].type``) or tier (``events[i].attributes``), a
-    RETARGET without a tier, ``as_of`` earlier than the last event.
+    RETARGET without a tier, ``as_of`` earlier than the last event, a
+    metric's clock keeping more than ``max_intervals`` running intervals
+    (None: no bound; on ``events[i]``, the event that would add one more).
     FailedPrecondition: events out of time order, a second ``start``.
-    ``check``: a cooperative check called before each event."""
+    OutOfRange: an instant the clock reaches outside the dates a computation
+    may reach, on ``events[i].time``. ``check``: a cooperative check called
+    before each event (and while a RETARGET anchored at the start measures)."""
     check_history_names(policy.name, events, {e for m in policy.metrics for e in m.rules} - {START_EVENT},
                         policy.tiers)
     order = []
@@ -299,8 +375,19 @@ def evaluate_metrics(policy: MetricPolicy, events: Sequence[BusinessEvent], as_o
         if new_tier is not None and (policy.tier_on_any_event or i == 0):
             tier = new_tier
         for run in runs:
-            run.fall_before(e.at_us, inclusive=False)
-            _apply(run, e, i, tier, policy)
+            try:
+                run.fall_before(e.at_us, inclusive=False)
+                _apply(run, e, i, tier, policy, check)
+            except OutOfRange as err:
+                raise OutOfRange([v if v.field.startswith("calendar.") else v._replace(field=f"events[{i}].time")
+                                  for v in err.violations], err.reason) from None
+            if max_intervals is not None and run.state is not None and len(run.state.intervals) > max_intervals:
+                raise InvalidArgument.at(
+                    f"events[{i}]", f"{e.type} would give metric {run.metric.name or 'of the policy'!r} "
+                                    f"{len(run.state.intervals)} running intervals in one cycle; a clock keeps at "
+                                    f"most {max_intervals} (one per pause and resume since its start or last reset, "
+                                    f"so that its state continues with ApplyClockEvent): start a new cycle (an "
+                                    f"event the policy maps to RESET, or STOP and START) before this many pauses")
             if new_tier is not None and not policy.tier_on_any_event and run.timeline[-1].action == "RETARGET":
                 tier = new_tier
     for run in runs:
@@ -313,25 +400,28 @@ def evaluate_metrics(policy: MetricPolicy, events: Sequence[BusinessEvent], as_o
         tier, as_of, next_at, due)
 
 
-def _apply(run: _Run, e: BusinessEvent, i: int, tier: str, policy: MetricPolicy) -> None:
+def _apply(run: _Run, e: BusinessEvent, i: int, tier: str, policy: MetricPolicy,
+           check: Callable[[], None] | None = None) -> None:
     action = run.metric.rules.get(e.type, {}).get(run.status)
     old = run.state.deadline_us if run.state is not None else None
     if action is None:
         if run.state is not None or e.type != START_EVENT or i:
             run.timeline.append(MetricEntry(e.type, e.at_us, "NONE", run.tier or tier, run.status, old, old,
                                             run.state.remaining_us if run.state else None,
-                                            f"{e.type} while {run.status}: the policy does nothing"))
+                                            f"{e.type} while {run.status}: the policy does nothing", index=i))
         return
+    run.changed()
     if action == START:
         run.tier = tier
         t = run.metric.targets[tier]
-        run.state = start_clock(t.target, e.at_us, t.calendar, f"events[{i}]")
+        run.state = start_clock(t.target, e.at_us, t.calendar, f"events[{i}].time")
         run.status = "RUNNING"
         run.cycles += 1
+        run.spent = {}
         run.arm(e.at_us)
         run.timeline.append(MetricEntry(e.type, e.at_us, START, tier, "RUNNING", old, run.state.deadline_us, None,
                                         f"{e.type}: clock started (cycle {run.cycles}): {tier} target {t.target}, "
-                                        f"due {_when(run.state.deadline_us, t.calendar)}"))
+                                        f"due {_when(run.state.deadline_us, t.calendar)}", index=i))
         return
     kind = EventType(action)
     target = ""
@@ -347,13 +437,18 @@ def _apply(run: _Run, e: BusinessEvent, i: int, tier: str, policy: MetricPolicy)
         run.state = replace(run.state, target=d.text, measure=measure_of(d, "target"))
     event = ClockEvent(kind, e.at_us, target, run.metric.anchors.get(e.type, Anchor.EVENT))
     try:
-        run.state = apply_event(run.state, event, run.cal())
+        if kind is EventType.RETARGET and event.anchor is Anchor.START:
+            run.state = run.retarget_from_start(event, check)
+        else:
+            run.state = apply_event(run.state, event, run.cal(), check)
     except FailedPrecondition as err:
         raise FailedPrecondition([FieldViolation(f"events[{i}]{v.field.removeprefix('event')}",
                                                  f"{e.type} ({action}): {v.description}")
                                   for v in err.violations]) from None
     s = run.state
     run.status = s.status.value
+    if kind is EventType.RESET or (kind is EventType.RETARGET and event.anchor is Anchor.EVENT):
+        run.spent = {}  # the running intervals were cleared
     if kind in (EventType.RESET, EventType.RETARGET):
         run.arm(e.at_us)
     cal = run.cal()
@@ -368,7 +463,7 @@ def _apply(run: _Run, e: BusinessEvent, i: int, tier: str, policy: MetricPolicy)
     else:
         why = f"{e.type}: {action.lower()} to {s.target}; {fmt_amount(s.remaining_us)} left"
     run.timeline.append(MetricEntry(e.type, e.at_us, action, run.tier, run.status, old, s.deadline_us,
-                                    s.remaining_us, why))
+                                    s.remaining_us, why, index=i))
 
 
 
