@@ -151,3 +151,74 @@ def test_a_retarget_from_the_start_with_a_running_total_equals_apply_clock_event
         got = run.retarget_from_start(event, None) if kind == "RETARGET" else expected
         assert got == expected
         state = run.state = expected
+
+
+def _falls_at_by_measuring(state, left, cal, floor):
+    """The rule of docs/semantics.md §17 measured out: the open time from
+    ``floor`` to the deadline decides whether W lies before ``floor``."""
+    from duetime.core.clock import Measure, _add_amount, _between, _compiled
+    from duetime.core.engine import first_open_at_or_after
+    d = state.deadline_us
+    business = state.measure is not Measure.ELAPSED
+    avail = _between(state.measure, floor, d, cal) if d >= floor else d - floor
+    if left > avail:
+        return floor
+    if left == avail:
+        return min(first_open_at_or_after(_compiled(state.measure, cal), floor), d) if business and d > floor else floor
+    w = d if left <= 0 else _add_amount(state.measure, d, -left, cal, "warnings")
+    if business:
+        w = min(first_open_at_or_after(_compiled(state.measure, cal), w), d)
+    return max(w, floor)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(["8bh", "2bd", "30h", "1bh"]), st.integers(0, 6 * 24 * 4), st.integers(0, 4 * 24 * 4),
+       st.one_of(st.integers(0, 40 * 4), st.sampled_from([-1, 0])), st.booleans())
+def test_a_warning_falls_where_measuring_the_open_time_says(target, start_q, floor_q, left_q, exact):
+    """Oracle: one walk back from the deadline places a warning where
+    measuring the open time from the floor does, the floor in open or closed
+    time, the amount left more, less or exactly what is open."""
+    from duetime.core.clock import _between
+    from duetime.core.sla_metrics import _falls_at
+    q = 15 * 60_000_000
+    start = to_us(parse_instant("2026-11-28T00:00:00Z", "t")) + start_q * q
+    state = start_clock(target, start, CAL)
+    floor = start + floor_q * q
+    left = _between(state.measure, floor, state.deadline_us, CAL) if exact else left_q * q
+    assert _falls_at(state, left, CAL, floor) == _falls_at_by_measuring(state, left, CAL, floor)
+
+
+def _tier_changes(n: int) -> list[pb.BusinessEvent]:
+    t = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+    events = [ev("start", t.isoformat(), tier="low")]
+    while len(events) < n:
+        t += timedelta(minutes=7)
+        events.append(ev("priority_change", t.isoformat(), tier=("high", "low")[len(events) % 2]))
+    return events
+
+
+def test_an_event_weighs_each_metric_and_its_calendar():
+    from duetime.app.limits import sla_event_weight
+    two = Calendar.from_text(time_zone="UTC", working_hours=[(d, [("09:00", "12:00"), ("13:00", "17:00")])
+                                                             for d in range(1, 6)])
+    many = Calendar.from_text(time_zone="UTC", working_hours=[
+        (1, [(f"{h:02d}:00", f"{h:02d}:30") for h in range(24)])])
+    assert sla_event_weight([[two], [two, many], []]) == (11 + 2) + (11 + 24) + (11 + 1)
+
+
+def test_a_history_under_a_policy_with_metrics_is_bounded_in_weight(app):
+    # support-sla: 3 metrics on a calendar of two intervals a day, 39 an event: 846 events in 33,000
+    r = app.answer(EVALUATE_SLA, pb.EvaluateSlaRequest(policy="support-sla", events=_tier_changes(846)))
+    assert [m.cycles for m in r.metrics] == [1, 0, 1]
+    err = refusal(app, pb.EvaluateSlaRequest(policy="support-sla", events=_tier_changes(847)))
+    assert isinstance(err, InvalidArgument) and [v.field for v in err.violations] == ["events"]
+    assert err.violations[0].description == (
+        "has 847 events; under policy 'support-sla' (3 metrics) an event weighs 39 (11 per metric plus the most "
+        "working intervals one day of its calendar has), so at most 846 events are allowed in one request "
+        "(33000 in weight): evaluate the history since a later event that starts every metric's cycle anew, or "
+        "a policy with fewer metrics")
+    # a one-clock policy is one clock: 1,000 events, as before
+    t0 = datetime(2026, 12, 1, 8, 0, tzinfo=timezone.utc)
+    one = app.answer(EVALUATE_SLA, pb.EvaluateSlaRequest(policy="support-contract", events=[
+        ev("start" if i == 0 else "customer_reply", (t0 + timedelta(minutes=i)).isoformat()) for i in range(1000)]))
+    assert len(one.timeline) == 1000

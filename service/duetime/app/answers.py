@@ -38,7 +38,7 @@ from duetime.core.queries import horizon, last_date_of_span
 from duetime.core.sla import BusinessEvent, Evaluation, Policy, evaluate
 from duetime.core.sla_metrics import MetricPolicy, MetricsEvaluation, evaluate_metrics, one_metric
 from duetime.app.calendars import ResolvedCalendar, renamed
-from duetime.app.limits import DEFAULT_LIMITS, Limits, check_length
+from duetime.app.limits import DEFAULT_LIMITS, SLA_METRIC_WEIGHT, Limits, check_length, sla_event_weight
 
 
 def due_time(start: datetime | int, duration: str, cal: ResolvedCalendar, at_close: AtClose,
@@ -223,10 +223,22 @@ def evaluate_metric_events(policy: SlaMetricsPolicy, events: Sequence[BusinessEv
     event's instant; docs/semantics.md §17). Raises InvalidArgument (an
     unknown event or tier, ``as_of_time`` before the last event, a metric's
     clock past ``limits.max_running_intervals`` running intervals in one
-    cycle, for a policy that declares metrics: on ``events[i]``), FailedPrecondition (the history out of order,
+    cycle, for a policy that declares metrics: on ``events[i]``; more events
+    than ``limits.max_sla_metric_work`` allows, each weighing
+    :func:`~duetime.app.limits.sla_event_weight`: on ``events``), FailedPrecondition (the history out of order,
     a second start) or OutOfRange (a date outside a calendar's years, or
     the holiday horizon of a metric's calendar: on ``events[i].time``, the
     first event whose clock reaches it, as :func:`evaluate_events` names it)."""
+    if policy.declared:
+        weight = sla_event_weight([t.calendar for t in m.targets.values()] for m in policy.metrics.metrics)
+        if len(events) * weight > limits.max_sla_metric_work:
+            most = max(1, limits.max_sla_metric_work // weight)
+            raise InvalidArgument.at("events", (
+                f"has {len(events)} events; under policy {policy.metrics.name!r} ({len(policy.metrics.metrics)} "
+                f"metrics) an event weighs {weight} ({SLA_METRIC_WEIGHT} per metric plus the most working "
+                f"intervals one day of its calendar has), so at most {most} events are allowed in one request "
+                f"({limits.max_sla_metric_work} in weight): evaluate the history since a later event that "
+                f"starts every metric's cycle anew, or a policy with fewer metrics"))
     with policy.initial_calendar.answering():
         result = evaluate_metrics(policy.metrics, list(events), as_of_us, check,
                                   limits.max_running_intervals if policy.declared else None)

@@ -193,17 +193,22 @@ def _falls_at(state: ClockState, left: int, cal: Calendar, floor: int) -> int:
     """When a warning with ``left`` left falls on the RUNNING ``state``: the
     latest instant W with open time in [W, deadline) equal to ``left``, or
     ``floor`` (when the clock last started running or its target was set)
-    if W lies before it. Never looks before ``floor``, so it stays inside
-    the calendar's range whatever ``left`` is."""
+    if W lies before it (W is then the first open instant at or after
+    ``floor`` when the open time from ``floor`` to the deadline is exactly
+    ``left``). One walk back from the deadline; a walk that would leave
+    the dates a computation may reach lies before ``floor``."""
     d = state.deadline_us
-    business = state.measure is not Measure.ELAPSED
-    avail = _between(state.measure, floor, d, cal) if d >= floor else d - floor
-    if left > avail:
+    if left <= 0:
+        w = d
+    elif state.measure is Measure.ELAPSED:
+        w = d - left
+    elif left > d - floor:  # more than the elapsed time from floor, so more than its open time
         return floor
-    if left == avail:
-        return min(first_open_at_or_after(_compiled(state.measure, cal), floor), d) if business and d > floor else floor
-    w = d if left <= 0 else _add_amount(state.measure, d, -left, cal, "warnings")
-    if business:
+    else:
+        try:
+            w = _add_amount(state.measure, d, -left, cal, "warnings")
+        except OutOfRange:
+            return floor
         w = min(first_open_at_or_after(_compiled(state.measure, cal), w), d)
     return max(w, floor)
 
