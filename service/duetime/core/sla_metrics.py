@@ -61,21 +61,36 @@ class Warning:
     left_us: int | None = None
 
 
-def parse_warning(text: str, measure: Measure, field: str) -> Warning:
-    """``"NN%"`` (0 < NN < 100) or an amount left in the units of ``measure``
-    (docs/semantics.md §17). InvalidArgument naming ``field`` otherwise."""
-    m = _SHARE.fullmatch(text.strip())
+#: How a message names a clock of each measure.
+_CLOCK_OF = {Measure.ELAPSED: "an elapsed clock", Measure.BUSINESS_TIME: "a business-time clock",
+             Measure.BUSINESS_DAY: "a business-day clock"}
+_BARE = re.compile(r"[+-]?\d+(?:\.\d*)?")
+
+
+def parse_warning(text: str, measure: Measure, field: str, bare_ms: bool = False) -> Warning:
+    """``"NN%"`` (0 < NN < 100, at most 6 decimals) or an amount left in the
+    units of ``measure`` (docs/semantics.md §17). InvalidArgument naming
+    ``field`` otherwise, a number without a unit (``"75"``) included: it is
+    neither a share nor an amount. ``bare_ms``: take a whole number without
+    a unit as milliseconds left, as a policy version compiled before that
+    was refused means it."""
+    t = text.strip()
+    if _BARE.fullmatch(t) and not (bare_ms and t.isdigit()):
+        raise InvalidArgument.at(field, f"{text!r} has no unit: write a share of the target consumed with '%' "
+                                        f"(e.g. '{t}%') or an amount left with its unit (e.g. '30bm', '2h')")
+    m = _SHARE.fullmatch(t)
     if m:
         share = Fraction(m.group(1)) / 100
         if not 0 < share < 1:
             raise InvalidArgument.at(field, f"{text!r}: a share is more than 0% and less than 100%")
-        return Warning(text.strip(), share=share)
-    if text.strip().endswith("%"):
-        raise InvalidArgument.at(field, f"{text!r}: write a share as NN% (0 < NN < 100), e.g. '75%'")
+        return Warning(t, share=share)
+    if t.endswith("%"):
+        raise InvalidArgument.at(field, f"{text!r}: write a share as NN% with 0 < NN < 100 and at most 6 "
+                                        f"decimals, e.g. '75%' or '33.3333%'")
     kind, words = _UNITS[measure]
-    d = parse_duration(text.strip(), field)
+    d = parse_duration(t, field)
     if d.is_relative or d.kind is not kind or d.days:
-        raise InvalidArgument.at(field, f"{text!r}: a {measure.value.lower()} clock's warning is a share "
+        raise InvalidArgument.at(field, f"{text!r}: {_CLOCK_OF[measure]}'s warning is a share "
                                         f"('75%') or an amount left in {words}")
     if d.micros <= 0:
         raise InvalidArgument.at(field, f"{text!r}: the amount left must be more than zero")
