@@ -222,3 +222,14 @@ def test_a_history_under_a_policy_with_metrics_is_bounded_in_weight(app):
     one = app.answer(EVALUATE_SLA, pb.EvaluateSlaRequest(policy="support-contract", events=[
         ev("start" if i == 0 else "customer_reply", (t0 + timedelta(minutes=i)).isoformat()) for i in range(1000)]))
     assert len(one.timeline) == 1000
+
+
+def test_start_clock_refuses_a_threshold_without_a_unit(app):
+    from duetime.api.convert import START_CLOCK
+    request = pb.StartClockRequest(target="14d", warning_thresholds=["75%", "75"])
+    request.start_time.FromJsonString("2026-12-01T09:00:00Z")
+    with pytest.raises(InvalidArgument) as info:
+        app.answer(START_CLOCK, request)
+    assert [(v.field, v.description) for v in info.value.violations] == [(
+        "warning_thresholds[1]", "'75' has no unit: write a share of the target consumed with '%' (e.g. '75%') "
+                                 "or an amount left with its unit (e.g. '30bm', '2h')")]
