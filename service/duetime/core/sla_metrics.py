@@ -20,12 +20,12 @@ from typing import Callable, Mapping, Sequence
 
 from .calendar import Calendar
 from .clock import (Anchor, ClockEvent, ClockState, EventType, FailedPrecondition, Measure, Status,
-                    _add_amount, _between, _compiled, _target_amount, apply_event, measure_of, start_clock)
+                    _add_amount, _compiled, _target_amount, apply_event, measure_of, start_clock)
 from .durations import DurationKind, parse_duration
 from .engine import first_open_at_or_after
 from .errors import FieldViolation, InvalidArgument, OutOfRange
 from .explain import fmt_amount
-from .sla import START_EVENT, BusinessEvent, Policy, Tier, check_history_names
+from .sla import START_EVENT, BusinessEvent, Policy, Tier, check_history_names, retarget_from_start
 from .zones import format_local
 
 #: The statuses a metric's rules may name; NOT_STARTED is a metric's status
@@ -326,34 +326,9 @@ class _Run:
                                              due.threshold))
 
     def retarget_from_start(self, event: ClockEvent, check: Callable[[], None] | None) -> ClockState:
-        """The state after a RETARGET anchored at the clock's start
-        (docs/semantics.md §11), as :func:`~duetime.core.clock.apply_event`
-        gives it, measuring only the running intervals not measured by an
-        earlier one in the same measure and calendar (a running total)."""
-        state, t, cal = self.state, event.at_us, self.cal()
-        if state.status is Status.STOPPED or t < state.last_event_us:
-            return apply_event(state, event, cal, check)  # refused there, in its words
-        d = parse_duration(event.target, "event.target")
-        measure = measure_of(d, "event.target")
-        running = state.status is Status.RUNNING
-        breached = state.breached_us
-        if running and breached is None and state.deadline_us is not None and t > state.deadline_us:
-            breached = state.deadline_us
-        key = (measure, id(cal))
-        counted, spent = self.spent.get(key, (0, 0))
-        for k in range(counted, len(state.intervals)):
-            if check is not None and not k % 64:
-                check()
-            a, b = state.intervals[k]
-            spent += _between(measure, a, b, cal)
-        self.spent[key] = (len(state.intervals), spent)
-        consumed = spent + (_between(measure, state.running_since_us, t, cal) if running else 0)
-        remaining = _target_amount(d, measure, state.started_us, cal, "event.target") - consumed
-        base = replace(state, last_event_us=t, breached_us=breached, recomputations=state.recomputations + 1,
-                       target=d.text, measure=measure)
-        if running:
-            return replace(base, deadline_us=_add_amount(measure, t, remaining, cal, "event.target"))
-        return replace(base, remaining_us=remaining)
+        """The state after a RETARGET anchored at the clock's start, with
+        :attr:`spent` as the running total (see :func:`retarget_from_start`)."""
+        return retarget_from_start(self.state, event, self.cal(), self.spent, check)
 
 
 def evaluate_metrics(policy: MetricPolicy, events: Sequence[BusinessEvent], as_of_us: int | None = None,
