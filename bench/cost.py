@@ -142,7 +142,8 @@ def _explained(cal: pb.Calendar) -> int:
 
 
 CALENDARS = {"most dates": most_dates, "most intervals": most_intervals, "most week periods": most_week_periods}
-WITHOUT_CALENDAR = {"ListRecords", "GetRecord", "ListCalendars", "GetCalendar", "AnalyzeImpact", "EvaluateSla"}
+WITHOUT_CALENDAR = {"ListRecords", "GetRecord", "ListCalendars", "GetCalendar", "AnalyzeImpact", "EvaluateSla",
+                    "EvaluateSla (metrics)"}
 
 
 def _at(text: str) -> Timestamp:
@@ -301,6 +302,27 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], datetime]) -> dict[
                 seconds=t + i * 5 * 3600)))
         return [pb.EvaluateSlaRequest(policy="support-contract", events=events)]
 
+    def sla_metrics(run, cal):
+        """support-sla (three metrics, eight warnings in all): the most events
+        its weight allows, 100 pauses and resumes of resolution and
+        START-anchored priority changes, every metric running."""
+        weight = L.sla_event_weight([t.calendar for t in m.targets.values()]
+                                    for m in catalog.policies.resolve_metrics("support-sla").metrics)
+        n = min(L.MAX_SLA_EVENTS, L.MAX_SLA_METRIC_WORK // weight)
+        t = int(datetime(2026, 12, 1, 8, tzinfo=timezone.utc).timestamp()) + run
+        events = [pb.BusinessEvent(type="start", time=Timestamp(seconds=t), attributes={"tier": "low"})]
+        pairs = 0
+        while len(events) < n:
+            t += 420
+            if pairs < 100 and len(events) % 3 == 1:
+                events.append(pb.BusinessEvent(type="awaiting_customer", time=Timestamp(seconds=t)))
+                events.append(pb.BusinessEvent(type="customer_reply", time=Timestamp(seconds=t + 60)))
+                pairs += 1
+            else:
+                events.append(pb.BusinessEvent(type="priority_change", time=Timestamp(seconds=t),
+                                               attributes={"tier": ("high", "low")[len(events) % 2]}))
+        return [pb.EvaluateSlaRequest(policy="support-sla", events=events[:n])]
+
     def impact(run, cal):
         records_for_impact()
         new = catalog.bundles.versions("hr-zagreb")[-1]
@@ -338,6 +360,7 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], datetime]) -> dict[
         "StartClock": (d + "StartClock", start_clock),
         "ApplyClockEvent": (d + "ApplyClockEvent", clock_event),
         "EvaluateSla": (d + "EvaluateSla", sla),
+        "EvaluateSla (metrics)": (d + "EvaluateSla", sla_metrics),
         "AnalyzeImpact": (d + "AnalyzeImpact", impact),
         "ListRecords": (d + "ListRecords", list_records),
         "GetRecord": (d + "GetRecord", get_record),

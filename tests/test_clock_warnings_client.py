@@ -52,7 +52,7 @@ def test_cli_clock_warns_and_prints_the_next_action(server):
     bad = duetime("clock", "start", "8bh", "--at", "2026-12-03T15:00:00+01:00",
                   "--calendar", "support-desk-example", "--warn", "30m", "--server", server.address)
     assert bad.returncode == 2
-    assert bad.stderr.startswith("error: warning_thresholds[0]: '30m': a business_time clock's warning")
+    assert bad.stderr.startswith("error: warning_thresholds[0]: '30m': a business-time clock's warning")
 
 
 def test_cli_clock_without_warn_prints_no_next_action(server):

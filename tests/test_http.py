@@ -392,7 +392,7 @@ def test_a_duplicate_key_is_400_in_plain_words(both):
 def test_a_value_of_the_wrong_json_type_is_400_naming_the_field(both):
     wrong = {"/v1/dueTimes:compute": (b'{"duration": 5}', "field duration: must be a JSON string"),
              "/v1/schedules:compute": (b'{"calendar": {"holidays": [{"date": 20261225}]}}',
-                                       "field calendar.holidays.date: must be a JSON string"),
+                                       "field calendar.holidays[0].date: must be a JSON string"),
              "/v1/records:analyzeImpact": (b'{"limit": "abc"}', "field limit: must be an integer"),
              "/v1/holidays:list": (b'{"calendar": 5}', "field calendar: must be a JSON object")}
     for path, (body, description) in wrong.items():
@@ -417,7 +417,7 @@ def test_enum_numbers_out_of_range_and_bad_map_keys_are_400_naming_the_field(bot
               '{%s, "calendar": {"weekend": {"days": [6, 1e400]}}}' % start, weekend),
              ("/v1/sla:evaluate", '{"policy": "support-contract", "events": [{"type": "start", '
               '"time": "2026-12-11T10:00:00+01:00", "attributes": {"\\ud800": "b"}}]}',
-              "field events.attributes: has a key that is not valid Unicode (it holds an "
+              "field events[0].attributes: has a key that is not valid Unicode (it holds an "
               "unpaired surrogate)")]
     for path, body, description in wrong:
         assert bad_request(both.http.post(path, content=body.encode())) == {
@@ -516,3 +516,10 @@ def test_with_auth_tokens_http_needs_the_same_bearer_token(tmp_path):
         assert server.terminate() == 0, "".join(server.stderr)
     finally:
         server.kill()
+
+
+def test_a_wrong_value_in_a_list_of_messages_names_its_index(both):
+    body = (b'{"policy": "support-sla", "events": [{"type": "start", "time": "2026-12-01T09:00:00Z"}, '
+            b'{"type": "priority_change", "time": "2026-12-01T10:00:00Z", "attributes": {"tier": 5}}]}')
+    assert bad_request(both.http.post("/v1/sla:evaluate", content=body)) == {
+        "field": "body", "description": "field events[1].attributes: must be a JSON object, each value a JSON string"}

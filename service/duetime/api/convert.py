@@ -887,15 +887,17 @@ def _answer_sla_metrics(request: pb.EvaluateSlaRequest, answering: Answering) ->
     as_of = (start_us(timestamp_to_datetime(request.as_of_time, "as_of_time"), first.calendar, "as_of_time")
              if request.HasField("as_of_time") else None)
     if policy.declared:
-        result = answers.evaluate_metric_events(policy, events, as_of, answering.check)
-        response = _answer(pb.EvaluateSlaResponse, ResolvedCalendar(first.calendar, policy.versions), (),
+        evaluated = answers.evaluate_metric_events(policy, events, as_of, answering.check, answering.limits)
+        result = evaluated.result
+        response = _answer(pb.EvaluateSlaResponse, ResolvedCalendar(first.calendar, policy.versions),
+                           evaluated.warnings,
                            tier=result.tier, policy_version=f"{policy.metrics.name}@{policy.metrics.version}")
     else:
         legacy = pb.EvaluateSlaRequest()
         legacy.CopyFrom(request)
         legacy.ClearField("as_of_time")
         response = answer_sla_evaluation(legacy, answering)
-        result = answers.evaluate_metric_events(policy, events, as_of, answering.check)
+        result = answers.evaluate_metric_events(policy, events, as_of, answering.check, answering.limits).result
     for run, metric in zip(result.metrics, policy.metrics.metrics):
         out = response.metrics.add(name=run.name, status=_METRIC_STATUS[run.status], cycles=run.cycles,
                                    tier=run.tier)

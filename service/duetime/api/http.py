@@ -675,7 +675,8 @@ def _message_problem(tree: dict, descriptor: _descriptor.Descriptor, at: str,
             for i, item in enumerate(value):
                 if item is None:
                     return _Problem(inner, f"must be {_json_kind(field)} (null is no item)", True)
-                problem = _value_problem(field, item, f"{where}[{i}]", inner)
+                item_path = inner if field.message_type is None else path + (f"{key}[{i}]",)  # a message's field: its index
+                problem = _value_problem(field, item, f"{where}[{i}]", item_path)
                 if problem is not None:
                     return problem
         else:

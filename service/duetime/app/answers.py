@@ -38,7 +38,7 @@ from duetime.core.queries import horizon, last_date_of_span
 from duetime.core.sla import BusinessEvent, Evaluation, Policy, evaluate
 from duetime.core.sla_metrics import MetricPolicy, MetricsEvaluation, evaluate_metrics, one_metric
 from duetime.app.calendars import ResolvedCalendar, renamed
-from duetime.app.limits import DEFAULT_LIMITS, Limits, check_length
+from duetime.app.limits import DEFAULT_LIMITS, SLA_METRIC_WEIGHT, Limits, check_length, sla_event_weight
 
 
 def due_time(start: datetime | int, duration: str, cal: ResolvedCalendar, at_close: AtClose,
@@ -207,15 +207,56 @@ def sla_metrics_policy(ref: str, catalog: Catalog, limits: Limits = DEFAULT_LIMI
     return SlaMetricsPolicy(sla, metrics, declared, calendars)
 
 
+@dataclass(frozen=True)
+class SlaMetricsAnswer:
+    """A ticket's events replayed under a policy with metrics: the
+    evaluation and the warnings of the dates its clocks span."""
+
+    result: MetricsEvaluation
+    warnings: tuple[str, ...]
+
+
 def evaluate_metric_events(policy: SlaMetricsPolicy, events: Sequence[BusinessEvent], as_of_us: int | None,
-                           check: Callable[[], None] | None = None) -> MetricsEvaluation:
+                           check: Callable[[], None] | None = None,
+                           limits: Limits = DEFAULT_LIMITS) -> SlaMetricsAnswer:
     """Replay ``events`` under ``policy`` as of ``as_of_us`` (None: the last
     event's instant; docs/semantics.md §17). Raises InvalidArgument (an
-    unknown event or tier, ``as_of_time`` before the last event),
-    FailedPrecondition (the history out of order, a second start) or
-    OutOfRange (a date outside a calendar's years: on ``events[i].time``)."""
+    unknown event or tier, ``as_of_time`` before the last event, a metric's
+    clock past ``limits.max_running_intervals`` running intervals in one
+    cycle, for a policy that declares metrics: on ``events[i]``; more events
+    than ``limits.max_sla_metric_work`` allows, each weighing
+    :func:`~duetime.app.limits.sla_event_weight`: on ``events``), FailedPrecondition (the history out of order,
+    a second start) or OutOfRange (a date outside a calendar's years, or
+    the holiday horizon of a metric's calendar: on ``events[i].time``, the
+    first event whose clock reaches it, as :func:`evaluate_events` names it)."""
+    if policy.declared:
+        weight = sla_event_weight([t.calendar for t in m.targets.values()] for m in policy.metrics.metrics)
+        if len(events) * weight > limits.max_sla_metric_work:
+            most = max(1, limits.max_sla_metric_work // weight)
+            raise InvalidArgument.at("events", (
+                f"has {len(events)} events; under policy {policy.metrics.name!r} ({len(policy.metrics.metrics)} "
+                f"metrics) an event weighs {weight} ({SLA_METRIC_WEIGHT} per metric plus the most working "
+                f"intervals one day of its calendar has), so at most {most} events are allowed in one request "
+                f"({limits.max_sla_metric_work} in weight): evaluate the history since a later event that "
+                f"starts every metric's cycle anew, or a policy with fewer metrics"))
     with policy.initial_calendar.answering():
-        return evaluate_metrics(policy.metrics, list(events), as_of_us, check)
+        result = evaluate_metrics(policy.metrics, list(events), as_of_us, check,
+                                  limits.max_running_intervals if policy.declared else None)
+    # every event's clock, in the history's order: the dates from the event to the deadlines it replaced and set
+    entries = sorted(((e.index, k, e) for k, (run, metric) in enumerate(zip(result.metrics, policy.metrics.metrics))
+                      for e in run.timeline if e.index >= 0), key=lambda x: (x[0], x[1]))
+    warnings: list[str] = []
+    seen: set[tuple[str, int | None, int | None]] = set()
+    for i, k, entry in entries:
+        ref = policy.metrics.metrics[k].targets[entry.tier].calendar_ref
+        key = (ref, entry.at_us, entry.old_deadline_us, entry.new_deadline_us)
+        if key in seen:
+            continue
+        seen.add(key)
+        cal = policy.calendars[ref]
+        with renamed(lambda field, i=i: f"events[{i}].time"), cal.answering():
+            warnings += clock_horizon(cal, entry.at_us, entry.old_deadline_us, entry.new_deadline_us)
+    return SlaMetricsAnswer(result, tuple(dict.fromkeys(warnings)))
 
 
 def check_holiday_range(first: date, last: date, limits: Limits = DEFAULT_LIMITS) -> None:

@@ -63,6 +63,13 @@ MAX_DEADLINES = 100
 """Most deadlines one ComputeSchedule request may ask for."""
 MAX_SLA_EVENTS = 1_000
 """Most events one EvaluateSla request may replay."""
+MAX_SLA_METRIC_WORK = 33_000
+"""Most work one EvaluateSla request of a policy with metrics may ask for:
+its events times what one event weighs under the policy
+(:func:`sla_event_weight`). Under the bundled support-sla policy (three
+metrics, two intervals a day) an event weighs 39: 846 events."""
+SLA_METRIC_WEIGHT = 11
+"""What each metric adds to an event's weight beyond its calendar's intervals."""
 MAX_EXPLANATION_WEIGHT = 144
 """Most explanation weight one request may carry: the items of one
 BatchComputeDueTimes call (or one stream message) with ``explain`` set, or
@@ -118,6 +125,7 @@ class Limits:
     max_intervals: int = MAX_INTERVALS
     max_deadlines: int = MAX_DEADLINES
     max_sla_events: int = MAX_SLA_EVENTS
+    max_sla_metric_work: int = MAX_SLA_METRIC_WORK
     max_explanation_weight: int = MAX_EXPLANATION_WEIGHT
     max_list_bytes: int = MAX_LIST_BYTES
     max_clock_warnings: int = MAX_CLOCK_WARNINGS
@@ -198,6 +206,25 @@ def explanation_weight(calendar) -> int:
     counts = [len(day.intervals) for day in calendar.working_hours.days]
     counts += [len(o.intervals) for o in calendar.date_overrides]
     return max(counts, default=1) or 1
+
+
+def sla_event_weight(metric_calendars) -> int:
+    """What one event of a history weighs under a policy with metrics
+    (docs/semantics.md §17): for each metric (``metric_calendars``: one
+    iterable of core Calendars per metric, its tiers' calendars),
+    :data:`SLA_METRIC_WEIGHT` plus the most working intervals one day of its
+    calendars has (a weekday, a week period's weekday or a date override; at
+    least 1). Each event may move every metric's clock, and measuring open
+    time costs about one step per working interval of the days it crosses."""
+    total = 0
+    for calendars in metric_calendars:
+        most = 1
+        for cal in calendars:
+            days = [*cal.working_hours, *(d for p in cal.week_periods for d in p.working_hours),
+                    *(o.intervals for o in cal.date_overrides)]
+            most = max(most, *(len(d) for d in days), 1)
+        total += SLA_METRIC_WEIGHT + most
+    return total
 
 
 def explanation_problem(weights: list[int], field: str, what: str,

@@ -59,17 +59,40 @@ def compile_policy(path: Path, bundles: BundleStore) -> tuple[dict, str]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise SourceError(f"{where}: not valid TOML: {e}") from None
+    content = _compile_data(name, where, data, bundles)
+    return content, version_of(content)
+
+
+def _target_text(t: dict, where: str, compiled: bool = False) -> str:
+    """A target as written (``t["target"]``); SourceError naming ``where``
+    for a number without a unit (``8``, ``"8"``): over the API a bare number
+    is milliseconds, which no SLA means. ``compiled``: a version compiled
+    before that was refused keeps its meaning (milliseconds)."""
+    target = t.get("target", "")
+    if not compiled and (isinstance(target, (int, float)) or str(target).strip().lstrip("+-").isdigit()):
+        raise SourceError(f"{where}: target {target!r} has no unit: write it with one, e.g. \"8bh\", "
+                          f"\"3bd\" or \"48h\"")
+    return str(target)
+
+
+def _compile_data(name: str, where: str, data: dict, bundles: BundleStore, compiled: bool = False) -> dict:
+    """The compiled content of policy ``name`` from its source ``data`` (a
+    policy with metrics or one clock). Raises SourceError naming ``where``
+    and the key. ``compiled``: ``data`` is a compiled version's content,
+    checked as it was when compiled (a number without a unit, refused since,
+    is milliseconds; a metric name with '-' stays)."""
     if "metrics" in data:
-        content = _compile_metrics(name, where, data, bundles)
-        return content, version_of(content)
+        return _compile_metrics(name, where, data, bundles, compiled)
     tiers = data.get("tiers")
     if not isinstance(tiers, dict) or not tiers:
         raise SourceError(f"{where}: give at least one [tiers.NAME] with target and calendar")
     out_tiers = {}
     for tname, t in tiers.items():
         w = f"{where}: tiers.{tname}"
+        if not isinstance(t, dict):
+            raise SourceError(f"{w}: write {{ target = \"48bh\", calendar = \"NAME\" }}")
         try:
-            measure_of(parse_duration(str(t.get("target", "")), "target"), "target")
+            measure_of(parse_duration(_target_text(t, w, compiled), "target"), "target")
             bundle = bundles.resolve(str(t.get("calendar", "")), "calendar")
         except (DuetimeError, BundleNotFound) as e:
             raise SourceError(f"{w}: {e}") from None
@@ -78,9 +101,13 @@ def compile_policy(path: Path, bundles: BundleStore) -> tuple[dict, str]:
     if initial not in tiers:
         raise SourceError(f"{where}: initial_tier {initial!r} is not one of the tiers {sorted(tiers)}")
     events = data.get("events", {})
+    if not isinstance(events, dict):
+        raise SourceError(f"{where}: events: write [events.NAME] tables")
     out_events = {}
     for ename, rule in events.items():
         w = f"{where}: events.{ename}"
+        if not isinstance(rule, dict):
+            raise SourceError(f"{w}: map RUNNING / PAUSED to one of {sorted(_ACTIONS)} (and optionally anchor)")
         if ename == START_EVENT:
             raise SourceError(f"{w}: {START_EVENT!r} is reserved: every history begins with it")
         actions = {k: str(v).upper() for k, v in rule.items() if k in _STATUSES}
@@ -91,7 +118,7 @@ def compile_policy(path: Path, bundles: BundleStore) -> tuple[dict, str]:
         if anchor not in ("EVENT", "START"):
             raise SourceError(f"{w}: anchor is EVENT or START")
         out_events[ename] = {**actions, "anchor": anchor}
-    content = {
+    return {
         "format": 1,
         "kind": "policy",
         "name": name,
@@ -100,10 +127,9 @@ def compile_policy(path: Path, bundles: BundleStore) -> tuple[dict, str]:
         "tiers": out_tiers,
         "events": out_events,
     }
-    return content, version_of(content)
 
 
-def _compile_metrics(name: str, where: str, data: dict, bundles: BundleStore) -> dict:
+def _compile_metrics(name: str, where: str, data: dict, bundles: BundleStore, compiled: bool = False) -> dict:
     """The compiled content of a policy with ``[metrics.NAME]`` tables
     (docs/semantics.md §17). Raises SourceError naming the table."""
     metrics = data["metrics"]
@@ -118,7 +144,7 @@ def _compile_metrics(name: str, where: str, data: dict, bundles: BundleStore) ->
     out, tier_names = [], None
     for mname, m in metrics.items():
         w = f"{where}: metrics.{mname}"
-        if not _NAME.fullmatch(mname.replace("_", "-")) or not isinstance(m, dict):
+        if ("-" in mname and not compiled) or not _NAME.fullmatch(mname.replace("_", "-")) or not isinstance(m, dict):
             raise SourceError(f"{w}: a metric is a table named with lower-case letters, digits and '_'")
         extra = set(m) - {"targets", "events", "warnings"}
         if extra:
@@ -136,7 +162,7 @@ def _compile_metrics(name: str, where: str, data: dict, bundles: BundleStore) ->
             if not isinstance(t, dict):
                 raise SourceError(f"{tw}: write {{ target = \"4bh\", calendar = \"NAME\" }}")
             try:
-                target = parse_duration(str(t.get("target", "")), "target")
+                target = parse_duration(_target_text(t, tw, compiled), "target")
                 measures.add(measure_of(target, "target"))
                 if measure_of(target, "target") is not Measure.BUSINESS_DAY:  # a bd target's open time varies
                     amounts[tname] = target.micros
@@ -150,16 +176,18 @@ def _compile_metrics(name: str, where: str, data: dict, bundles: BundleStore) ->
         for k, text in enumerate(warnings):
             for measure in measures:
                 try:
-                    warning = parse_warning(str(text), measure, "warnings")
+                    warning = parse_warning(str(text), measure, f"warnings[{k}]", bare_ms=compiled)
                 except DuetimeError as e:
-                    raise SourceError(f"{w}.warnings[{k}]: {e}") from None
+                    raise SourceError(f"{w}.{e}") from None
                 for tname, amount in amounts.items():  # it would fall at every start (docs/semantics.md §17)
-                    if warning.left_us is not None and warning.left_us >= amount:
+                    if not compiled and warning.left_us is not None and warning.left_us >= amount:
                         raise SourceError(
                             f"{w}.warnings[{k}]: {warning.text!r} left is not less than tier {tname!r}'s target "
                             f"{targets[tname]['target']!r}, so it would fall at every start; give an amount "
                             f"less than every tier's target, or a share such as '75%'")
         events = m.get("events", {})
+        if not isinstance(events, dict):
+            raise SourceError(f"{w}.events: map each event to what it does, e.g. events.NAME = {{ RUNNING = \"PAUSE\" }}")
         out_events = {START_EVENT: {"NOT_STARTED": "START", "anchor": "EVENT"}}
         for ename, rule in events.items():
             ew = f"{w}.events.{ename}"
@@ -182,6 +210,32 @@ def _compile_metrics(name: str, where: str, data: dict, bundles: BundleStore) ->
             "initial_tier": initial, "tiers": {}, "metrics": out}
 
 
+def check_compiled_content(content: dict, where: str, bundles: BundleStore) -> None:
+    """Check a compiled policy version's content as compiling checks its
+    source (its tiers or metrics, targets, calendars, events, actions,
+    anchors, warnings). Raises SourceError naming ``where`` (the compiled
+    file) and the key path; a content that is not a compiled policy at all
+    (wrong shapes) says so."""
+    try:
+        data = {k: content[k] for k in ("description", "initial_tier") if k in content}
+        if "metrics" in content:
+            metrics = content["metrics"]
+            if not isinstance(metrics, list) or not all(isinstance(m, dict) and "name" in m for m in metrics):
+                raise SourceError(f"{where}: metrics: a list of tables with a name each")
+            data["metrics"] = {}
+            for m in metrics:
+                data["metrics"][str(m["name"])] = {k: v for k, v in m.items() if k != "name"}
+                if "targets" not in m:
+                    raise SourceError(f"{where}: metrics.{m['name']}: has no targets")
+        else:
+            data["tiers"], data["events"] = content.get("tiers"), content.get("events", {})
+        _compile_data(str(content.get("name", "")), where, data, bundles, compiled=True)
+    except SourceError:
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError) as e:
+        raise SourceError(f"{where}: not a compiled policy ({type(e).__name__}: {e})") from None
+
+
 def compile_policies(root: Path, bundles: BundleStore) -> list[Compiled]:
     """Compile every ``root/*.toml`` policy (root is ``calendars/policies``)."""
     results = [(p.stem, *compile_policy(p, bundles)) for p in sorted(root.glob("*.toml"))]
@@ -202,7 +256,17 @@ def check_policies(root: Path, bundles: BundleStore) -> list[CheckProblem]:
         elif versions[-1] != version:
             problems.append(CheckProblem(f"policies/{p.name}", f"the source (or a calendar it uses) changed since "
                                                                f"version {versions[-1]} (would be {version})"))
-    return problems + [CheckProblem(f"policies/{x.where}", x.problem) for x in check_compiled(root)]
+    problems += [CheckProblem(f"policies/{x.where}", x.problem) for x in check_compiled(root)]
+    for d in sorted(p for p in (root / "compiled").iterdir() if p.is_dir()) if (root / "compiled").exists() else []:
+        for v in read_versions(root, d.name):
+            where = f"policies/compiled/{d.name}/{v}.json"
+            try:
+                check_compiled_content(read_compiled(root, d.name, v), where, bundles)
+            except SourceError as e:
+                problems.append(CheckProblem(where, str(e).removeprefix(f"{where}: ")))
+            except (OSError, ValueError):
+                continue  # unreadable: check_compiled says so
+    return problems
 
 
 class PolicyStore:
@@ -222,9 +286,9 @@ class PolicyStore:
                 content = read_compiled(Path(root), d.name, v)
                 if version_of(content) != v:
                     raise ValueError(f"{d / v}.json: content does not hash to its version (edited by hand?)")
-                for t in [*content["tiers"].values(),
-                          *(x for m in content.get("metrics", ()) for x in m["targets"].values())]:
-                    bundles.resolve(t["calendar"])  # every pinned calendar must be loadable
+                # what compiling checks, so a version is refused here, naming its file, not answered INTERNAL;
+                # every pinned calendar must be loadable too
+                check_compiled_content(content, f"{d / v}.json", bundles)
                 versions.append((v, content))
             out[d.name] = versions
         return cls(out, bundles)
@@ -288,7 +352,7 @@ class PolicyStore:
             measure = measure_of(parse_duration(next(iter(targets.values())).target, "target"), "target")
             rules = {e: {s: a for s, a in r.items() if s != "anchor"} for e, r in m["events"].items()}
             anchors = {e: Anchor(r.get("anchor", "EVENT")) for e, r in m["events"].items()}
-            warnings = tuple(parse_warning(w, measure, "warnings") for w in m["warnings"])
+            warnings = tuple(parse_warning(w, measure, "warnings", bare_ms=True) for w in m["warnings"])
             metrics.append(Metric(m["name"], targets, rules, anchors, warnings))
         return MetricPolicy(policy.name, policy.version, found["initial_tier"], tuple(policy.tiers), tuple(metrics))
 

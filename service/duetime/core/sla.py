@@ -9,11 +9,13 @@ in words.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass, field as dc_field, replace
 from typing import Callable, Collection, Mapping, Sequence
 
 from .calendar import Calendar
-from .clock import Anchor, ClockEvent, ClockState, EventType, FailedPrecondition, Status, apply_event, start_clock
+from .clock import (Anchor, ClockEvent, ClockState, EventType, FailedPrecondition, Measure, Status, _add_amount,
+                    _between, _target_amount, apply_event, measure_of, start_clock)
+from .durations import parse_duration
 from .errors import FieldViolation, InvalidArgument
 from .explain import fmt_amount
 from .zones import format_local
@@ -83,6 +85,42 @@ def _when(us: int | None, cal: Calendar) -> str:
     return format_local(us, cal.zone) if us is not None else "none"
 
 
+def retarget_from_start(state: ClockState, event: ClockEvent, cal: Calendar,
+                        spent: dict[tuple[Measure, int], tuple[int, int]],
+                        check: Callable[[], None] | None = None) -> ClockState:
+    """The state after the RETARGET ``event`` anchored at the clock's start
+    (docs/semantics.md §11), exactly as :func:`~duetime.core.clock.apply_event`
+    gives it, measuring only the running intervals an earlier call did not:
+    ``spent`` (the caller's, updated here; empty after the intervals are
+    cleared by a start, reset or event-anchored retarget) maps (measure,
+    ``id(cal)``) to (intervals measured, their open time in µs). ``check``
+    is called every 64 intervals measured. Errors as apply_event's."""
+    t = event.at_us
+    if state.status is Status.STOPPED or t < state.last_event_us:
+        return apply_event(state, event, cal, check)  # refused there, in its words
+    d = parse_duration(event.target, "event.target")
+    measure = measure_of(d, "event.target")
+    running = state.status is Status.RUNNING
+    breached = state.breached_us
+    if running and breached is None and state.deadline_us is not None and t > state.deadline_us:
+        breached = state.deadline_us
+    key = (measure, id(cal))
+    counted, used = spent.get(key, (0, 0))
+    for k in range(counted, len(state.intervals)):
+        if check is not None and not k % 64:
+            check()
+        a, b = state.intervals[k]
+        used += _between(measure, a, b, cal)
+    spent[key] = (len(state.intervals), used)
+    consumed = used + (_between(measure, state.running_since_us, t, cal) if running else 0)
+    remaining = _target_amount(d, measure, state.started_us, cal, "event.target") - consumed
+    base = replace(state, last_event_us=t, breached_us=breached, recomputations=state.recomputations + 1,
+                   target=d.text, measure=measure)
+    if running:
+        return replace(base, deadline_us=_add_amount(measure, t, remaining, cal, "event.target"))
+    return replace(base, remaining_us=remaining)
+
+
 def check_history_names(policy_name: str, events: Sequence[BusinessEvent], known_events: Collection[str],
                         tiers: Collection[str]) -> None:
     """Refuse a history whose names the policy does not know
@@ -134,6 +172,7 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent],
     state = start_clock(tier.target, first.at_us, tier.calendar, "events[0]")
     timeline = [TimelineEntry(START_EVENT, first.at_us, "START", tier.name, state.status, None, state.deadline_us, None,
                               f"clock started: {tier.name} target {tier.target}, due {_when(state.deadline_us, tier.calendar)}")]
+    spent: dict[tuple[Measure, int], tuple[int, int]] = {}  # running intervals measured so far (retarget_from_start)
     for i, e in enumerate(events[1:], start=1):
         if check is not None:
             check()
@@ -158,7 +197,13 @@ def evaluate(policy: Policy, events: Sequence[BusinessEvent],
             tier = policy.tiers[new_tier]
             target = tier.target
         try:
-            state = apply_event(state, ClockEvent(action, e.at_us, target, rule.anchor), tier.calendar, check)
+            event = ClockEvent(action, e.at_us, target, rule.anchor)
+            if action is EventType.RETARGET and rule.anchor is Anchor.START:
+                state = retarget_from_start(state, event, tier.calendar, spent, check)
+            else:
+                state = apply_event(state, event, tier.calendar, check)
+                if action is EventType.RESET or action is EventType.RETARGET:
+                    spent.clear()  # the running intervals were cleared
         except FailedPrecondition as err:
             raise FailedPrecondition([FieldViolation(f"events[{i}]{v.field.removeprefix('event')}",
                                                      f"{e.type} ({action.value}): {v.description}")

@@ -20,12 +20,12 @@ from typing import Callable, Mapping, Sequence
 
 from .calendar import Calendar
 from .clock import (Anchor, ClockEvent, ClockState, EventType, FailedPrecondition, Measure, Status,
-                    _add_amount, _between, _compiled, _target_amount, apply_event, measure_of, start_clock)
+                    _add_amount, _compiled, _target_amount, apply_event, measure_of, start_clock)
 from .durations import DurationKind, parse_duration
 from .engine import first_open_at_or_after
-from .errors import FieldViolation, InvalidArgument
+from .errors import FieldViolation, InvalidArgument, OutOfRange
 from .explain import fmt_amount
-from .sla import START_EVENT, BusinessEvent, Policy, Tier, check_history_names
+from .sla import START_EVENT, BusinessEvent, Policy, Tier, check_history_names, retarget_from_start
 from .zones import format_local
 
 #: The statuses a metric's rules may name; NOT_STARTED is a metric's status
@@ -61,21 +61,36 @@ class Warning:
     left_us: int | None = None
 
 
-def parse_warning(text: str, measure: Measure, field: str) -> Warning:
-    """``"NN%"`` (0 < NN < 100) or an amount left in the units of ``measure``
-    (docs/semantics.md §17). InvalidArgument naming ``field`` otherwise."""
-    m = _SHARE.fullmatch(text.strip())
+#: How a message names a clock of each measure.
+_CLOCK_OF = {Measure.ELAPSED: "an elapsed clock", Measure.BUSINESS_TIME: "a business-time clock",
+             Measure.BUSINESS_DAY: "a business-day clock"}
+_BARE = re.compile(r"[+-]?\d+(?:\.\d*)?")
+
+
+def parse_warning(text: str, measure: Measure, field: str, bare_ms: bool = False) -> Warning:
+    """``"NN%"`` (0 < NN < 100, at most 6 decimals) or an amount left in the
+    units of ``measure`` (docs/semantics.md §17). InvalidArgument naming
+    ``field`` otherwise, a number without a unit (``"75"``) included: it is
+    neither a share nor an amount. ``bare_ms``: take a whole number without
+    a unit as milliseconds left, as a policy version compiled before that
+    was refused means it."""
+    t = text.strip()
+    if _BARE.fullmatch(t) and not (bare_ms and t.isdigit()):
+        raise InvalidArgument.at(field, f"{text!r} has no unit: write a share of the target consumed with '%' "
+                                        f"(e.g. '{t}%') or an amount left with its unit (e.g. '30bm', '2h')")
+    m = _SHARE.fullmatch(t)
     if m:
         share = Fraction(m.group(1)) / 100
         if not 0 < share < 1:
             raise InvalidArgument.at(field, f"{text!r}: a share is more than 0% and less than 100%")
-        return Warning(text.strip(), share=share)
-    if text.strip().endswith("%"):
-        raise InvalidArgument.at(field, f"{text!r}: write a share as NN% (0 < NN < 100), e.g. '75%'")
+        return Warning(t, share=share)
+    if t.endswith("%"):
+        raise InvalidArgument.at(field, f"{text!r}: write a share as NN% with 0 < NN < 100 and at most 6 "
+                                        f"decimals, e.g. '75%' or '33.3333%'")
     kind, words = _UNITS[measure]
-    d = parse_duration(text.strip(), field)
+    d = parse_duration(t, field)
     if d.is_relative or d.kind is not kind or d.days:
-        raise InvalidArgument.at(field, f"{text!r}: a {measure.value.lower()} clock's warning is a share "
+        raise InvalidArgument.at(field, f"{text!r}: {_CLOCK_OF[measure]}'s warning is a share "
                                         f"('75%') or an amount left in {words}")
     if d.micros <= 0:
         raise InvalidArgument.at(field, f"{text!r}: the amount left must be more than zero")
@@ -149,6 +164,7 @@ class MetricEntry:
     remaining_us: int | None
     reason: str
     threshold: str = ""
+    index: int = -1  # the event's index in the history (-1: a WARNING or BREACH)
 
 
 @dataclass(frozen=True)
@@ -197,23 +213,36 @@ def _falls_at(state: ClockState, left: int, cal: Calendar, floor: int) -> int:
     """When a warning with ``left`` left falls on the RUNNING ``state``: the
     latest instant W with open time in [W, deadline) equal to ``left``, or
     ``floor`` (when the clock last started running or its target was set)
-    if W lies before it. Never looks before ``floor``, so it stays inside
-    the calendar's range whatever ``left`` is."""
+    if W lies before it (W is then the first open instant at or after
+    ``floor`` when the open time from ``floor`` to the deadline is exactly
+    ``left``). One walk back from the deadline; a walk that would leave
+    the dates a computation may reach lies before ``floor``."""
     d = state.deadline_us
-    business = state.measure is not Measure.ELAPSED
-    avail = _between(state.measure, floor, d, cal) if d >= floor else d - floor
-    if left > avail:
+    if left <= 0:
+        w = d
+    elif state.measure is Measure.ELAPSED:
+        w = d - left
+    elif left > d - floor:  # more than the elapsed time from floor, so more than its open time
         return floor
-    if left == avail:
-        return min(first_open_at_or_after(_compiled(state.measure, cal), floor), d) if business and d > floor else floor
-    w = d if left <= 0 else _add_amount(state.measure, d, -left, cal, "warnings")
-    if business:
+    else:
+        try:
+            w = _add_amount(state.measure, d, -left, cal, "warnings")
+        except OutOfRange:
+            return floor
         w = min(first_open_at_or_after(_compiled(state.measure, cal), w), d)
     return max(w, floor)
 
 
+_UNSET = object()
+
+
 class _Run:
-    """One metric's clock while the history is replayed."""
+    """One metric's clock while the history is replayed.
+
+    What falls next is computed lazily: only the first armed warning (or
+    the breach) is placed on the calendar, and only again when the clock's
+    state changes, so an event the metric ignores costs nothing and a
+    metric with eight warnings costs what one costs."""
 
     def __init__(self, metric: Metric):
         self.metric = metric
@@ -222,13 +251,21 @@ class _Run:
         self.cycles = 0
         self.tier = ""
         self.timeline: list[MetricEntry] = []
-        self.lefts: list[tuple[int, Warning]] = []  # armed warnings not yet fallen: (amount left, warning)
+        self.lefts: list[tuple[int, Warning]] = []  # armed warnings not yet fallen, in falling order
         self.breach_armed = False
         self.armed_at = 0  # when the target was last set
         self.breach_us: int | None = None  # when the breach of the target in force fell
+        self._head: object = _UNSET  # what falls next (a Due, or None), while the state stays as it is
+        #: (measure, calendar) -> (running intervals measured, their open time in µs), since the
+        #: intervals were last cleared: a RETARGET anchored at the start measures only the new ones.
+        self.spent: dict[tuple[Measure, int], tuple[int, int]] = {}
 
     def cal(self) -> Calendar:
         return self.metric.targets[self.tier].calendar
+
+    def changed(self) -> None:
+        """The state, tier or armed thresholds changed: what falls next is computed again."""
+        self._head = _UNSET
 
     def arm(self, at_us: int) -> None:
         """A target was set at ``at_us``: arm every warning and the breach."""
@@ -242,45 +279,79 @@ class _Run:
         self.breach_armed = True
         self.armed_at = at_us
         self.breach_us = None
+        self.changed()
+
+    def _due(self, k: int) -> Due:
+        """The k-th armed threshold (the breach after the warnings) on the RUNNING clock."""
+        s = self.state
+        r = max(s.running_since_us, self.armed_at)  # nothing falls before the target was set
+        if k < len(self.lefts):
+            left, w = self.lefts[k]
+            return Due(self.metric.name, "WARNING", w.text, _falls_at(s, left, self.cal(), r))
+        return Due(self.metric.name, "BREACH", "", max(s.deadline_us, r))
+
+    def head(self) -> Due | None:
+        """What falls first from the current running stretch on if no event
+        comes first (None unless RUNNING with something armed)."""
+        if self._head is _UNSET:
+            armed = len(self.lefts) + self.breach_armed
+            self._head = self._due(0) if self.status == "RUNNING" and self.state is not None and armed else None
+        return self._head  # type: ignore[return-value]
 
     def pending(self) -> list[Due]:
-        """What falls from the current running stretch on, in order, if no
-        event comes first (empty unless RUNNING)."""
-        s = self.state
-        if self.status != "RUNNING" or s is None:
+        """Everything that falls at the first instant something falls (the
+        warnings in falling order, then the breach); empty unless RUNNING.
+        The thresholds fall in the order they are armed in: a warning with
+        more left falls no later than one with less, and the breach last."""
+        first = self.head()
+        if first is None:
             return []
-        r = max(s.running_since_us, self.armed_at)  # nothing falls before the target was set
-        out = [Due(self.metric.name, "WARNING", w.text, _falls_at(s, left, self.cal(), r))
-               for left, w in self.lefts]
-        if self.breach_armed:
-            out.append(Due(self.metric.name, "BREACH", "", max(s.deadline_us, r)))
-        return sorted(out, key=lambda d: d.at_us)  # stable: warnings before the breach at one instant
+        out = [first]
+        for k in range(1, len(self.lefts) + self.breach_armed):
+            due = self._due(k)
+            if due.at_us != first.at_us:
+                break
+            out.append(due)
+        return out
 
     def fall_before(self, end_us: int, inclusive: bool) -> None:
         """Record what falls before ``end_us`` (at it too when ``inclusive``)."""
-        for due in self.pending():
+        while True:
+            due = self.head()
+            if due is None or not (due.at_us < end_us or (inclusive and due.at_us == end_us)):
+                return
             cal = self.cal()
-            if due.at_us < end_us or (inclusive and due.at_us == end_us):
-                if due.kind == "WARNING":  # one of them, if a threshold is given twice
-                    del self.lefts[next(i for i, x in enumerate(self.lefts) if x[1].text == due.threshold)]
-                    why = f"warning {due.threshold}: due {_when(self.state.deadline_us, cal)}"
-                else:
-                    self.breach_armed = False
-                    self.breach_us = due.at_us
-                    why = f"breach: the deadline {_when(self.state.deadline_us, cal)} passed"
-                self.timeline.append(MetricEntry("", due.at_us, due.kind, self.tier, self.status,
-                                                 self.state.deadline_us, self.state.deadline_us, None, why,
-                                                 due.threshold))
+            if due.kind == "WARNING":
+                del self.lefts[0]
+                why = f"warning {due.threshold}: due {_when(self.state.deadline_us, cal)}"
+            else:
+                self.breach_armed = False
+                self.breach_us = due.at_us
+                why = f"breach: the deadline {_when(self.state.deadline_us, cal)} passed"
+            self.changed()
+            self.timeline.append(MetricEntry("", due.at_us, due.kind, self.tier, self.status,
+                                             self.state.deadline_us, self.state.deadline_us, None, why,
+                                             due.threshold))
+
+    def retarget_from_start(self, event: ClockEvent, check: Callable[[], None] | None) -> ClockState:
+        """The state after a RETARGET anchored at the clock's start, with
+        :attr:`spent` as the running total (see :func:`retarget_from_start`)."""
+        return retarget_from_start(self.state, event, self.cal(), self.spent, check)
 
 
 def evaluate_metrics(policy: MetricPolicy, events: Sequence[BusinessEvent], as_of_us: int | None = None,
-                     check: Callable[[], None] | None = None) -> MetricsEvaluation:
+                     check: Callable[[], None] | None = None,
+                     max_intervals: int | None = None) -> MetricsEvaluation:
     """Replay ``events`` (the first ``start``) under ``policy`` as of
     ``as_of_us`` (None: the last event's instant). InvalidArgument: an
     unknown event (``events[i].type``) or tier (``events[i].attributes``), a
-    RETARGET without a tier, ``as_of`` earlier than the last event.
+    RETARGET without a tier, ``as_of`` earlier than the last event, a
+    metric's clock keeping more than ``max_intervals`` running intervals
+    (None: no bound; on ``events[i]``, the event that would add one more).
     FailedPrecondition: events out of time order, a second ``start``.
-    ``check``: a cooperative check called before each event."""
+    OutOfRange: an instant the clock reaches outside the dates a computation
+    may reach, on ``events[i].time``. ``check``: a cooperative check called
+    before each event (and while a RETARGET anchored at the start measures)."""
     check_history_names(policy.name, events, {e for m in policy.metrics for e in m.rules} - {START_EVENT},
                         policy.tiers)
     order = []
@@ -307,8 +378,19 @@ def evaluate_metrics(policy: MetricPolicy, events: Sequence[BusinessEvent], as_o
         if new_tier is not None and (policy.tier_on_any_event or i == 0):
             tier = new_tier
         for run in runs:
-            run.fall_before(e.at_us, inclusive=False)
-            _apply(run, e, i, tier, policy)
+            try:
+                run.fall_before(e.at_us, inclusive=False)
+                _apply(run, e, i, tier, policy, check)
+            except OutOfRange as err:
+                raise OutOfRange([v if v.field.startswith("calendar.") else v._replace(field=f"events[{i}].time")
+                                  for v in err.violations], err.reason) from None
+            if max_intervals is not None and run.state is not None and len(run.state.intervals) > max_intervals:
+                raise InvalidArgument.at(
+                    f"events[{i}]", f"{e.type} would give metric {run.metric.name or 'of the policy'!r} "
+                                    f"{len(run.state.intervals)} running intervals in one cycle; a clock keeps at "
+                                    f"most {max_intervals} (one per pause and resume since its start or last reset, "
+                                    f"so that its state continues with ApplyClockEvent): start a new cycle (an "
+                                    f"event the policy maps to RESET, or STOP and START) before this many pauses")
             if new_tier is not None and not policy.tier_on_any_event and run.timeline[-1].action == "RETARGET":
                 tier = new_tier
     for run in runs:
@@ -322,25 +404,28 @@ def evaluate_metrics(policy: MetricPolicy, events: Sequence[BusinessEvent], as_o
         tier, as_of, next_at, due)
 
 
-def _apply(run: _Run, e: BusinessEvent, i: int, tier: str, policy: MetricPolicy) -> None:
+def _apply(run: _Run, e: BusinessEvent, i: int, tier: str, policy: MetricPolicy,
+           check: Callable[[], None] | None = None) -> None:
     action = run.metric.rules.get(e.type, {}).get(run.status)
     old = run.state.deadline_us if run.state is not None else None
     if action is None:
         if run.state is not None or e.type != START_EVENT or i:
             run.timeline.append(MetricEntry(e.type, e.at_us, "NONE", run.tier or tier, run.status, old, old,
                                             run.state.remaining_us if run.state else None,
-                                            f"{e.type} while {run.status}: the policy does nothing"))
+                                            f"{e.type} while {run.status}: the policy does nothing", index=i))
         return
+    run.changed()
     if action == START:
         run.tier = tier
         t = run.metric.targets[tier]
-        run.state = start_clock(t.target, e.at_us, t.calendar, f"events[{i}]")
+        run.state = start_clock(t.target, e.at_us, t.calendar, f"events[{i}].time")
         run.status = "RUNNING"
         run.cycles += 1
+        run.spent = {}
         run.arm(e.at_us)
         run.timeline.append(MetricEntry(e.type, e.at_us, START, tier, "RUNNING", old, run.state.deadline_us, None,
                                         f"{e.type}: clock started (cycle {run.cycles}): {tier} target {t.target}, "
-                                        f"due {_when(run.state.deadline_us, t.calendar)}"))
+                                        f"due {_when(run.state.deadline_us, t.calendar)}", index=i))
         return
     kind = EventType(action)
     target = ""
@@ -356,13 +441,18 @@ def _apply(run: _Run, e: BusinessEvent, i: int, tier: str, policy: MetricPolicy)
         run.state = replace(run.state, target=d.text, measure=measure_of(d, "target"))
     event = ClockEvent(kind, e.at_us, target, run.metric.anchors.get(e.type, Anchor.EVENT))
     try:
-        run.state = apply_event(run.state, event, run.cal())
+        if kind is EventType.RETARGET and event.anchor is Anchor.START:
+            run.state = run.retarget_from_start(event, check)
+        else:
+            run.state = apply_event(run.state, event, run.cal(), check)
     except FailedPrecondition as err:
         raise FailedPrecondition([FieldViolation(f"events[{i}]{v.field.removeprefix('event')}",
                                                  f"{e.type} ({action}): {v.description}")
                                   for v in err.violations]) from None
     s = run.state
     run.status = s.status.value
+    if kind is EventType.RESET or (kind is EventType.RETARGET and event.anchor is Anchor.EVENT):
+        run.spent = {}  # the running intervals were cleared
     if kind in (EventType.RESET, EventType.RETARGET):
         run.arm(e.at_us)
     cal = run.cal()
@@ -377,7 +467,7 @@ def _apply(run: _Run, e: BusinessEvent, i: int, tier: str, policy: MetricPolicy)
     else:
         why = f"{e.type}: {action.lower()} to {s.target}; {fmt_amount(s.remaining_us)} left"
     run.timeline.append(MetricEntry(e.type, e.at_us, action, run.tier, run.status, old, s.deadline_us,
-                                    s.remaining_us, why))
+                                    s.remaining_us, why, index=i))
 
 
 @dataclass(frozen=True)

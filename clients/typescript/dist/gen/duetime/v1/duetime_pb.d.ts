@@ -2315,7 +2315,8 @@ export type EvaluateSlaRequest = Message<"duetime.v1.EvaluateSlaRequest"> & {
     policy: string;
     /**
      * The history, oldest first, beginning with a "start" event; at most
-     * 10000 events.
+     * 1000 events (INVALID_ARGUMENT on "events"), and under a policy with
+     * metrics at most what its weight allows (docs/semantics.md §17).
      *
      * @generated from field: repeated duetime.v1.BusinessEvent events = 2;
      */
