@@ -276,7 +276,7 @@ def test_rfc3339_instants_are_accepted(capsys, text, utc):
 
 
 def heavy_request() -> pb.BatchComputeDueTimesRequest:
-    """Seconds of computation within the request limits: a batch of 40 items,
+    """Seconds of computation within the request limits: a batch of 120 items,
     each with its own calendar of 5,000 holidays and 48 intervals a weekday,
     each asking for business time across two centuries (three explained)."""
     def day(i: int, first: int) -> str:
@@ -285,7 +285,7 @@ def heavy_request() -> pb.BatchComputeDueTimesRequest:
         pb.TimeInterval(start=f"{q // 4:02d}:{q % 4 * 15:02d}", end=f"{q // 4:02d}:{q % 4 * 15 + 10:02d}")
         for q in range(0, 96, 2)]) for wd in range(1, 6)])
     items = []
-    for k in range(40):
+    for k in range(120):
         calendar = pb.Calendar(time_zone="America/New_York", working_hours=week,
                                holidays=[pb.Holiday(date=day(i, 1950), name=f"{k}") for i in range(5_000)])
         item = pb.ComputeDueTimeRequest(duration="500000bh", calendar=calendar, explain=k < 3)
@@ -295,7 +295,7 @@ def heavy_request() -> pb.BatchComputeDueTimesRequest:
 
 
 def test_sigterm_with_busy_calls_drops_them_cleanly_and_exits_promptly(start_server):
-    # 40 distinct calendars of 5,000 holidays: a server that takes that much in one message
+    # 120 distinct calendars of 5,000 holidays: a server that takes that much in one message
     running = start_server(CALENDARS, "--max-batch-calendar-weight", "1000000")
     request, codes = heavy_request(), []
 
@@ -321,7 +321,11 @@ def test_sigterm_with_busy_calls_drops_them_cleanly_and_exits_promptly(start_ser
     log = "".join(running.stderr)
     assert took < 9, (took, log)  # the 5 s grace period, not the calls' remaining CPU time
     assert "ledger unavailable" not in log and "Cannot operate" not in log
-    assert "call(s) still running after the 5 s grace period were cut off, unanswered" in log
+    # at the end of the grace period each call is cancelled: it stops at its next
+    # cooperative check (logged CANCELLED) or, if it does not reach one in time,
+    # the server exits without it and says so
+    assert "call(s) still running after the 5 s grace period were cut off, unanswered" in log or \
+        "BatchComputeDueTimes CANCELLED" in log, log
     assert grpc.StatusCode.OK not in codes
     restarted = ServerProcess(running.db_path)  # the same ledger: nothing was recorded
     try:
