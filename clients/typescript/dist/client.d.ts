@@ -55,7 +55,7 @@ export interface ClientOptions {
     address?: string | undefined;
     /** Milliseconds each call may take, retries included (default 5000; 1 to 2^31-1). */
     timeoutMs?: number | undefined;
-    /** The idempotency namespace every call is made in (1–64 characters of A-Z a-z 0-9 . _ -; the client refuses anything but visible ASCII). */
+    /** The idempotency namespace every call is made in (1–64 characters of A-Z a-z 0-9 . _ -, checked when the client is made). */
     namespace?: string | undefined;
     /** A bearer token, sent as `authorization: Bearer <token>` (visible ASCII only). */
     token?: string | undefined;

@@ -11,7 +11,7 @@ import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-no
 import { AtClose, BusinessEventSchema, CalendarService, ClockEventSchema, ClockEventType, ClockStatus, ComputeDueTimeRequestSchema, DueTimeService, RetargetAnchor, Roll, SlaDueKind, SlaMetricStatus, } from "./gen/duetime/v1/duetime_pb.js";
 import { Health, HealthCheckResponse_ServingStatus } from "./gen/grpc/health/v1/health_pb.js";
 import { calendarOf } from "./calendar.js";
-import { dateOf, millisecondsOf, requiredDateOf, stateMessage, stateText, timestampOf } from "./convert.js";
+import { dateOf, kindOf, millisecondsOf, requiredDateOf, stateMessage, stateText, timestampOf } from "./convert.js";
 import { Cancelled, DuetimeError, NotFound, ResourceExhausted, Unavailable, clientClosed, errorOf, errorOfStatus, invalidArgument } from "./errors.js";
 /** The address a client calls by default. */
 export const DEFAULT_ADDRESS = "127.0.0.1:50051";
@@ -154,7 +154,7 @@ function choice(table, value, field) {
         return undefined;
     }
     if (typeof value !== "string") {
-        throw invalidArgument(field, `is a ${value === null ? "null" : typeof value}; give one of ${Object.keys(table).join(", ")}`);
+        throw invalidArgument(field, `is ${kindOf(value)}; give one of ${Object.keys(table).join(", ")}`);
     }
     const found = table[value.toLowerCase().replace(/_/g, "-")];
     if (found === undefined) {
@@ -164,14 +164,14 @@ function choice(table, value, field) {
 }
 function durationText(value, field) {
     if (typeof value !== "string") {
-        throw invalidArgument(field, `is a ${typeof value}; give text with a unit such as '2h', '3bd' or 'P1M'`);
+        throw invalidArgument(field, `is ${kindOf(value)}; give text with a unit such as '2h', '3bd' or 'P1M'`);
     }
     return value;
 }
 function deadlineOf(deadline, i) {
     const field = `deadlines[${i}]`;
     if (deadline === null || (typeof deadline !== "string" && typeof deadline !== "object")) {
-        throw invalidArgument(field, `is a ${deadline === null ? "null" : typeof deadline}; give "NAME=DURATION" or { name, duration }`);
+        throw invalidArgument(field, `is ${kindOf(deadline)}; give "NAME=DURATION" or { name, duration }`);
     }
     if (typeof deadline === "string") {
         const eq = deadline.indexOf("=");
@@ -219,7 +219,7 @@ function pem(source, field) {
 }
 function checkAddress(address) {
     if (typeof address !== "string") {
-        throw invalidArgument("address", `is a ${typeof address}; give HOST:PORT text, e.g. 127.0.0.1:50051`);
+        throw invalidArgument("address", `is ${kindOf(address)}; give HOST:PORT text, e.g. 127.0.0.1:50051`);
     }
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(address)) {
         throw invalidArgument("address", `'${address}' is a URL; give HOST:PORT, e.g. 127.0.0.1:50051`);
@@ -240,7 +240,7 @@ function milliseconds(value, field) {
 /** `value` as text; InvalidArgument on `field` for any other type. */
 function text(value, field, what = "text") {
     if (typeof value !== "string") {
-        throw invalidArgument(field, `is a ${value === null ? "null" : typeof value}; give ${what}`);
+        throw invalidArgument(field, `is ${kindOf(value)}; give ${what}`);
     }
     return value;
 }
@@ -260,7 +260,7 @@ function flag(value, field) {
         return false;
     }
     if (typeof value !== "boolean") {
-        throw invalidArgument(field, `is a ${value === null ? "null" : typeof value}; give true or false`);
+        throw invalidArgument(field, `is ${kindOf(value)}; give true or false`);
     }
     return value;
 }
@@ -270,25 +270,26 @@ function texts(value, field, what) {
         return [];
     }
     if (!Array.isArray(value)) {
-        throw invalidArgument(field, `is a ${value === null ? "null" : typeof value}; give a list of ${what}`);
+        throw invalidArgument(field, `is ${kindOf(value)}; give a list of ${what}`);
     }
     return value.map((item, i) => text(item, `${field}[${i}]`, what));
 }
 /** `value` as a list (an array); InvalidArgument on `field`. */
 function list(value, field, what) {
     if (!Array.isArray(value)) {
-        throw invalidArgument(field, `is a ${value === null ? "null" : typeof value}; give a list of ${what}`);
+        throw invalidArgument(field, `is ${kindOf(value)}; give a list of ${what}`);
     }
     return value;
 }
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+const NAMESPACE = /^[A-Za-z0-9._-]{1,64}$/;
 /** A call's options object (undefined: none); InvalidArgument on `field` for anything else. */
 function optionsOf(value, field) {
     if (value === undefined) {
         return {};
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
-        throw invalidArgument(field, `is a ${value === null ? "null" : Array.isArray(value) ? "list" : typeof value}; give an object of options, or leave it out`);
+        throw invalidArgument(field, `is ${kindOf(value)}; give an object of options, or leave it out`);
     }
     return value;
 }
@@ -471,13 +472,13 @@ export class DuetimeClient {
             throw invalidArgument("maxMessageBytes", `${String(options.maxMessageBytes)} is not a whole number of bytes from 1 to ${2 ** 31 - 1}`);
         }
         this.maxMessageBytes = maxMessageBytes;
-        if (this.namespace && !VISIBLE_ASCII.test(this.namespace)) {
-            throw invalidArgument("namespace", "holds characters other than visible ASCII; give 1-64 characters of A-Z a-z 0-9 . _ -");
+        if (this.namespace && !NAMESPACE.test(this.namespace)) { // the server's own rule (README "Namespaces")
+            throw invalidArgument("namespace", "is not 1-64 characters of A-Z a-z 0-9 . _ -");
         }
         const token = options.token;
         if (token !== undefined) {
             if (typeof token !== "string") {
-                throw invalidArgument("token", `is a ${token === null ? "null" : typeof token}; give the token as text, or leave it out`);
+                throw invalidArgument("token", `is ${kindOf(token)}; give the token as text, or leave it out`);
             }
             if (!token) {
                 throw invalidArgument("token", "is empty; give the token, or leave it out");
@@ -567,7 +568,7 @@ export class DuetimeClient {
     /** `given`, or when it is empty and retries are on, a new key (`client/<uuid>`). */
     key(given, field = "idempotency_key") {
         if (given !== undefined && typeof given !== "string") {
-            throw invalidArgument(field, `is a ${given === null ? "null" : typeof given}; give the key as text, or leave it out`);
+            throw invalidArgument(field, `is ${kindOf(given)}; give the key as text, or leave it out`);
         }
         if (given || this.retries === 0) {
             return given ?? "";
@@ -653,7 +654,7 @@ export class DuetimeClient {
     itemKey(item, base, i) {
         const given = item?.idempotencyKey;
         if (given !== undefined && typeof given !== "string") {
-            throw invalidArgument(`items[${i}].idempotency_key`, `is a ${given === null ? "null" : typeof given}; give the key as text, or leave it out`);
+            throw invalidArgument(`items[${i}].idempotency_key`, `is ${kindOf(given)}; give the key as text, or leave it out`);
         }
         return given || (base ? `${base}/${i}` : "");
     }
@@ -969,7 +970,7 @@ export class DuetimeClient {
     async applyClockEvent(state, event, at, opts = {}) {
         opts = optionsOf(opts, "opts");
         if (state === null || (typeof state !== "string" && typeof state !== "object")) {
-            throw invalidArgument("state", `is a ${state === null ? "null" : typeof state}; give Clock.state as returned`);
+            throw invalidArgument("state", `is ${kindOf(state)}; give Clock.state as returned`);
         }
         const request = {
             state: stateMessage(state),
@@ -996,7 +997,7 @@ export class DuetimeClient {
             policy: text(policy, "policy", 'a policy name such as "support-sla"'),
             events: list(events, "events", "{ type, time, attributes? }").map((e, i) => {
                 if (e === null || typeof e !== "object") {
-                    throw invalidArgument(`events[${i}]`, `is a ${e === null ? "null" : typeof e}; give { type, time, attributes? }`);
+                    throw invalidArgument(`events[${i}]`, `is ${kindOf(e)}; give { type, time, attributes? }`);
                 }
                 const attributes = e.attributes ?? {};
                 if (attributes === null || typeof attributes !== "object" || Array.isArray(attributes) ||

@@ -23,3 +23,5 @@ export declare function stateText(state: ClockState): string;
 /** A ClockState from base64 text, bytes, or the message itself; text or
  * bytes that do not parse are InvalidArgument on `state`. */
 export declare function stateMessage(state: string | Uint8Array | ClockState): ClockState;
+/** What a value is, for a refusal: "null", "undefined", "a list", "an object", "a number", … */
+export declare function kindOf(value: unknown): string;

@@ -50,7 +50,7 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { Health, HealthCheckResponse_ServingStatus } from "./gen/grpc/health/v1/health_pb.js";
 import { calendarOf } from "./calendar.js";
 import type { CalendarLike } from "./calendar.js";
-import { dateOf, millisecondsOf, requiredDateOf, stateMessage, stateText, timestampOf } from "./convert.js";
+import { dateOf, kindOf, millisecondsOf, requiredDateOf, stateMessage, stateText, timestampOf } from "./convert.js";
 import type { Instant } from "./convert.js";
 import { Cancelled, DuetimeError, NotFound, ResourceExhausted, Unavailable, clientClosed, errorOf, errorOfStatus, invalidArgument } from "./errors.js";
 
@@ -102,7 +102,7 @@ export interface ClientOptions {
   address?: string | undefined;
   /** Milliseconds each call may take, retries included (default 5000; 1 to 2^31-1). */
   timeoutMs?: number | undefined;
-  /** The idempotency namespace every call is made in (1–64 characters of A-Z a-z 0-9 . _ -; the client refuses anything but visible ASCII). */
+  /** The idempotency namespace every call is made in (1–64 characters of A-Z a-z 0-9 . _ -, checked when the client is made). */
   namespace?: string | undefined;
   /** A bearer token, sent as `authorization: Bearer <token>` (visible ASCII only). */
   token?: string | undefined;
@@ -476,7 +476,7 @@ function choice<T>(table: Record<string, T>, value: string | undefined, field: s
     return undefined;
   }
   if (typeof value !== "string") {
-    throw invalidArgument(field, `is a ${value === null ? "null" : typeof value}; give one of ${Object.keys(table).join(", ")}`);
+    throw invalidArgument(field, `is ${kindOf(value)}; give one of ${Object.keys(table).join(", ")}`);
   }
   const found = table[value.toLowerCase().replace(/_/g, "-")];
   if (found === undefined) {
@@ -487,7 +487,7 @@ function choice<T>(table: Record<string, T>, value: string | undefined, field: s
 
 function durationText(value: unknown, field: string): string {
   if (typeof value !== "string") {
-    throw invalidArgument(field, `is a ${typeof value}; give text with a unit such as '2h', '3bd' or 'P1M'`);
+    throw invalidArgument(field, `is ${kindOf(value)}; give text with a unit such as '2h', '3bd' or 'P1M'`);
   }
   return value;
 }
@@ -495,7 +495,7 @@ function durationText(value: unknown, field: string): string {
 function deadlineOf(deadline: DeadlineInit, i: number): MessageInitShape<typeof DeadlineSpecSchema> {
   const field = `deadlines[${i}]`;
   if (deadline === null || (typeof deadline !== "string" && typeof deadline !== "object")) {
-    throw invalidArgument(field, `is a ${deadline === null ? "null" : typeof deadline}; give "NAME=DURATION" or { name, duration }`);
+    throw invalidArgument(field, `is ${kindOf(deadline)}; give "NAME=DURATION" or { name, duration }`);
   }
   if (typeof deadline === "string") {
     const eq = deadline.indexOf("=");
@@ -545,7 +545,7 @@ function pem(source: PemSource | undefined, field: string): Buffer | undefined {
 
 function checkAddress(address: unknown): string {
   if (typeof address !== "string") {
-    throw invalidArgument("address", `is a ${typeof address}; give HOST:PORT text, e.g. 127.0.0.1:50051`);
+    throw invalidArgument("address", `is ${kindOf(address)}; give HOST:PORT text, e.g. 127.0.0.1:50051`);
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(address)) {
     throw invalidArgument("address", `'${address}' is a URL; give HOST:PORT, e.g. 127.0.0.1:50051`);
@@ -568,7 +568,7 @@ function milliseconds(value: unknown, field: string): number {
 /** `value` as text; InvalidArgument on `field` for any other type. */
 function text(value: unknown, field: string, what = "text"): string {
   if (typeof value !== "string") {
-    throw invalidArgument(field, `is a ${value === null ? "null" : typeof value}; give ${what}`);
+    throw invalidArgument(field, `is ${kindOf(value)}; give ${what}`);
   }
   return value;
 }
@@ -590,7 +590,7 @@ function flag(value: unknown, field: string): boolean {
     return false;
   }
   if (typeof value !== "boolean") {
-    throw invalidArgument(field, `is a ${value === null ? "null" : typeof value}; give true or false`);
+    throw invalidArgument(field, `is ${kindOf(value)}; give true or false`);
   }
   return value;
 }
@@ -601,7 +601,7 @@ function texts(value: unknown, field: string, what: string): string[] {
     return [];
   }
   if (!Array.isArray(value)) {
-    throw invalidArgument(field, `is a ${value === null ? "null" : typeof value}; give a list of ${what}`);
+    throw invalidArgument(field, `is ${kindOf(value)}; give a list of ${what}`);
   }
   return value.map((item, i) => text(item, `${field}[${i}]`, what));
 }
@@ -609,12 +609,13 @@ function texts(value: unknown, field: string, what: string): string[] {
 /** `value` as a list (an array); InvalidArgument on `field`. */
 function list<T>(value: unknown, field: string, what: string): readonly T[] {
   if (!Array.isArray(value)) {
-    throw invalidArgument(field, `is a ${value === null ? "null" : typeof value}; give a list of ${what}`);
+    throw invalidArgument(field, `is ${kindOf(value)}; give a list of ${what}`);
   }
   return value as readonly T[];
 }
 
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+const NAMESPACE = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** A call's options object (undefined: none); InvalidArgument on `field` for anything else. */
 function optionsOf<T>(value: T, field: string): T {
@@ -622,7 +623,7 @@ function optionsOf<T>(value: T, field: string): T {
     return {} as T;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw invalidArgument(field, `is a ${value === null ? "null" : Array.isArray(value) ? "list" : typeof value}; give an object of options, or leave it out`);
+    throw invalidArgument(field, `is ${kindOf(value)}; give an object of options, or leave it out`);
   }
   return value;
 }
@@ -837,13 +838,13 @@ export class DuetimeClient {
       throw invalidArgument("maxMessageBytes", `${String(options.maxMessageBytes)} is not a whole number of bytes from 1 to ${2 ** 31 - 1}`);
     }
     this.maxMessageBytes = maxMessageBytes;
-    if (this.namespace && !VISIBLE_ASCII.test(this.namespace)) {
-      throw invalidArgument("namespace", "holds characters other than visible ASCII; give 1-64 characters of A-Z a-z 0-9 . _ -");
+    if (this.namespace && !NAMESPACE.test(this.namespace)) {  // the server's own rule (README "Namespaces")
+      throw invalidArgument("namespace", "is not 1-64 characters of A-Z a-z 0-9 . _ -");
     }
     const token: unknown = options.token;
     if (token !== undefined) {
       if (typeof token !== "string") {
-        throw invalidArgument("token", `is a ${token === null ? "null" : typeof token}; give the token as text, or leave it out`);
+        throw invalidArgument("token", `is ${kindOf(token)}; give the token as text, or leave it out`);
       }
       if (!token) {
         throw invalidArgument("token", "is empty; give the token, or leave it out");
@@ -933,7 +934,7 @@ export class DuetimeClient {
   /** `given`, or when it is empty and retries are on, a new key (`client/<uuid>`). */
   private key(given: unknown, field = "idempotency_key"): string {
     if (given !== undefined && typeof given !== "string") {
-      throw invalidArgument(field, `is a ${given === null ? "null" : typeof given}; give the key as text, or leave it out`);
+      throw invalidArgument(field, `is ${kindOf(given)}; give the key as text, or leave it out`);
     }
     if (given || this.retries === 0) {
       return given ?? "";
@@ -1025,7 +1026,7 @@ export class DuetimeClient {
   private itemKey(item: DueTimeRequest, base: string, i: number): string {
     const given: unknown = item?.idempotencyKey;
     if (given !== undefined && typeof given !== "string") {
-      throw invalidArgument(`items[${i}].idempotency_key`, `is a ${given === null ? "null" : typeof given}; give the key as text, or leave it out`);
+      throw invalidArgument(`items[${i}].idempotency_key`, `is ${kindOf(given)}; give the key as text, or leave it out`);
     }
     return given || (base ? `${base}/${i}` : "");
   }
@@ -1381,7 +1382,7 @@ export class DuetimeClient {
   ): Promise<Clock> {
     opts = optionsOf(opts, "opts");
     if (state === null || (typeof state !== "string" && typeof state !== "object")) {
-      throw invalidArgument("state", `is a ${state === null ? "null" : typeof state}; give Clock.state as returned`);
+      throw invalidArgument("state", `is ${kindOf(state)}; give Clock.state as returned`);
     }
     const request = {
       state: stateMessage(state),
@@ -1409,7 +1410,7 @@ export class DuetimeClient {
       policy: text(policy, "policy", 'a policy name such as "support-sla"'),
       events: list<SlaEvent>(events, "events", "{ type, time, attributes? }").map((e, i) => {
         if (e === null || typeof e !== "object") {
-          throw invalidArgument(`events[${i}]`, `is a ${e === null ? "null" : typeof e}; give { type, time, attributes? }`);
+          throw invalidArgument(`events[${i}]`, `is ${kindOf(e)}; give { type, time, attributes? }`);
         }
         const attributes: unknown = e.attributes ?? {};
         if (attributes === null || typeof attributes !== "object" || Array.isArray(attributes) ||

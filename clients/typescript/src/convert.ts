@@ -33,7 +33,7 @@ export function timestampOf(value: Instant, field: string): Timestamp {
     return create(TimestampSchema, { seconds: BigInt(seconds), nanos: (ms - seconds * 1000) * 1_000_000 });
   }
   if (typeof value !== "string") {
-    throw invalidArgument(field, `is a ${typeof value}; give a Date or RFC 3339 text: ${HOW}`);
+    throw invalidArgument(field, `is ${kindOf(value)}; give a Date or RFC 3339 text: ${HOW}`);
   }
   const text = value.trim();
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
@@ -127,4 +127,16 @@ export function stateMessage(state: string | Uint8Array | ClockState): ClockStat
   } catch {
     throw invalidArgument("state", "does not parse as a serialized duetime.v1.ClockState");
   }
+}
+
+/** What a value is, for a refusal: "null", "undefined", "a list", "an object", "a number", … */
+export function kindOf(value: unknown): string {
+  if (value === null || value === undefined) {
+    return String(value);
+  }
+  if (Array.isArray(value)) {
+    return "a list";
+  }
+  const kind = typeof value;
+  return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
 }

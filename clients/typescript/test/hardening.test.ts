@@ -363,6 +363,13 @@ describe("wrong types from plain JavaScript", () => {
     });
   }
 
+  test("a refusal names what the value is, with its article", async () => {
+    const asObject = await failure(() => loose()["computeDueTime"]!.call(duetime, {}, "1bd"));
+    assert.match(asObject.message, /^INVALID_ARGUMENT: start: is an object; give a Date or RFC 3339 text/);
+    const asNull = await failure(() => loose()["computeDueTime"]!.call(duetime, "2026-11-27T16:00Z", "1bd", undefined, null));
+    assert.match(asNull.message, /^INVALID_ARGUMENT: opts: is null; give an object of options/);
+  });
+
   test("a token with a line break is refused in the constructor and never echoed", () => {
     const token = "s3cret\r\nx-evil: 1";
     const error = refused(() => new DuetimeClient({ token }));
@@ -371,11 +378,13 @@ describe("wrong types from plain JavaScript", () => {
     assert.ok(!JSON.stringify(error.violations).includes("s3cret"));
   });
 
-  test("a namespace that cannot be a header value is refused in the constructor", () => {
-    for (const namespace of ["a b", "tenant\n", "žuto"]) {
+  test("a namespace the server would refuse is refused in the constructor", () => {
+    for (const namespace of ["a b", "tenant\n", "žuto", "team!x", "ns/with/slash", "n".repeat(65)]) {
       const error = refused(() => new DuetimeClient({ namespace }));
       assert.equal(error.field, "namespace");
+      assert.equal(error.message, "INVALID_ARGUMENT: namespace: is not 1-64 characters of A-Z a-z 0-9 . _ -");
     }
+    new DuetimeClient({ namespace: "team-a.prod_1" }).close();
   });
 
   test("a server-side field is spelt as the proto spells it", async () => {
