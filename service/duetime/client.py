@@ -862,15 +862,13 @@ def _enum_full_name(enum, text: str, path: str) -> str:
     number as text, or its short name in any case with ``-`` for ``_``)."""
     if text in enum.values_by_name or text.strip().lstrip("-").isdigit():
         return text
-    prefix = enum.values[0].name.removesuffix("UNSPECIFIED")
-    wanted = text.strip().upper().replace("-", "_")
-    for value in enum.values:
-        if value.number and wanted in (value.name, value.name.removeprefix(prefix)):
-            return value.name
-    shown = [v for v in enum.values if v.number]
+    spellings, shown = parsing.enum_spellings(enum)
+    full = spellings.get(text.strip().upper().replace("-", "_"))
+    if full is not None and enum.values_by_name[full].number:
+        return full
     raise _EnumValueError(path, f"{text!r} is not a value of {enum.name}; write one of "
-                          + ", ".join(v.name.removeprefix(prefix) for v in shown)
-                          + " (or the full names " + ", ".join(v.name for v in shown) + ")")
+                          + ", ".join(short for short, _, _ in shown)
+                          + " (or the full names " + ", ".join(name for _, name, _ in shown) + ")")
 
 
 def _set_hours(calendar: pb.Calendar, specs: Sequence[str], name: str) -> None:

@@ -365,3 +365,23 @@ def check_server_address(text: str, field: str) -> None:
     if not match and not _GRPC_TARGET.match(s) and not _HAS_PORT.search(s):
         raise SpecError(field, f"{s!r} has no port; add :PORT, the server's gRPC port, e.g. "
                                f"{s}:50051 (gRPC would otherwise try port 443)")
+
+
+def enum_spellings(enum) -> tuple[dict[str, str], list[tuple[str, str, int]]]:
+    """How the JSON faces spell the values of protobuf enum ``enum`` (its
+    descriptor; docs/semantics.md §14): a map from each full name and each
+    short name (without the enum's prefix: ``MONDAY`` for
+    ``WEEKDAY_MONDAY``), upper case with ``_``, to the full name; and the
+    values callers may give, ``(short, full, number)``, the UNSPECIFIED one
+    left out. Look a caller's text up as ``text.strip().upper().replace("-",
+    "_")``."""
+    names = [v.name for v in enum.values]
+    prefix = names[0][:names[0].rfind("_UNSPECIFIED") + 1] if names[0].endswith("_UNSPECIFIED") else ""
+    spellings = {name: name for name in names}
+    shown = []
+    for value in enum.values:
+        short = value.name[len(prefix):] if prefix and value.name.startswith(prefix) else value.name
+        spellings.setdefault(short, value.name)
+        if value.number != 0:
+            shown.append((short, value.name, value.number))
+    return spellings, shown

@@ -1280,17 +1280,7 @@ def _enum_names(enum) -> tuple[dict[str, str], str]:
     known = _ENUM_NAMES.get(enum.full_name)
     if known is not None:
         return known
-    names = [v.name for v in enum.values]
-    prefix = names[0][:names[0].rfind("_UNSPECIFIED") + 1] if names[0].endswith(
-        "_UNSPECIFIED") else ""
-    spellings = {name: name for name in names}
-    shown = []
-    for value in enum.values:
-        short = value.name[len(prefix):] if prefix and value.name.startswith(prefix) \
-            else value.name
-        spellings.setdefault(short, value.name)
-        if value.number != 0:
-            shown.append((short, value.name, value.number))
+    spellings, shown = parsing.enum_spellings(enum)
     words = (", ".join(s for s, _, _ in shown) + " (or the full names "
              + ", ".join(n for _, n, _ in shown) + ", or the numbers "
              + ", ".join(str(k) for _, _, k in shown) + ")")
