@@ -443,6 +443,16 @@ class CompiledCalendar:
         arithmetic asks more: a week with working hours (``open_time_per_week``)."""
         return self.any_open_time
 
+    def share_shapes(self, interned: dict[tuple, tuple], shapes: dict[tuple, int]) -> None:
+        """Use the span tuples of ``interned`` for equal ones of this calendar
+        (adding its own) and ``shapes`` as its cache of DST corrections, which
+        is keyed by the spans' identity (:meth:`_correction`): calendars that
+        share both measure each shape of a DST change once between them."""
+        self.spans_by_weekday = [interned.setdefault(sp, sp) for sp in self.spans_by_weekday]
+        self._exception_status = {o: (kind, interned.setdefault(sp, sp))
+                                  for o, (kind, sp) in self._exception_status.items()}
+        self._corrections_by_shape = shapes
+
     def last_week_has_hours(self) -> bool:
         """Whether the week in force at the end of the range (2199) has
         working hours, so that an opening always lies ahead."""

@@ -85,10 +85,7 @@ class WeekPeriodsCalendar(CompiledCalendar):
         interned: dict[tuple, tuple] = {}
         shapes: dict[tuple, int] = {}
         for piece in self.pieces:
-            piece.spans_by_weekday = [interned.setdefault(sp, sp) for sp in piece.spans_by_weekday]
-            piece._exception_status = {o: (kind, interned.setdefault(sp, sp))
-                                       for o, (kind, sp) in piece._exception_status.items()}
-            piece._corrections_by_shape = shapes
+            piece.share_shapes(interned, shapes)
         self.crosses_midnight = any(p.crosses_midnight for p in self.pieces)
         self.any_open_time = any(p.any_open_time for p in self.pieces)
         #: The most open time of any piece's week: 0 only when every week
