@@ -651,3 +651,27 @@ def test_both_stores_answer_bad_text_alike(tmp_path, pg_dsn):
     finally:
         for app in apps:
             app.close()
+
+
+def test_a_long_request_line_in_several_reads_reaches_duetime(served):
+    """A 100,000-character record id whose request line arrives in three
+    reads is refused by duetime, naming the field, never by the HTTP
+    parser's plain-text 400 (its buffer holds up to 128 KiB of request head)."""
+    _, server = served
+    port = int(server.http_url.rsplit(":", 1)[1])
+    line = ("GET /v1/records/" + "x" * 100_000 + " HTTP/1.1\r\n").encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as sock:
+        sock.sendall(line[:20_000])
+        time.sleep(0.2)
+        sock.sendall(line[20_000:])
+        time.sleep(0.1)
+        sock.sendall(f"Host: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ")
+    error = json.loads(body)["error"]
+    assert (error["status"], error["message"]) == (
+        "INVALID_ARGUMENT",
+        "record_id: 100000 characters is not a record id (32 lower-case hex digits, as returned in record_id)")

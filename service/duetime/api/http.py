@@ -1296,6 +1296,14 @@ def _bind(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     return sock
 
 
+MAX_REQUEST_HEAD_BYTES = 128 << 10
+"""Most bytes of a request line and headers the HTTP parser holds while
+they arrive. uvicorn's default, 16 KiB, refused a longer request line with
+a plain-text 400 whenever it came in more than one read (and read it when it
+came in one): at 128 KiB a long path or query (a 100,000-character record
+id) always reaches duetime, which refuses it naming the field."""
+
+
 def start_http_server(app: DueTimeApp, host: str, port: int, *,
                       tokens: TokenSet | None = None,
                       tls_cert: Path | None = None, tls_key: Path | None = None,
@@ -1336,7 +1344,7 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
                    allowed_hosts=host_allowlist(host, allow_hosts), admission=admission,
                    body_timeout=body_timeout),
         log_config=None, access_log=False, lifespan="off", timeout_graceful_shutdown=grace,
-        server_header=False, **tls,
+        server_header=False, h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES, **tls,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
