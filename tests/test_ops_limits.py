@@ -119,16 +119,34 @@ def test_call_over_budget_is_deadline_exceeded_and_records_nothing(ops_server):
         "".join(server.stderr)
 
 
+def slow_stream(messages: int):
+    """``messages`` stream messages of :data:`SLOW_ITEMS` due times, each in
+    its own inline calendar (unique across the stream, so none comes from
+    the calendar cache): minutes of work on any machine, so the call is
+    still computing whenever the test acts."""
+    base = with_holidays(100)
+    for m in range(messages):
+        message = pb.StreamComputeDueTimesRequest()
+        for i in range(SLOW_ITEMS):
+            item = message.items.add()
+            item.CopyFrom(base)
+            item.calendar.holidays[0].name = f"calendar {m}/{i}"
+        yield message
+
+
 def test_grace_bounds_the_shutdown(ops_server):
     """With --grace 0.5 and no budget, a call still computing at SIGTERM is
-    dropped after about 2 × 0.5 s, not waited for."""
+    dropped after about 2 × 0.5 s, not waited for. The call is a stream whose
+    client keeps sending (100,000 due times in all), so it is computing at
+    the SIGTERM however fast the machine is."""
     server = ops_server("--grace", "0.5", "--call-budget", "0", *HEAVY_BATCHES)
-    batch = slow_batch(3 * SLOW_ITEMS)
     codes: list[grpc.StatusCode] = []
+    answered = threading.Event()
 
     def call():
         try:
-            server.stub.BatchComputeDueTimes(batch, timeout=120)
+            for _ in server.stub.StreamComputeDueTimes(slow_stream(100), timeout=300):
+                answered.set()
             codes.append(grpc.StatusCode.OK)
         except grpc.RpcError as exc:
             codes.append(exc.code())
@@ -136,7 +154,7 @@ def test_grace_bounds_the_shutdown(ops_server):
     caller = threading.Thread(target=call)
     caller.start()
     assert " grace=0.5 " in "".join(server.stderr)
-    time.sleep(1.0)  # the batch is computing
+    assert answered.wait(60)  # the stream is computing
     began = time.monotonic()
     server.proc.terminate()
     assert server.wait_exit(20) == 0
@@ -148,5 +166,5 @@ def test_grace_bounds_the_shutdown(ops_server):
     # its next cooperative check (logged CANCELLED), or, if it does not reach
     # one in time, the server exits without it and says so
     log = "".join(server.stderr)
-    assert "BatchComputeDueTimes CANCELLED" in log or \
+    assert "StreamComputeDueTimes CANCELLED" in log or \
         "1 call(s) still running after the 0.5 s grace period were cut off" in log, log

@@ -21,6 +21,7 @@ The counts are printed (``pytest -s``): calls answered, refused by code.
 from __future__ import annotations
 
 import signal
+import socket
 import sqlite3
 import threading
 import time
@@ -101,7 +102,7 @@ def test_sigterm_under_load_loses_no_answered_record(tmp_path):
 
     stderr = "".join(server.stderr)
     assert code == 0, stderr
-    assert exited_after < GRACE_SECONDS
+    assert exited_after < GRACE_SECONDS, stderr[-3000:]
     assert "duetime shutting down" in stderr
     assert not wrong
     unexpected = {c.name: k for c, k in refused.items() if c not in RETRYABLE}
@@ -117,3 +118,32 @@ def test_sigterm_under_load_loses_no_answered_record(tmp_path):
           f"{len(answered) - before} after), {sum(refused.values())} refused "
           f"({', '.join(f'{c.name} {k}' for c, k in sorted(refused.items(), key=str))}); "
           f"{len(stored)} records in the ledger; exit 0 after {exited_after:.2f} s")
+
+
+def test_a_connection_without_a_call_does_not_hold_the_shutdown(tmp_path):
+    """Two connections that never make a call (one silent, one that sent only
+    the HTTP/2 preface, as a client connecting at the moment of the SIGTERM
+    may be) and an idle gRPC channel: the server exits within a second or
+    so of SIGTERM, not at the end of its 5 s grace period (gRPC's graceful
+    stop waits for such connections until then; the server ends them once no
+    call has been running for 0.1 s)."""
+    server = ServerProcess(tmp_path / "ledger.db")
+    host, port = server.address.rsplit(":", 1)
+    silent = socket.create_connection((host, int(port)))
+    preface = socket.create_connection((host, int(port)))
+    preface.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+    try:
+        assert server.stub.ComputeDueTime(zagreb_request("idle/1"), timeout=10).record_id
+        time.sleep(0.5)
+        signalled = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        code = server.wait_exit(GRACE_SECONDS + EXIT_SLACK)
+        exited_after = time.monotonic() - signalled
+    finally:
+        silent.close()
+        preface.close()
+        server.kill()
+    stderr = "".join(server.stderr)
+    assert code == 0, stderr
+    assert exited_after < 2.5, (exited_after, stderr[-2000:])
+    assert "duetime shutting down" in stderr

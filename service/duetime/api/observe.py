@@ -98,8 +98,14 @@ class CallObserver(grpc.ServerInterceptor):
     def __init__(self, metrics: Metrics | None = None, log_calls: bool = True):
         self.metrics = metrics
         self.log_calls = log_calls
+        self._running: set = set()  # the contexts of the calls in a handler now
         self._observed: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
         self.tracer = call_tracer()  # None unless OTEL_* variables configure an exporter
+
+    def calls_running(self) -> int:
+        """How many calls are in a handler now (a set's size: each call adds
+        and removes its own context, one GIL-atomic operation each, no lock)."""
+        return len(self._running)
 
     def _finish(self, method: str, code: str, began: float, response,
                 context: grpc.ServicerContext, observed: ObservedContext) -> None:
@@ -139,14 +145,19 @@ class CallObserver(grpc.ServerInterceptor):
     def _unary(self, behavior, method: str):
         finish = self._finish
 
+        running = self._running
+
         def observed(request, context):
             began = time.perf_counter()
             inner = ObservedContext(context)
+            running.add(context)
             try:
                 response = behavior(request, inner)
             except BaseException:
                 finish(method, _code(context, "UNKNOWN"), began, None, context, inner)
                 raise
+            finally:
+                running.discard(context)
             finish(method, _code(context, "OK"), began, response, context, inner)
             return response
 
@@ -156,9 +167,11 @@ class CallObserver(grpc.ServerInterceptor):
         def observed(request, context):
             began = time.perf_counter()
             inner = ObservedContext(context)
+            self._running.add(context)
             try:
                 responses = behavior(request, inner)
             except BaseException:
+                self._running.discard(context)
                 self._finish(method, _code(context, "UNKNOWN"), began, None, context, inner)
                 raise
             return self._stream(responses, method, began, context, inner)
@@ -177,4 +190,5 @@ class CallObserver(grpc.ServerInterceptor):
             code = _code(context, "UNKNOWN")
             raise
         finally:
+            self._running.discard(context)
             self._finish(method, code, began, None, context, inner)

@@ -19,8 +19,9 @@ successful probe switches them back. ``duetime.v1.CalendarService`` needs no
 ledger and stays SERVING.
 
 Shutdown (:meth:`RunningServer.stop`): stop accepting calls, let those in
-flight finish within the grace period, then close the ledger once no call is
-using it; a call still computing after the grace period is dropped when it
+flight finish within the grace period (ending the connections that remain
+once no call has been running for :data:`IDLE_CUT` s), then close the ledger
+once no call is using it; a call still computing after the grace period is dropped when it
 reaches the ledger (nothing recorded, nothing answered), while one already
 writing its record by then completes the write (recorded, not answered).
 
@@ -155,6 +156,10 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DueTimeService"].full_name
 CALENDAR_SERVICE_NAME = pb.DESCRIPTOR.services_by_name["CalendarService"].full_name
 GRACE_SECONDS = DEFAULT_GRACE
 """How long in-flight calls may run on after SIGINT/SIGTERM (``--grace``)."""
+IDLE_CUT = 0.1
+"""Seconds without a running call after which a stopping server ends the
+connections gRPC still waits for (see :meth:`RunningServer.stop`): a call a
+connection brought before the stop is in a handler well within this."""
 STOP_SLACK = 5.0
 """How long past the grace period shutdown waits for gRPC's own stop to
 complete before it closes the ledger regardless."""
@@ -804,6 +809,29 @@ class RunningServer:
     admission: Admission | None = None
     """What it lets in at once (hand it to the HTTP face too)."""
 
+    observer: CallObserver | None = None
+    """The server's outermost interceptor (:meth:`stop` asks it how many
+    calls are running)."""
+
+    def _cut_when_idle(self, stopped: threading.Event, grace: float) -> None:
+        """Within the grace period, once no call has been running for
+        :data:`IDLE_CUT` s, end what gRPC still waits for at once (``stop(0)``):
+        connections without a call, such as a client's that opened just
+        before the stop and never finished its HTTP/2 preface, or any idle
+        connection whose client does not close it on GOAWAY. gRPC's own
+        graceful stop waits for those until the grace period ends, so one
+        silent connection would hold every shutdown for the whole of it."""
+        ends = time.monotonic() + grace
+        idle_since = None
+        while not stopped.wait(0.01) and (now := time.monotonic()) < ends:
+            if self.observer.calls_running():
+                idle_since = None
+            elif idle_since is None:
+                idle_since = now
+            elif now - idle_since >= IDLE_CUT:
+                self.server.stop(0)
+                return
+
     def stop(self, grace: float | None = None) -> int:
         """Report NOT_SERVING and stop accepting calls, let in-flight calls
         finish (``grace`` s, default :attr:`grace`), then close the ledger
@@ -815,7 +843,10 @@ class RunningServer:
         grace = self.grace if grace is None else grace
         self.ledger_health.stop()
         self.health.enter_graceful_shutdown()
-        if not self.server.stop(grace).wait(grace + STOP_SLACK):
+        stopped = self.server.stop(grace)
+        if self.observer is not None:
+            self._cut_when_idle(stopped, grace)
+        if not stopped.wait(grace + STOP_SLACK):
             log.warning("gRPC had not finished stopping %g s after the grace period; "
                         "closing the ledger anyway", STOP_SLACK)
         dropped = self.app.close(timeout=grace)
@@ -876,7 +907,8 @@ def start_server(
     Raises RuntimeError if the address cannot be bound (also when another
     process listens there and ``reuse_port`` is false).
     """
-    interceptors: list[grpc.ServerInterceptor] = [CallObserver(metrics, log_calls)]
+    observer = CallObserver(metrics, log_calls)
+    interceptors: list[grpc.ServerInterceptor] = [observer]
     if tokens is not None:
         interceptors.append(BearerTokenInterceptor(tokens))
     admission = Admission.of(memory_budget, max_message_bytes,
@@ -918,7 +950,7 @@ def start_server(
     app.on_ledger_unavailable = ledger_health.failed
     ledger_health.start()
     return RunningServer(server, bound, health_servicer, ledger, app, ledger_health, grace,
-                         limits, metrics, admission)
+                         limits, metrics, admission, observer)
 
 
 def describe_ledger(ledger: Ledger) -> str:
