@@ -299,6 +299,58 @@ def large_request(i: int, size: int) -> pb.ComputeDueTimeRequest:
     return request
 
 
+def test_json_reading_is_counted_before_it_is_read():
+    """What reading a body as JSON may take: 112 bytes a value (one at most
+    per ``,``, ``:``, ``[``, ``{``, plus one), 2 a byte for ASCII, 9 else;
+    above what tracemalloc measures for the costliest shapes."""
+    import tracemalloc
+
+    from duetime.api.http import JSON_TEXT_BYTES, JSON_VALUE_BYTES, _unique_keys, json_reading_bytes
+
+    assert (JSON_VALUE_BYTES, JSON_TEXT_BYTES) == (112, 9)
+    assert json_reading_bytes(b'{"a": [1, 2]}') == 112 * 5 + 2 * 13
+    assert json_reading_bytes('{"a": "é"}'.encode()) == 112 * 3 + 9 * 11
+    shapes = {
+        "empty arrays": b"[" + b",".join([b"[]"] * 100_000) + b"]",
+        "empty objects": b"[" + b",".join([b"{}"] * 100_000) + b"]",
+        "many keys": b"{" + b",".join(b'"k%d":0' % i for i in range(30_000)) + b"}",
+        "short strings": b"[" + b",".join([b'"ab"'] * 60_000) + b"]",
+        "nested": b"[" + b",".join([b'{"a":[1,{"b":"cc"}]}'] * 15_000) + b"]",
+        "one wide string": ('["' + "a" * 300_000 + '\U0001F600"]').encode(),
+    }
+    for name, body in shapes.items():
+        tracemalloc.start()
+        tree = json.loads(body.decode(), object_pairs_hook=_unique_keys)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        del tree
+        assert peak < json_reading_bytes(body), (name, peak, json_reading_bytes(body))
+
+
+def test_a_body_whose_json_would_take_too_much_memory_is_413_and_fits_are_answered(small):
+    """On the server with 8 MiB for requests in flight: 3 MiB of empty arrays
+    (about 100 MiB to read) is refused 413 on ``body`` before it is read,
+    not retryable; an ordinary body is answered; nothing is INTERNAL."""
+    body = b"[" + b",".join([b"[]"] * (MESSAGE // 4)) + b"]"
+    answer = httpx.post(f"{small.http_url}/v1/dueTimes:compute", content=body,
+                        headers={"Content-Type": "application/json"}, timeout=30)
+    assert answer.status_code == 413
+    error = answer.json()["error"]
+    assert error["status"] == "RESOURCE_EXHAUSTED"
+    assert "retry-after" not in answer.headers
+    (bad, info) = error["details"]
+    assert bad["fieldViolations"][0]["field"] == "body"
+    assert info["reason"] == "REQUEST_TOO_LARGE"
+    reading = int(info["metadata"]["reading_bytes"])
+    assert reading == 112 * (2 * (MESSAGE // 4) + 1) + 2 * len(body)
+    assert error["message"] == (
+        f"body: is {len(body)} bytes of JSON whose reading would take about {reading} bytes "
+        f"of memory (counting 112 bytes for each value), more than the {LIMIT} bytes (8MiB, "
+        f"a third of --memory-budget) the server holds for requests in flight: send fewer "
+        f"or simpler values (a batch split in parts, or a stream)")
+    answers_still(small)
+
+
 def test_partial_bodies_are_refused_past_the_in_flight_limit_with_503(small):
     port = http_port(small)
     body = 3 * MiB
@@ -337,6 +389,62 @@ def test_a_body_not_sent_in_time_is_408_and_its_connection_closed(small):
     line = small.await_log(r"did not send its whole request body to "
                            r"/duetime\.v1\.DueTimeService/ComputeDueTime within 3 s: answered "
                            r"408, connection closed")
+    assert line.split()[2] == "INFO", line
+    assert "Traceback" not in "".join(small.stderr)
+    answers_still(small)
+
+
+def head_timeout_error(seconds: float) -> dict:
+    text = (f"did not arrive whole within {seconds:g} s; a request line and its headers must "
+            f"be sent at once (the server's --body-timeout is {seconds:g} s)")
+    return {"error": {
+        "code": 408, "message": f"headers: {text}", "status": "DEADLINE_EXCEEDED",
+        "details": [{"@type": "type.googleapis.com/google.rpc.BadRequest",
+                     "fieldViolations": [{"field": "headers", "description": text}]},
+                    {"@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                     "reason": "HEAD_TIMEOUT", "domain": "duetime.dev",
+                     "metadata": {"body_timeout_seconds": f"{seconds:g}"}}]}}
+
+
+def test_a_request_head_not_sent_in_time_is_408_and_an_idle_connection_is_closed(small):
+    """A slowloris client (headers dribbled a byte a second, first and after
+    an answered request on the same connection) gets 408 on ``headers``
+    within the body timeout and its connection closed; a connection that
+    sends nothing is closed silently, as an idle keep-alive one is."""
+    port = http_port(small)
+    began = time.monotonic()
+    silent = socket.create_connection(("127.0.0.1", port), timeout=30)
+    slow = socket.create_connection(("127.0.0.1", port), timeout=30)
+    reused = socket.create_connection(("127.0.0.1", port), timeout=30)
+    reused.sendall(f"GET /v1/calendars HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    status, _, _ = read_answer(reused)
+    assert status == 200
+    partial = f"GET /v1/calendars HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode()
+    for sock in (slow, reused):
+        sock.sendall(partial)
+    answers = {}
+    stop = time.monotonic() + 8
+    while len(answers) < 2 and time.monotonic() < stop:  # a byte a second, until answered
+        for name, sock in (("slow", slow), ("reused", reused)):
+            if name in answers:
+                continue
+            ready, _, _ = select.select([sock], [], [], 0)
+            if ready:
+                answers[name] = read_answer(sock)
+            else:
+                sock.sendall(b"a")
+        time.sleep(1)
+    for name, sock in (("slow", slow), ("reused", reused)):
+        status, headers, answer = answers[name]
+        assert (status, headers["connection"]) == (408, "close"), name
+        assert json.loads(answer) == head_timeout_error(3), name
+        assert closed(sock), name
+        sock.close()
+    assert silent.recv(10) == b""  # closed without an answer
+    silent.close()
+    assert 3 <= time.monotonic() - began < 10
+    line = small.await_log(r"did not send a whole request head within 3 s: answered 408, "
+                           r"connection closed")
     assert line.split()[2] == "INFO", line
     assert "Traceback" not in "".join(small.stderr)
     answers_still(small)
@@ -516,6 +624,46 @@ def test_one_tenant_cannot_take_the_calls_of_another(tenants):
         release.set()
         partial.close()
         stream.cancel()
+
+
+def test_the_typed_client_waits_as_a_busy_server_asks_and_sends_again(tenants):
+    """team-a holds its 2 calls; the typed client's ComputeDueTime for team-a
+    is refused TENANT_CALLS_EXHAUSTED (retryable, retry_after_seconds 1),
+    waits the second the server asked for and sends again, each time, until
+    a call of team-a ends: then it is answered, within its timeout. With
+    retries off it raises the refusal at once."""
+    from duetime.client import BUSY_REASONS, DuetimeClient, DuetimeError
+
+    assert BUSY_REASONS == {"TENANT_CALLS_EXHAUSTED", "IN_FLIGHT_BYTES_EXHAUSTED"}
+    release = threading.Event()
+
+    def waiting():
+        release.wait(30)
+        yield pb.StreamComputeDueTimesRequest(items=[zagreb_request()])
+
+    held = [tenants.stub.StreamComputeDueTimes(waiting(), metadata=auth(TEAM_A), timeout=60)
+            for _ in range(2)]
+    start = "2026-11-27T15:00:00Z"
+    try:
+        time.sleep(1)  # both reach the server
+        with DuetimeClient(tenants.address, token=TEAM_A, retries=0) as once:
+            with pytest.raises(DuetimeError) as caught:
+                once.compute_due_time(start, "3bd", {"time_zone": "Europe/Zagreb"})
+        refused = caught.value
+        assert (refused.code, refused.reason, refused.retryable) == (
+            grpc.StatusCode.RESOURCE_EXHAUSTED, "TENANT_CALLS_EXHAUSTED", True)
+        assert refused.metadata["retry_after_seconds"] == "1"
+        threading.Timer(2.5, release.set).start()  # team-a's calls end 2.5 s from now
+        began = time.monotonic()
+        with DuetimeClient(tenants.address, token=TEAM_A, timeout=10) as client:
+            due = client.compute_due_time(start, "3bd", {"time_zone": "Europe/Zagreb"})
+        took = time.monotonic() - began
+        assert due.due.isoformat() == "2026-12-02T15:00:00+00:00"
+        assert 2.5 <= took < 6, took  # refused, waited 1 s, … until the calls ended
+    finally:
+        release.set()
+        for stream in held:
+            stream.cancel()
 
 
 def test_a_busy_tenant_does_not_starve_another(tenants):

@@ -64,6 +64,7 @@ KINDS = [
      429, True),
     (TenantCallsExhausted(4), "RESOURCE_EXHAUSTED", "TENANT_CALLS_EXHAUSTED", 429, True),
     (http.BodyTimeout(10, 5), "DEADLINE_EXCEEDED", "BODY_TIMEOUT", 504, False),
+    (http.HeadTimeout(10), "DEADLINE_EXCEEDED", "HEAD_TIMEOUT", 504, False),
     (http.NoSuchPath("GET", "/v1/nothing"), "NOT_FOUND", "NO_SUCH_PATH", 404, False),
     (http.MethodNotAllowed("GET", "/v1/dueTimes:compute", "POST"), "UNIMPLEMENTED",
      "METHOD_NOT_ALLOWED", 405, False),

@@ -67,8 +67,10 @@ not retryable (the same call fails the same way); :class:`Unavailable` and
 :class:`DeadlineExceeded` are (``.retryable`` is True). Any other status is a
 plain :class:`DuetimeError` with its ``code``, retryable for CANCELLED and
 ABORTED: ``retryable`` is True exactly for the codes the retry policy retries
-(:data:`RETRY_CODES`; RESOURCE_EXHAUSTED, a request over the server's size
-limit, is not). The problems the service named
+(:data:`RETRY_CODES`), and for a RESOURCE_EXHAUSTED that says the server is
+busy (:data:`BUSY_REASONS`), which the client sends again after the wait
+the server asks for (``retry_after_seconds``, within the timeout); a
+request over the server's size limit is not. The problems the service named
 are in ``.violations`` (field or subject, description), its reason in
 ``.reason``, the facts of its ErrorInfo in ``.metadata`` and its message in
 ``.details``. This is the one reader of the service's rich status
@@ -78,6 +80,7 @@ are in ``.violations`` (field or subject, description), its reason in
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -124,6 +127,13 @@ cancels a unary call itself: gRPC cancels the calls a stopping server had
 received but not started), ABORTED, and DEADLINE_EXCEEDED (a call past the
 server's call budget, nothing recorded; once the client's own timeout has
 passed nothing is retried, but a new call may succeed)."""
+BUSY_REASONS = frozenset({"TENANT_CALLS_EXHAUSTED", "IN_FLIGHT_BYTES_EXHAUSTED"})
+"""The reasons of a RESOURCE_EXHAUSTED that means the server is busy now (the
+caller's tenant has as many calls in flight as it may, or the server holds
+as many request bytes as it may): such an error is ``retryable``, and the
+client sends the call again after the server's ``retry_after_seconds``
+(ErrorInfo metadata; HTTP ``Retry-After``) within its timeout. Any other
+RESOURCE_EXHAUSTED (a request over the size limit) is not retryable."""
 _RETRIED_SERVICES = ("duetime.v1.DueTimeService", "duetime.v1.CalendarService")
 """The services whose calls are retried: every method but the health check's,
 which says how the server is now."""
@@ -266,7 +276,9 @@ def _error(code: grpc.StatusCode, message: str, details) -> DuetimeError:
         elif detail.Unpack(info):
             reason, metadata = info.reason, dict(info.metadata)
     kind = _ERRORS.get(code, DuetimeError)
-    retryable = None if kind is not DuetimeError else code in _RETRYABLE
+    retryable = None if kind is not DuetimeError else (
+        code in _RETRYABLE or (code is grpc.StatusCode.RESOURCE_EXHAUSTED
+                               and reason in BUSY_REASONS))
     return kind(f"{code.name}: {message}", code=code, reason=reason,
                 violations=violations, retryable=retryable, details=message, metadata=metadata)
 
@@ -1448,11 +1460,38 @@ class DuetimeClient:
                 message.idempotency_key = f"{base}/{i}"
 
     def _call(self, rpc: str, request, stub=None):
+        """Call ``rpc``; a refusal because the server is busy (:data:`BUSY_REASONS`)
+        is sent again after the wait the server asked for, up to the retry
+        policy's ``retries`` times, while the client's ``timeout`` (counted
+        from the first attempt) has room for it (:meth:`_busy_wait`)."""
+        method = getattr(stub or self._stub, rpc)
+        ends = time.monotonic() + self.timeout
+        for attempt in range(self.retry_policy.retries + 1):
+            try:
+                return method(request, timeout=max(ends - time.monotonic(), 0.001),
+                              metadata=self._metadata)
+            except grpc.RpcError as exc:
+                error = error_of(exc)
+                wait = self._busy_wait(error, attempt, ends)
+                if wait is None:
+                    raise error from exc
+            time.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover - the last attempt raised
+
+    def _busy_wait(self, error: DuetimeError, attempt: int, ends: float) -> float | None:
+        """Seconds to wait before sending again a call refused with ``error``
+        (its ``attempt``-th attempt, from 0), or None to give up: only for a
+        busy server (RESOURCE_EXHAUSTED, reason in :data:`BUSY_REASONS`),
+        after its ``retry_after_seconds`` (1 if it gave none), while retries
+        are left and the wait leaves the call some time before ``ends``."""
+        if error.reason not in BUSY_REASONS or attempt >= self.retry_policy.retries:
+            return None
         try:
-            return getattr(stub or self._stub, rpc)(request, timeout=self.timeout,
-                                                    metadata=self._metadata)
-        except grpc.RpcError as exc:
-            raise error_of(exc) from exc
+            wait = float(error.metadata.get("retry_after_seconds", "1"))
+        except ValueError:
+            wait = 1.0
+        wait = min(max(wait, 0.0), 60.0)
+        return wait if time.monotonic() + wait < ends else None
 
     def compute_due_time(self, start: datetime | str, duration: str | timedelta,
                          calendar: CalendarLike = None, *,

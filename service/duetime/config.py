@@ -525,8 +525,8 @@ SETTINGS: tuple[Setting, ...] = (
             f"gRPC and HTTP; more is RESOURCE_EXHAUSTED (HTTP 429) (default "
             f"{DEFAULT_TENANT_CALLS}; 0: no bound)"),
     Setting("body_timeout", "--body-timeout", "DUETIME_BODY_TIMEOUT", parse_positive_seconds,
-            "SECONDS", f"time an HTTP client has to send a request's whole body; slower is "
-                       f"answered 408 and its connection closed (default "
+            "SECONDS", f"time an HTTP client has to send a request's head, and then its whole "
+                       f"body; slower is answered 408 and its connection closed (default "
                        f"{DEFAULT_BODY_TIMEOUT:g})"),
 )
 BY_NAME = {s.name: s for s in SETTINGS}

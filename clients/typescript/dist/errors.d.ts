@@ -22,6 +22,13 @@ export declare const CODE_NAMES: Readonly<Record<number, string>>;
 export declare const RETRY_CODES: readonly Code[];
 /** Reasons whose errors are not retryable whatever their code. */
 export declare const NOT_RETRYABLE_REASONS: readonly string[];
+/** The reasons of a RESOURCE_EXHAUSTED that means the server is busy now (the
+ * token's tenant has as many calls in flight as it may, or the server holds as
+ * many request bytes as it may): such an error is `retryable`, and the client
+ * sends the call again after the server's `retry_after_seconds` (ErrorInfo
+ * metadata; HTTP `Retry-After`), within the call's timeout. Any other
+ * RESOURCE_EXHAUSTED (a request over the size limit) is not retryable. */
+export declare const BUSY_REASONS: readonly string[];
 /** What a DuetimeError is made of. */
 export interface DuetimeErrorInit {
     /** The gRPC status code (`Code.InvalidArgument` …). */
@@ -59,8 +66,13 @@ export declare class DuetimeError extends Error {
     /** Whether the same call may succeed later: the codes of {@link RETRY_CODES},
      * except a call the server stopped at its call budget (DEADLINE_EXCEEDED
      * with reason CALL_BUDGET_EXCEEDED: the same call costs the same again), a
-     * TLS or address mistake, and a call of a closed client. */
+     * TLS or address mistake, and a call of a closed client; and a
+     * RESOURCE_EXHAUSTED because the server is busy ({@link BUSY_REASONS}). */
     get retryable(): boolean;
+    /** How long the server asked the caller to wait before it sends the call
+     * again (its `retry_after_seconds`, in milliseconds), for a refusal because
+     * it is busy ({@link BUSY_REASONS}); undefined otherwise. */
+    get retryAfterMs(): number | undefined;
 }
 /** Bad input (INVALID_ARGUMENT), e.g. a malformed duration or an instant without an offset. */
 export declare class InvalidArgument extends DuetimeError {
@@ -93,7 +105,9 @@ export declare class Unavailable extends DuetimeError {
 export declare class DeadlineExceeded extends DuetimeError {
 }
 /** A request over the message size limit (RESOURCE_EXHAUSTED, reason
- * MESSAGE_TOO_LARGE when the client saw it before sending); not retryable. */
+ * MESSAGE_TOO_LARGE when the client saw it before sending; not retryable), or
+ * a server busy now (reason in {@link BUSY_REASONS}; retryable, after
+ * {@link DuetimeError.retryAfterMs}). */
 export declare class ResourceExhausted extends DuetimeError {
 }
 /** The call was cancelled (CANCELLED): by the caller's AbortSignal or

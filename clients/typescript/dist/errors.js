@@ -40,6 +40,13 @@ export const RETRY_CODES = [
 ];
 /** Reasons whose errors are not retryable whatever their code. */
 export const NOT_RETRYABLE_REASONS = ["CALL_BUDGET_EXCEEDED"];
+/** The reasons of a RESOURCE_EXHAUSTED that means the server is busy now (the
+ * token's tenant has as many calls in flight as it may, or the server holds as
+ * many request bytes as it may): such an error is `retryable`, and the client
+ * sends the call again after the server's `retry_after_seconds` (ErrorInfo
+ * metadata; HTTP `Retry-After`), within the call's timeout. Any other
+ * RESOURCE_EXHAUSTED (a request over the size limit) is not retryable. */
+export const BUSY_REASONS = ["TENANT_CALLS_EXHAUSTED", "IN_FLIGHT_BYTES_EXHAUSTED"];
 /**
  * A failed duetime call, or an argument refused before calling (then `code`
  * is INVALID_ARGUMENT). `code` is the status code's name (`"NOT_FOUND"`),
@@ -78,12 +85,26 @@ export class DuetimeError extends Error {
     /** Whether the same call may succeed later: the codes of {@link RETRY_CODES},
      * except a call the server stopped at its call budget (DEADLINE_EXCEEDED
      * with reason CALL_BUDGET_EXCEEDED: the same call costs the same again), a
-     * TLS or address mistake, and a call of a closed client. */
+     * TLS or address mistake, and a call of a closed client; and a
+     * RESOURCE_EXHAUSTED because the server is busy ({@link BUSY_REASONS}). */
     get retryable() {
         if (this.retryableGiven !== undefined) {
             return this.retryableGiven;
         }
+        if (this.grpcCode === Code.ResourceExhausted) {
+            return BUSY_REASONS.includes(this.reason);
+        }
         return RETRY_CODES.includes(this.grpcCode) && !NOT_RETRYABLE_REASONS.includes(this.reason);
+    }
+    /** How long the server asked the caller to wait before it sends the call
+     * again (its `retry_after_seconds`, in milliseconds), for a refusal because
+     * it is busy ({@link BUSY_REASONS}); undefined otherwise. */
+    get retryAfterMs() {
+        if (this.grpcCode !== Code.ResourceExhausted || !BUSY_REASONS.includes(this.reason)) {
+            return undefined;
+        }
+        const seconds = Number(this.metadata["retry_after_seconds"] ?? "1");
+        return Number.isFinite(seconds) ? Math.min(Math.max(seconds, 0), 60) * 1000 : 1000;
     }
 }
 /** Bad input (INVALID_ARGUMENT), e.g. a malformed duration or an instant without an offset. */
@@ -117,7 +138,9 @@ export class Unavailable extends DuetimeError {
 export class DeadlineExceeded extends DuetimeError {
 }
 /** A request over the message size limit (RESOURCE_EXHAUSTED, reason
- * MESSAGE_TOO_LARGE when the client saw it before sending); not retryable. */
+ * MESSAGE_TOO_LARGE when the client saw it before sending; not retryable), or
+ * a server busy now (reason in {@link BUSY_REASONS}; retryable, after
+ * {@link DuetimeError.retryAfterMs}). */
 export class ResourceExhausted extends DuetimeError {
 }
 /** The call was cancelled (CANCELLED): by the caller's AbortSignal or

@@ -674,10 +674,12 @@ function retryInterceptor(
         return await next(req);
       } catch (error) {
         const wait = waits[attempt];
-        if (wait === undefined || req.signal.aborted || !classify(error).retryable) {
+        const failure = classify(error);
+        if (wait === undefined || req.signal.aborted || !failure.retryable) {
           throw error;
         }
-        await sleep(wait * (0.8 + 0.4 * Math.random()), req.signal);
+        // a busy server says how long to wait (RESOURCE_EXHAUSTED, retry_after_seconds)
+        await sleep(Math.max(wait * (0.8 + 0.4 * Math.random()), failure.retryAfterMs ?? 0), req.signal);
         if (req.signal.aborted) {
           throw error;
         }

@@ -106,3 +106,43 @@ test("namespaces: the same key in two namespaces is two records; another's recor
   const hidden = await failure(() => teamA.getRecord(inA.recorded.recordId));
   assert.ok(hidden instanceof NotFound);
 });
+
+test("a busy tenant: ResourceExhausted TENANT_CALLS_EXHAUSTED, retryable; the client waits as the server asks and sends again", async () => {
+  const busyDir = tempDir("duetime-ts-busy-");
+  const tokens = tokenFile(busyDir.path, [`${TEAM_A} namespaces=team-a scopes=compute,read`]);
+  const busy = await startServer(["--auth-tokens", tokens, "--tenant-calls", "1"]);
+  const holder = new DuetimeClient({ address: busy.address, token: TEAM_A, timeoutMs: 30_000 });
+  const once = new DuetimeClient({ address: busy.address, token: TEAM_A, retries: 0 });
+  const patient = new DuetimeClient({ address: busy.address, token: TEAM_A, timeoutMs: 10_000 });
+  let release: () => void = () => {};
+  const released = new Promise<void>((done) => { release = done; });
+  async function* waiting() {
+    await released;
+    yield { start: "2026-11-27T16:00+01:00", duration: "1bd", calendar: "hr-zagreb" };
+  }
+  const held = (async () => {
+    const due = [];
+    for await (const result of holder.streamDueTimes(waiting())) due.push(result);
+    return due;
+  })();
+  try {
+    await new Promise((done) => setTimeout(done, 1000)); // the stream holds team-a's one call
+    const refused = await failure(() => once.computeDueTime("2026-11-27T16:00+01:00", "3bd", "hr-zagreb"));
+    assert.equal(refused.code, "RESOURCE_EXHAUSTED");
+    assert.equal(refused.reason, "TENANT_CALLS_EXHAUSTED");
+    assert.equal(refused.retryable, true);
+    assert.equal(refused.retryAfterMs, 1000);
+    setTimeout(release, 2500);
+    const began = Date.now();
+    const answer = await patient.computeDueTime("2026-11-27T16:00+01:00", "3bd", "hr-zagreb");
+    const took = Date.now() - began;
+    assert.equal(answer.dueLocal, "2026-12-02T16:00:00+01:00");
+    assert.ok(took >= 2500 && took < 8000, `took ${took} ms`);
+    assert.equal((await held).length, 1);
+  } finally {
+    release();
+    for (const c of [holder, once, patient]) c.close();
+    await busy.stop();
+    busyDir.cleanup();
+  }
+});

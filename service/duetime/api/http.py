@@ -29,7 +29,8 @@ and gRPC). Per request:
    not kept) until its answer is computed; a body not read whole within the body
    timeout (``--body-timeout``) is 408 DEADLINE_EXCEEDED on ``body``
    (BODY_TIMEOUT), logged at INFO without a traceback, its connection
-   closed; the body (rules with ``body: "*"``) is read, at most
+   closed (the request head has the same time, from when the connection
+   opens or its last answer ended: :func:`head_timeout_protocol`); the body (rules with ``body: "*"``) is read, at most
    :data:`~duetime.config.DEFAULT_MAX_MESSAGE_BYTES` bytes by default, the
    gRPC side's limit too (else 413: at once when ``Content-Length`` says
    more, else as soon as the bytes read pass it, the rest unread), and read
@@ -112,6 +113,7 @@ from typing import NamedTuple
 import anyio
 import anyio.abc
 import anyio.to_thread
+import h11
 import uvicorn
 from google.api import annotations_pb2, http_pb2
 from google.protobuf import descriptor as _descriptor
@@ -124,6 +126,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from duetime.api.admission import Admission, InFlightBytes, retry_after
 from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
@@ -138,6 +141,7 @@ from duetime.config import (
     DEFAULT_GRACE,
     DEFAULT_MAX_MESSAGE_BYTES,
     canonical_origin,
+    format_bytes,
 )
 from duetime.core.errors import ErrorKind, FieldViolation, InvalidArgument, Refusal
 from duetime.logs import log_call
@@ -302,6 +306,51 @@ class RequestTooLarge(Refusal):
         said = f"is {size} bytes" if exact else f"is more than {limit} bytes"
         text = f"the request body {said}; at most {limit} bytes are accepted"
         super().__init__(text, violations=[FieldViolation("body", text, str(size), str(limit))])
+
+
+JSON_VALUE_BYTES = 112
+"""Bytes counted for each JSON value a body may hold (see
+:func:`json_reading_bytes`): measured with tracemalloc, reading a body of
+one kind of value only costs 32 (empty arrays) to 106 (objects of many
+keys) bytes a value, pairs list and key included."""
+JSON_TEXT_BYTES = 9
+"""Bytes counted for each byte of a body that is not all ASCII while it is
+read as JSON (see :func:`json_reading_bytes`): the decoded text (up to 4
+bytes a character), the strings made of it (as many again), and one for
+what they carry. An ASCII body counts 2: its text and strings take a byte
+a character."""
+
+
+def json_reading_bytes(body: bytes) -> int:
+    """An upper bound of the memory that reading ``body`` as JSON takes (the
+    decoded text and the tree of Python objects), bytes: each JSON value
+    (at most one per ``,``, ``:``, ``[`` and ``{``, plus one) counts
+    :data:`JSON_VALUE_BYTES`, each byte :data:`JSON_TEXT_BYTES` (2 when
+    the body is ASCII). Counting is a few passes at memory speed; a body of
+    ordinary requests counts 10 to 30 times its size, one made of empty
+    arrays about 40."""
+    values = (body.count(b",") + body.count(b":") + body.count(b"[") + body.count(b"{") + 1)
+    return JSON_VALUE_BYTES * values + (2 if body.isascii() else JSON_TEXT_BYTES) * len(body)
+
+
+class JsonTooCostly(Refusal):
+    """A request body whose reading as JSON would take more memory than the
+    server may ever hold for requests in flight (413, RESOURCE_EXHAUSTED,
+    on ``body``; not retryable)."""
+
+    kind = ErrorKind.TOO_LARGE
+    reason = "REQUEST_TOO_LARGE"
+
+    def __init__(self, size: int, reading: int, limit: int):
+        text = (f"is {size} bytes of JSON whose reading would take about {reading} bytes of "
+                f"memory (counting {JSON_VALUE_BYTES} bytes for each value), "
+                f"more than the {limit} bytes ({format_bytes(limit)}, a third of "
+                f"--memory-budget) the server holds for requests in flight: send fewer or "
+                f"simpler values (a batch split in parts, or a stream)")
+        super().__init__(f"body: {text}",
+                         violations=[FieldViolation("body", text, str(reading), str(limit))],
+                         metadata={"limit": "in-flight request bytes", "limit_bytes": str(limit),
+                                   "reading_bytes": str(reading)})
 
 
 class BodyTimeout(Refusal):
@@ -1154,6 +1203,12 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                                  "%g s: answered 408, connection closed", peer or "(unknown)",
                                  rpc, body_timeout)
                         raise timed_out from None
+                    # reading the JSON takes memory too: counted before it is read
+                    reading = json_reading_bytes(body)
+                    if reading + held.bytes > admission.in_flight.limit:
+                        raise JsonTooCostly(len(body), reading, admission.in_flight.limit)
+                    admission.in_flight.take(reading)
+                    held.bytes += reading
 
                 def run() -> tuple[Message, str]:
                     if deadline is not None:
@@ -1304,6 +1359,79 @@ came in one): at 128 KiB a long path or query (a 100,000-character record
 id) always reaches duetime, which refuses it naming the field."""
 
 
+class HeadTimeout(Refusal):
+    """A request head (request line and headers) that did not arrive whole
+    within the body timeout (408, DEADLINE_EXCEEDED, on ``headers``; the
+    connection is closed)."""
+
+    kind = ErrorKind.OVER_BUDGET
+    reason = "HEAD_TIMEOUT"
+    http_status = 408
+
+    def __init__(self, seconds: float):
+        text = (f"did not arrive whole within {seconds:g} s; a request line and its headers "
+                f"must be sent at once (the server's --body-timeout is {seconds:g} s)")
+        super().__init__(f"headers: {text}", violations=[FieldViolation("headers", text)],
+                         metadata={"body_timeout_seconds": f"{seconds:g}"})
+
+
+def head_timeout_protocol(seconds: float) -> type:
+    """uvicorn's h11 protocol with a head timeout: from when a connection
+    opens, and again from the end of each response on it, a client has
+    ``seconds`` to send a whole request head. A head not whole by then
+    (a slowloris dribbling its headers, or a connection opened and left
+    silent) is answered 408 (:class:`HeadTimeout`), logged at INFO and the
+    connection closed, so a slow client cannot hold a connection open
+    longer than this before it has sent a request. uvicorn's own
+    keep-alive timeout only covers an idle connection until its next byte."""
+    class HeadTimeoutProtocol(H11Protocol):
+        def connection_made(self, transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._heads = 0  # request heads come whole so far
+            self._started = False  # some bytes of the next head came
+            self._arm_head_timer()
+
+        def _arm_head_timer(self) -> None:
+            self._started = False
+            self.loop.call_later(seconds, self._head_timed_out, self._heads)
+
+        def data_received(self, data: bytes) -> None:
+            if self.conn.their_state is h11.IDLE:
+                self._started = True
+            super().data_received(data)
+
+        def handle_events(self) -> None:
+            scope = self.scope
+            super().handle_events()
+            if self.scope is not scope:  # a request head came whole
+                self._heads += 1
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm_head_timer()
+
+        def _head_timed_out(self, heads: int) -> None:
+            if heads != self._heads or self.transport.is_closing() or \
+                    self.conn.their_state is not h11.IDLE:
+                return  # a head came since (its body has its own timeout), or the connection ended
+            if not self._started:  # nothing sent: an idle connection, closed as keep-alive's are
+                self.transport.close()
+                return
+            client = "%s:%d" % self.client if self.client else "(unknown)"
+            log.info("client %s did not send a whole request head within %g s: answered 408, "
+                     "connection closed", client, seconds)
+            body = json.dumps(error_body(status_of(HeadTimeout(seconds)), 408),
+                              ensure_ascii=False, indent=2).encode()
+            self.transport.write(
+                b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+                b"connection: close\r\ncontent-length: " + str(len(body)).encode() +
+                b"\r\n\r\n" + body)
+            self.transport.close()
+
+    return HeadTimeoutProtocol
+
+
 def start_http_server(app: DueTimeApp, host: str, port: int, *,
                       tokens: TokenSet | None = None,
                       tls_cert: Path | None = None, tls_key: Path | None = None,
@@ -1344,7 +1472,7 @@ def start_http_server(app: DueTimeApp, host: str, port: int, *,
                    allowed_hosts=host_allowlist(host, allow_hosts), admission=admission,
                    body_timeout=body_timeout),
         log_config=None, access_log=False, lifespan="off", timeout_graceful_shutdown=grace,
-        server_header=False, h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES, **tls,
+        http=head_timeout_protocol(body_timeout), server_header=False, h11_max_incomplete_event_size=MAX_REQUEST_HEAD_BYTES, **tls,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
