@@ -33,6 +33,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 
 from duetime import parsing, tzdb
+from duetime.api.json_print import to_json_object
 from duetime.app import (
     Answering,
     CalendarInfo,
@@ -1309,13 +1310,14 @@ def message_json(message: Message, indent: int | None = 2) -> str:
     (``"open": false``, ``"warnings": []``), as grpc-gateway's
     ``EmitUnpopulated``; fields with presence (messages such as an unset
     ``nextOpenTime``) only when set. Non-ASCII characters as they are."""
-    return json_format.MessageToJson(message, indent=indent, ensure_ascii=False,
-                                     always_print_fields_with_no_presence=True)
+    return json.dumps(to_json_object(message), indent=indent, ensure_ascii=False)
 
 
 def message_dict(message: Message) -> dict:
-    """``message`` as the JSON object :func:`message_json` prints."""
-    return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+    """``message`` as the JSON object :func:`message_json` prints
+    (``json_format.MessageToDict`` with those options, printed by
+    :func:`duetime.api.json_print.to_json_object`)."""
+    return to_json_object(message)
 
 
 def request_from_json(text: str | bytes, message: Message) -> Message:
