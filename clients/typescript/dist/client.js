@@ -416,8 +416,9 @@ function headerInterceptor(token, namespace) {
  * it fail with their own errors. */
 class GuardedSessionManager extends Http2SessionManager {
     guarded = new WeakSet();
-    /** Whether the server ever sent a response: it is a gRPC server, and a
-     * connection that fails later broke (it is not a wrong address). */
+    /** Whether the server ever spoke HTTP/2 (sent its SETTINGS) or a
+     * response: it is a gRPC server, and a connection that fails later broke
+     * (a server killed or restarting, not a wrong address). */
     answered = false;
     notifyResponseByteRead(...args) {
         this.answered = true;
@@ -431,6 +432,15 @@ class GuardedSessionManager extends Http2SessionManager {
             session.on("error", () => {
                 // The calls on the session fail with their own errors.
             });
+            // a peer that sent HTTP/2 SETTINGS is no HTTP/1 port or plain-text TLS port
+            if (Object.keys(session.remoteSettings ?? {}).length > 0) {
+                this.answered = true;
+            }
+            else {
+                session.once("remoteSettings", () => {
+                    this.answered = true;
+                });
+            }
         }
         return stream;
     }

@@ -247,6 +247,29 @@ describe("streams", () => {
     assert.ok(error instanceof DeadlineExceeded, `${error.name}: ${error.message}`);
   });
 
+  test("a server killed before its first answer to a new client: Unavailable, retryable", async () => {
+    const doomed = await startServer();
+    const client = new DuetimeClient({ address: doomed.address, timeoutMs: 30_000 });
+    try {
+      async function* items(): AsyncGenerator<DueTimeRequest> {
+        yield { start: "2026-11-27T16:00Z", duration: "1bd" };
+        await doomed.kill(); // the server sent its HTTP/2 SETTINGS, nothing more
+        yield { start: "2026-11-27T16:00Z", duration: "1bd" };
+      }
+      const error = await failure(async () => {
+        for await (const result of client.streamDueTimes(items(), { messageItems: 1000 })) {
+          void result;
+        }
+      });
+      assert.ok(error instanceof Unavailable, `${error.name}: ${error.message}`);
+      assert.equal(error.reason, "");
+      assert.equal(error.retryable, true);
+    } finally {
+      client.close();
+      await doomed.stop();
+    }
+  });
+
   test("a server killed mid-stream: Unavailable", async () => {
     const doomed = await startServer();
     const client = new DuetimeClient({ address: doomed.address, timeoutMs: 30_000 });
