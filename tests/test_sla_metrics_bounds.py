@@ -211,15 +211,15 @@ def test_an_event_weighs_each_metric_and_its_calendar():
 
 
 def test_a_history_under_a_policy_with_metrics_is_bounded_in_weight(app):
-    # support-sla: 3 metrics on a calendar of two intervals a day, 39 an event: 846 events in 33,000
-    r = app.answer(EVALUATE_SLA, pb.EvaluateSlaRequest(policy="support-sla", events=_tier_changes(846)))
+    # support-sla: 3 metrics on a calendar of two intervals a day, 39 an event: 461 events in 18,000
+    r = app.answer(EVALUATE_SLA, pb.EvaluateSlaRequest(policy="support-sla", events=_tier_changes(461)))
     assert [m.cycles for m in r.metrics] == [1, 0, 1]
-    err = refusal(app, pb.EvaluateSlaRequest(policy="support-sla", events=_tier_changes(847)))
+    err = refusal(app, pb.EvaluateSlaRequest(policy="support-sla", events=_tier_changes(462)))
     assert isinstance(err, InvalidArgument) and [v.field for v in err.violations] == ["events"]
     assert err.violations[0].description == (
-        "has 847 events; under policy 'support-sla' (3 metrics) an event weighs 39 (11 per metric plus the most "
-        "working intervals one day of its calendar has), so at most 846 events are allowed in one request "
-        "(33000 in weight): evaluate the history since a later event that starts every metric's cycle anew, or "
+        "has 462 events; under policy 'support-sla' (3 metrics) an event weighs 39 (11 per metric plus the most "
+        "working intervals one day of its calendar has), so at most 461 events are allowed in one request "
+        "(18000 in weight): evaluate the history since a later event that starts every metric's cycle anew, or "
         "a policy with fewer metrics")
     # a one-clock policy is one clock: 1,000 events, as before
     t0 = datetime(2026, 12, 1, 8, 0, tzinfo=timezone.utc)

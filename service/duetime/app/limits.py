@@ -63,11 +63,11 @@ MAX_DEADLINES = 100
 """Most deadlines one ComputeSchedule request may ask for."""
 MAX_SLA_EVENTS = 1_000
 """Most events one EvaluateSla request may replay."""
-MAX_SLA_METRIC_WORK = 33_000
+MAX_SLA_METRIC_WORK = 18_000
 """Most work one EvaluateSla request of a policy with metrics may ask for:
 its events times what one event weighs under the policy
 (:func:`sla_event_weight`). Under the bundled support-sla policy (three
-metrics, two intervals a day) an event weighs 39: 846 events."""
+metrics, two intervals a day) an event weighs 39: 461 events."""
 SLA_METRIC_WEIGHT = 11
 """What each metric adds to an event's weight beyond its calendar's intervals."""
 MAX_EXPLANATION_WEIGHT = 144
