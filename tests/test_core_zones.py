@@ -50,3 +50,27 @@ def test_table_offsets_equal_zoneinfo(case):
     zone, local = case
     for instant in (local, local - 1, local + 1):
         assert offset_us(zone, instant) == _offset_zoneinfo(zone, instant)
+
+
+def test_every_wall_time_near_the_transitions_resolves_as_zoneinfo_does():
+    """Around every transition of 11 zones in 1901, 1950, 1990, 2026, 2100 and
+    2199 (zones whose DST moves by 30 minutes, by an hour, both ways, a whole
+    day in Apia), the wall times at the gap's and the fold's edges (±1 µs)
+    and every 5 minutes within 3 hours resolve as zoneinfo (fold=0) does:
+    the table's path for a day with one transition near."""
+    checked = 0
+    for name in ZONES:
+        zone = get_zone(name)
+        for year in (1901, 1950, 1990, 2026, 2100, 2199):
+            start = local_us_of(MIN_ORDINAL, 0) + (year - 1900) * 365 * DAY
+            for t in table(zone).transitions(start, start + 365 * DAY):
+                before, after = offset_us(zone, t - 1), offset_us(zone, t)
+                edges = {t + before, t + after}
+                walls = {e + d for e in edges for d in (-1, 0, 1)}
+                walls |= {t + before + m * MINUTE for m in range(-180, 181, 5)}
+                for local in walls:
+                    o, rest = divmod(local, DAY)
+                    o += 719163
+                    assert resolve(zone, o, rest) == resolve_zoneinfo(zone, o, rest), (name, local)
+                    checked += 1
+    assert checked > 5_000

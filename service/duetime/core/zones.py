@@ -288,6 +288,13 @@ class ZoneTable:
             k = bisect.bisect_left(trans, lo)
             if k == len(trans) or trans[k] >= hi:
                 return local - offs[k]
+            if k + 1 == len(trans) or trans[k + 1] >= hi:  # one transition t near: a DST day
+                t, before, after = trans[k], offs[k], offs[k + 1]
+                if local - before < t:  # valid before t (in a fold, the earlier instant)
+                    return local - before
+                if local - after >= t:  # valid after t
+                    return local - after
+                return local - before  # in the gap: read with the offset before it
         near = self.transitions(lo, hi)
         if not near:
             return local - self.offset_at(local)
