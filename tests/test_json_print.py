@@ -50,14 +50,20 @@ def fill(message: Message, rng: random.Random, depth: int = 0) -> Message:
     if name == "google.protobuf.Timestamp":
         message.seconds, message.nanos = rng.choice(SECONDS), rng.choice(NANOS)
         return message
-    if name == "google.protobuf.Any":  # what the service packs: a detail of google.rpc
-        from google.rpc import error_details_pb2
+    if name == "google.protobuf.Any":  # what the service packs: a detail of google.rpc,
+        from google.rpc import error_details_pb2  # or a record's request or response
 
-        message.Pack(rng.choice([
+        held = rng.choice([
             error_details_pb2.ErrorInfo(reason="REASON", domain="duetime.dev",
                                         metadata={"k": rng.choice(STRINGS)}),
             error_details_pb2.BadRequest(field_violations=[
-                error_details_pb2.BadRequest.FieldViolation(field="f", description="d")])]))
+                error_details_pb2.BadRequest.FieldViolation(field="f", description="d")]),
+            None])
+        if held is None:
+            held = message_type(rng.choice(TYPES))()
+            if depth < 3:
+                fill(held, rng, depth + 1)
+        message.Pack(held)
         return message
     if name == "google.protobuf.Duration":
         seconds = rng.choice([0, 1, 59, 3600, 315_576_000_000])
@@ -164,6 +170,21 @@ def test_the_golden_ledger_prints_the_same():
             assert message_json(message) == json_format.MessageToJson(
                 message, indent=2, ensure_ascii=False, always_print_fields_with_no_presence=True)
             assert message_dict(message) == to_json_object(message)
+
+
+def test_a_record_page_prints_its_requests_and_responses_as_json_format_does():
+    with sqlite3.connect(GOLDEN) as db:
+        rows = db.execute("SELECT record_id, method, request, response FROM records "
+                          "ORDER BY record_id LIMIT 200").fetchall()
+    page = pb.ListRecordsResponse()
+    for record_id, method, request, response in rows:
+        record = page.records.add(record_id=record_id, method=method)
+        record.request.Pack(METHODS[method].request_type.FromString(request))
+        record.response.Pack(METHODS[method].response_type.FromString(response))
+    printed = to_json_object(page)
+    assert printed["records"][0]["request"]["@type"].startswith("type.googleapis.com/duetime.v1.")
+    assert same(printed, expected(page))
+    assert list(printed["records"][0]["request"]) == list(expected(page)["records"][0]["request"])
 
 
 def test_other_packages_and_well_known_types_go_to_json_format():

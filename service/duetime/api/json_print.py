@@ -15,9 +15,9 @@ order (the fields set, by number, then the others in declaration order);
 every type and over the golden ledger's answers.
 
 What the table does not cover is handed to ``json_format``: messages of
-other packages, and the well-known types other than Timestamp (Duration,
-Struct, Value, Any, wrappers, FieldMask), which it prints by their own
-rules. A Timestamp is printed here as ``Timestamp.ToJsonString`` prints it
+other packages, and the well-known types other than Timestamp and Any
+(Duration, Struct, Value, wrappers, FieldMask; an Any holding anything but
+a ``duetime.v1`` message), which it prints by their own rules. A Timestamp is printed here as ``Timestamp.ToJsonString`` prints it
 (RFC 3339 in UTC, 0, 3, 6 or 9 digits of fraction).
 """
 
@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
-from google.protobuf import json_format
+from google.protobuf import json_format, message_factory
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.internal import type_checkers
 from google.protobuf.message import Message
@@ -66,7 +66,25 @@ def _generic(message: Message) -> Any:
     return json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
 
 
-_SPECIAL: dict[str, Callable[[Message], Any]] = {"google.protobuf.Timestamp": _timestamp}
+def _any(message: Message) -> Any:
+    """A google.protobuf.Any as ``json_format`` prints it: ``{"@type": …}``
+    and then the fields of the message it holds; one holding a message of
+    ``duetime.v1`` (a record's request and response) printed from its table."""
+    if not message.ListFields():
+        return {}
+    type_url = message.type_url
+    name = type_url.rsplit("/", 1)[-1]
+    kind = MESSAGE_CLASSES.get(name)
+    if kind is None:
+        return _generic(message)
+    held = kind.FromString(message.value)
+    js = {"@type": type_url}
+    js.update(PRINTERS[name](held))
+    return js
+
+
+_SPECIAL: dict[str, Callable[[Message], Any]] = {"google.protobuf.Timestamp": _timestamp,
+                                                 "google.protobuf.Any": _any}
 
 Printer = Callable[[Message], Any]
 
@@ -196,6 +214,12 @@ class _Tables:
 PRINTERS: MappingProxyType = _Tables().build_all()
 """Message full name → its printer, for every message type of ``duetime.v1``
 and every type they hold (built at import, read-only)."""
+
+MESSAGE_CLASSES: MappingProxyType = MappingProxyType({
+    name: message_factory.GetMessageClass(pb.DESCRIPTOR.pool.FindMessageTypeByName(name))
+    for name in PRINTERS if name.startswith(pb.DESCRIPTOR.package + ".")})
+"""Full name → message class, for the ``duetime.v1`` messages an Any may
+hold (a record's request and response)."""
 
 
 def to_json_object(message: Message) -> Any:
