@@ -131,6 +131,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from duetime.api.admission import Admission, InFlightBytes, retry_after
 from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
 from duetime.api.convert import JsonValueError, canonical_json, json_error_text, message_json
+from duetime.api.json_read import read_json_object
 from duetime.api.observe import logged_namespace, record_id_of
 from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
 from duetime.api.tracing import call_tracer
@@ -746,11 +747,12 @@ PARSE_CHUNK = 64
 
 
 def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None) -> None:
-    """``json_format.ParseDict(tree, target)``; with ``check``, a long
+    """``json_format.ParseDict(tree, target)`` (read by
+    :func:`~duetime.api.json_read.read_json_object`); with ``check``, a long
     top-level list of messages is read :data:`PARSE_CHUNK` elements at a
     time with ``check()`` between them (it raises to stop the parse)."""
     if check is None:
-        json_format.ParseDict(tree, target)
+        read_json_object(tree, target)
         return
     fields = target.DESCRIPTOR.fields_by_name
     camel = target.DESCRIPTOR.fields_by_camelcase_name
@@ -764,12 +766,12 @@ def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None) -
             lists.append((key, value))
         else:
             rest[key] = value
-    json_format.ParseDict(rest, target)
+    read_json_object(rest, target)
     for key, value in lists:
         for first in range(0, len(value), PARSE_CHUNK):
             check()
             part = type(target)()
-            json_format.ParseDict({key: value[first:first + PARSE_CHUNK]}, part)
+            read_json_object({key: value[first:first + PARSE_CHUNK]}, part)
             target.MergeFrom(part)
     check()
 
