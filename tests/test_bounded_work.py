@@ -190,8 +190,9 @@ def test_a_schedule_explains_as_many_deadlines_as_the_weight_allows():
         served("DueTimeService/ComputeSchedule", schedule_request(4, True, 48))
     assert violations(caught.value) == [(
         "explain", "4 deadlines ask for an explanation, weighing 192 (each the most working intervals one "
-                   "day of its calendar has); at most 144 are allowed in one request (set explain only "
-                   "where you need one, and ask for the others' explanations in separate requests)")]
+                   "day of its calendar has); at most 144 are allowed in one request (explain is one "
+                   "flag for the whole schedule: ask for the explanation in requests of at most 3 "
+                   "deadlines each, or compute the schedule without it)")]
 
 
 def test_an_sla_evaluation_replays_at_most_1000_events():
@@ -238,7 +239,9 @@ def test_an_impact_analysis_replays_at_most_1000_records_a_call():
     app = build_app(MemoryLedger())
     with pytest.raises(InvalidArgument) as caught:
         analyze(pb.AnalyzeImpactRequest(tzdata=True, limit=1_001), app)
-    assert violations(caught.value) == [("limit", "1001 is not in 0..1000 (0: 1000)")]
+    assert violations(caught.value) == [("limit", "1001 is not in 0..1000 (0: 1000); to examine more records, "
+                                                   "call again over a narrower time range "
+                                                   "(start_time, end_time)")]
     assert analyze(pb.AnalyzeImpactRequest(tzdata=True, limit=1_000), app).records_examined == 0
 
 

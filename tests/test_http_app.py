@@ -96,7 +96,8 @@ def test_a_body_over_the_limit_is_413(client):
     limit = len(ZAGREB_JSON) + 10
     assert (error["status"], error["message"]) == (
         "RESOURCE_EXHAUSTED",
-        f"the request body is {len(body)} bytes; at most {limit} bytes are accepted")
+        f"the request body is {len(body)} bytes; at most {limit} bytes are accepted (the server's "
+        "--max-message-bytes): send a smaller request (a batch split in parts, or a stream)")
     assert error["details"][0]["fieldViolations"][0]["field"] == "body"
 
 
@@ -109,7 +110,8 @@ def test_a_chunked_body_over_the_limit_is_413(client):
     assert response.status_code == 413
     assert response.json()["error"]["message"] == (
         f"the request body is more than {len(ZAGREB_JSON) + 10} bytes; at most "
-        f"{len(ZAGREB_JSON) + 10} bytes are accepted")
+        f"{len(ZAGREB_JSON) + 10} bytes are accepted (the server's --max-message-bytes): send a "
+        "smaller request (a batch split in parts, or a stream)")
 
 
 def test_a_body_over_the_limit_is_counted_as_docs_operations_says(playground):

@@ -34,6 +34,10 @@ from server_process import start_with_http, ts
 MiB = 1 << 20
 MONDAY = date(2000, 1, 3).toordinal()
 
+FIX = (" (the server's --max-message-bytes): send a smaller request (a batch split in parts, "
+       "or a stream)")
+"""What the refusal of a body over the size limit says to do."""
+
 
 def hms(seconds: int) -> str:
     return f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
@@ -303,7 +307,7 @@ def test_a_body_announced_over_the_limit_is_413_before_it_is_sent(limited):
                                   "Content-Length: 60000000\r\n\r\n")  # and not one byte of it
     assert status == 413
     assert json.loads(body) == too_large(
-        f"the request body is 60000000 bytes; at most {MiB} bytes are accepted")
+        f"the request body is 60000000 bytes; at most {MiB} bytes are accepted{FIX}")
     assert time.monotonic() - began < 5
 
 
@@ -319,7 +323,7 @@ def test_a_chunked_body_is_refused_once_it_passes_the_limit(limited):
                                   "Transfer-Encoding: chunked\r\n\r\n", [chunk] * 18)
     assert status == 413
     assert json.loads(body) == too_large(
-        f"the request body is more than {MiB} bytes; at most {MiB} bytes are accepted")
+        f"the request body is more than {MiB} bytes; at most {MiB} bytes are accepted{FIX}")
 
 
 def test_grpc_refuses_a_message_over_the_same_limit(limited):

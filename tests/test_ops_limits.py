@@ -81,7 +81,9 @@ def test_message_size_and_batch_items(ops_server):
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     bad, _ = details(caught.value)
     assert [(v.field, v.description) for v in bad.field_violations] == [
-        ("items", "has 4 items; at most 3 are allowed in one message")]
+        ("items", "has 4 items; at most 3 are allowed in one message (the server's "
+                  "--max-batch-items): send them in several messages, or stream them "
+                  "(StreamComputeDueTimes)")]
     reply = server.stub.BatchComputeDueTimes(
         pb.BatchComputeDueTimesRequest(items=[zagreb_request()] * 3), timeout=10)
     assert [r.response.due_local for r in reply.results] == ["2026-12-02T16:00:00+01:00"] * 3

@@ -147,3 +147,38 @@ def test_a_connection_without_a_call_does_not_hold_the_shutdown(tmp_path):
     assert code == 0, stderr
     assert exited_after < 2.5, (exited_after, stderr[-2000:])
     assert "duetime shutting down" in stderr
+
+
+def test_an_http_call_cut_off_by_the_grace_period_is_answered_503_not_500(tmp_path):
+    """An HTTP request whose body is still arriving when the 1 s grace period
+    ends is answered 503 UNAVAILABLE (SHUTTING_DOWN, retryable), logged at
+    INFO, without uvicorn's 500 and its traceback; nothing is recorded."""
+    import json
+
+    from server_process import start_with_http
+    from test_admission import ZAGREB_JSON, open_body, read_answer
+
+    server = start_with_http(tmp_path / "ledger.db", "--grace", "1", "--body-timeout", "30")
+    try:
+        port = int(server.http_url.rsplit(":", 1)[1])
+        slow = open_body(port, len(ZAGREB_JSON), ZAGREB_JSON[:10])
+        time.sleep(0.5)  # the call is reading its body
+        server.proc.send_signal(signal.SIGTERM)
+        status, headers, body = read_answer(slow)
+        slow.close()
+        code = server.wait_exit(GRACE_SECONDS + EXIT_SLACK)
+    finally:
+        server.kill()
+    stderr = "".join(server.stderr)
+    assert code == 0, stderr
+    assert status == 503, body
+    error = json.loads(body)["error"]
+    assert (error["status"], error["message"]) == (
+        "UNAVAILABLE", "the server is shutting down; nothing was recorded or answered, retry")
+    assert error["details"][-1]["reason"] == "SHUTTING_DOWN"
+    assert headers["connection"] == "close"
+    assert "still running when the grace period ended was cut off: answered 503 SHUTTING_DOWN" \
+        in stderr
+    assert "Exception in ASGI application" not in stderr and "Traceback" not in stderr
+    with sqlite3.connect(tmp_path / "ledger.db") as db:
+        assert db.execute("SELECT count(*) FROM records").fetchone()[0] == 0

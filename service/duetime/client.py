@@ -64,13 +64,14 @@ Errors: :class:`InvalidArgument`, :class:`OutOfRange`,
 :class:`Unauthenticated` and :class:`PermissionDenied` (the token does not
 allow the call: its scopes or namespaces, see docs/operations.md) are
 not retryable (the same call fails the same way); :class:`Unavailable` and
-:class:`DeadlineExceeded` are (``.retryable`` is True). Any other status is a
-plain :class:`DuetimeError` with its ``code``, retryable for CANCELLED and
-ABORTED: ``retryable`` is True exactly for the codes the retry policy retries
-(:data:`RETRY_CODES`), and for a RESOURCE_EXHAUSTED that says the server is
-busy (:data:`BUSY_REASONS`), which the client sends again after the wait
-the server asks for (``retry_after_seconds``, within the timeout); a
-request over the server's size limit is not. The problems the service named
+:class:`DeadlineExceeded` are (``.retryable`` is True);
+:class:`ResourceExhausted` is when the server is busy (:data:`BUSY_REASONS`:
+the client sends the call again after the wait the server asks for,
+``retry_after_seconds``, within the timeout), not for a request over the
+server's size limit. Any other status is a plain :class:`DuetimeError` with
+its ``code``, retryable for CANCELLED and ABORTED: ``retryable`` is True
+exactly for the codes the retry policy retries (:data:`RETRY_CODES`) and
+those busy refusals. The problems the service named
 are in ``.violations`` (field or subject, description), its reason in
 ``.reason``, the facts of its ErrorInfo in ``.metadata`` and its message in
 ``.details``. This is the one reader of the service's rich status
@@ -223,8 +224,16 @@ class DeadlineExceeded(DuetimeError):
     retryable = True
 
 
+class ResourceExhausted(DuetimeError):
+    """RESOURCE_EXHAUSTED: a request over the server's size limit (not
+    retryable: send a smaller one), or a server busy now (``reason`` in
+    :data:`BUSY_REASONS`; retryable, and the client sends the call again
+    after the server's ``retry_after_seconds`` within its timeout)."""
+
+
 _ERRORS = {
     grpc.StatusCode.INVALID_ARGUMENT: InvalidArgument,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhausted,
     grpc.StatusCode.OUT_OF_RANGE: OutOfRange,
     grpc.StatusCode.FAILED_PRECONDITION: FailedPrecondition,
     grpc.StatusCode.ALREADY_EXISTS: AlreadyExists,
@@ -276,9 +285,8 @@ def _error(code: grpc.StatusCode, message: str, details) -> DuetimeError:
         elif detail.Unpack(info):
             reason, metadata = info.reason, dict(info.metadata)
     kind = _ERRORS.get(code, DuetimeError)
-    retryable = None if kind is not DuetimeError else (
-        code in _RETRYABLE or (code is grpc.StatusCode.RESOURCE_EXHAUSTED
-                               and reason in BUSY_REASONS))
+    retryable = (reason in BUSY_REASONS if kind is ResourceExhausted else
+                 None if kind is not DuetimeError else code in _RETRYABLE)
     return kind(f"{code.name}: {message}", code=code, reason=reason,
                 violations=violations, retryable=retryable, details=message, metadata=metadata)
 
@@ -1461,30 +1469,29 @@ class DuetimeClient:
 
     def _call(self, rpc: str, request, stub=None):
         """Call ``rpc``; a refusal because the server is busy (:data:`BUSY_REASONS`)
-        is sent again after the wait the server asked for, up to the retry
-        policy's ``retries`` times, while the client's ``timeout`` (counted
-        from the first attempt) has room for it (:meth:`_busy_wait`)."""
+        is sent again after the wait the server asked for, as often as the
+        client's ``timeout`` (counted from the first attempt) has room for
+        (:meth:`_busy_wait`; never with retries off)."""
         method = getattr(stub or self._stub, rpc)
         ends = time.monotonic() + self.timeout
-        for attempt in range(self.retry_policy.retries + 1):
+        while True:
             try:
                 return method(request, timeout=max(ends - time.monotonic(), 0.001),
                               metadata=self._metadata)
             except grpc.RpcError as exc:
                 error = error_of(exc)
-                wait = self._busy_wait(error, attempt, ends)
+                wait = self._busy_wait(error, ends)
                 if wait is None:
                     raise error from exc
             time.sleep(wait)
-        raise AssertionError("unreachable")  # pragma: no cover - the last attempt raised
 
-    def _busy_wait(self, error: DuetimeError, attempt: int, ends: float) -> float | None:
-        """Seconds to wait before sending again a call refused with ``error``
-        (its ``attempt``-th attempt, from 0), or None to give up: only for a
-        busy server (RESOURCE_EXHAUSTED, reason in :data:`BUSY_REASONS`),
-        after its ``retry_after_seconds`` (1 if it gave none), while retries
-        are left and the wait leaves the call some time before ``ends``."""
-        if error.reason not in BUSY_REASONS or attempt >= self.retry_policy.retries:
+    def _busy_wait(self, error: DuetimeError, ends: float) -> float | None:
+        """Seconds to wait before sending again a call refused with ``error``,
+        or None to give up: only for a busy server (RESOURCE_EXHAUSTED,
+        reason in :data:`BUSY_REASONS`) and with retries on, after its
+        ``retry_after_seconds`` (1 if it gave none), while the wait leaves
+        the call some time before ``ends``."""
+        if error.reason not in BUSY_REASONS or not self.retry_policy.retries:
             return None
         try:
             wait = float(error.metadata.get("retry_after_seconds", "1"))

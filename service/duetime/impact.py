@@ -125,7 +125,8 @@ def analyze(request: pb.AnalyzeImpactRequest, app: DueTimeApp,
                                              "version, e.g. hr-zagreb@f45226394a32")
     if not 0 <= request.limit <= MAX_LIMIT:
         raise InvalidArgument.at("limit", f"{request.limit} is not in 0..{MAX_LIMIT} "
-                                          f"(0: {DEFAULT_LIMIT})")
+                                          f"(0: {DEFAULT_LIMIT}); to examine more records, call "
+                                          f"again over a narrower time range (start_time, end_time)")
     new = catalog.bundles.resolve(request.calendar, field="calendar") if request.calendar else None
     older = _older_versions(catalog, new)
     tzdata = tzdb.tzdata_version()

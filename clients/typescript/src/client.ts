@@ -673,12 +673,14 @@ function retryInterceptor(
       try {
         return await next(req);
       } catch (error) {
-        const wait = waits[attempt];
         const failure = classify(error);
+        // a busy server says how long to wait (RESOURCE_EXHAUSTED, retry_after_seconds):
+        // sent again as often as the call's deadline allows, beyond `retries`
+        const busy = failure.retryAfterMs !== undefined && retries > 0;
+        const wait = waits[attempt] ?? (busy ? 0 : undefined);
         if (wait === undefined || req.signal.aborted || !failure.retryable) {
           throw error;
         }
-        // a busy server says how long to wait (RESOURCE_EXHAUSTED, retry_after_seconds)
         await sleep(Math.max(wait * (0.8 + 0.4 * Math.random()), failure.retryAfterMs ?? 0), req.signal);
         if (req.signal.aborted) {
           throw error;
@@ -766,9 +768,9 @@ function headerInterceptor(token: string | undefined, namespace: string | undefi
  * it fail with their own errors. */
 class GuardedSessionManager extends Http2SessionManager {
   private readonly guarded = new WeakSet<object>();
-  /** Whether the server ever spoke HTTP/2 (sent its SETTINGS) or a
-   * response: it is a gRPC server, and a connection that fails later broke
-   * (a server killed or restarting, not a wrong address). */
+  /** Whether the server ever sent its HTTP/2 SETTINGS or a response: it is
+   * a gRPC server, and a connection that fails later broke (it is not a
+   * wrong address). */
   answered = false;
 
   override notifyResponseByteRead(...args: Parameters<Http2SessionManager["notifyResponseByteRead"]>): void {
@@ -784,14 +786,14 @@ class GuardedSessionManager extends Http2SessionManager {
       session.on("error", () => {
         // The calls on the session fail with their own errors.
       });
-      // a peer that sent HTTP/2 SETTINGS is no HTTP/1 port or plain-text TLS port
-      if (Object.keys(session.remoteSettings ?? {}).length > 0) {
+      // A peer that sends HTTP/2 SETTINGS is an HTTP/2 server, not duetime's
+      // HTTP/1 port or a TLS port reached in plain text: a connection of its
+      // that fails before its first answer broke (a server killed or
+      // restarting). The session is handed over once its socket connects,
+      // before the server's SETTINGS can have been read.
+      session.once("remoteSettings", () => {
         this.answered = true;
-      } else {
-        session.once("remoteSettings", () => {
-          this.answered = true;
-        });
-      }
+      });
     }
     return stream;
   }

@@ -89,7 +89,8 @@ class TenantCallsExhausted(Refusal):
 
     def __init__(self, limit: int):
         super().__init__(
-            f"this token already has {limit} calls in flight, the most one tenant may have at "
+            f"this token already has {limit} call{'' if limit == 1 else 's'} in flight, the most "
+            f"one tenant may have at "
             f"once (--tenant-calls {limit}): wait for one of them to end and retry (in about "
             f"{RETRY_AFTER_SECONDS} s), or send fewer calls at a time",
             metadata={"limit": "--tenant-calls", "tenant_calls": str(limit),

@@ -97,7 +97,9 @@ class CallLimits:
         limit = self.max_batch_items
         if len(items) > limit:
             raise InvalidArgument([FieldViolation(
-                "items", f"has {len(items)} items; at most {limit} are allowed in one message",
+                "items", f"has {len(items)} items; at most {limit} are allowed in one message "
+                         f"(the server's --max-batch-items): send them in several messages, or "
+                         f"stream them (StreamComputeDueTimes)",
                 str(len(items)), str(limit))])
         if problem := explanation_problem([explanation_weight(item.calendar) for item in items if item.explain],
                                           "items", "items"):

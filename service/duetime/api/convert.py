@@ -547,9 +547,13 @@ def answer_schedule(request: pb.ComputeScheduleRequest,
     """Every deadline's due time from ``request.entered_time``."""
     (entered,) = _instants(request, "entered_time")
     _check_deadlines(request.deadlines, answering.limits)
+    weight = explanation_weight(request.calendar)
     if request.explain and (problem := explanation_problem(
-            [explanation_weight(request.calendar)] * len(request.deadlines), "explain", "deadlines",
-            answering.limits.max_explanation_weight)):
+            [weight] * len(request.deadlines), "explain", "deadlines",
+            answering.limits.max_explanation_weight,
+            fix="explain is one flag for the whole schedule: ask for the explanation in requests "
+                f"of at most {max(answering.limits.max_explanation_weight // weight, 1)} "
+                "deadlines each, or compute the schedule without it")):
         raise InvalidArgument([problem])
     cal = answering.calendar(WireCalendar(request.calendar))
     answer = answers.deadlines_from(

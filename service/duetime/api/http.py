@@ -95,6 +95,7 @@ gRPC); uvicorn's access log is off.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
@@ -107,6 +108,7 @@ from collections import namedtuple
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from email.utils import formatdate
 from pathlib import Path
 from typing import NamedTuple
 
@@ -135,7 +137,7 @@ from duetime.api.json_read import read_json_object
 from duetime.api.observe import logged_namespace, record_id_of
 from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
 from duetime.api.tracing import call_tracer
-from duetime.app import DueTimeApp
+from duetime.app import DueTimeApp, ShuttingDown
 from duetime.auth import ANYONE, TokenSet, Unauthenticated, authenticate
 from duetime.config import (
     DEFAULT_BODY_TIMEOUT,
@@ -305,7 +307,8 @@ class RequestTooLarge(Refusal):
 
     def __init__(self, size: int, exact: bool, limit: int):
         said = f"is {size} bytes" if exact else f"is more than {limit} bytes"
-        text = f"the request body {said}; at most {limit} bytes are accepted"
+        text = (f"the request body {said}; at most {limit} bytes are accepted (the server's "
+                f"--max-message-bytes): send a smaller request (a batch split in parts, or a stream)")
         super().__init__(text, violations=[FieldViolation("body", text, str(size), str(limit))])
 
 
@@ -1101,13 +1104,27 @@ class RequestGuards:
         extra = [(b"vary", b"Origin")]
         if cors is not None:
             extra.append((b"access-control-allow-origin", cors.encode("latin-1")))
+        started = []
 
         async def send_with(message) -> None:
             if message["type"] == "http.response.start":
                 message = {**message, "headers": [*message.get("headers", ()), *extra]}
+                started.append(True)
             await send(message)
 
-        await self.app(scope, receive, send_with)
+        try:
+            await self.app(scope, receive, send_with)
+        except asyncio.CancelledError:
+            # the server stops and its grace period is over: this call (still
+            # reading its body, or computing) is cut off; its client is told
+            # to retry, not handed uvicorn's 500
+            if started:
+                raise
+            log.info("an HTTP call (%s %s) still running when the grace period ended was cut "
+                     "off: answered 503 SHUTTING_DOWN", scope["method"], scope["path"][:200])
+            await _refusal_response(ShuttingDown(), headers={"Vary": "Origin",
+                                                             "Connection": "close"})(
+                scope, receive, send)
 
     @staticmethod
     async def _refuse(refusal: HeaderNotAllowed, scope, receive, send) -> None:
@@ -1426,9 +1443,10 @@ def head_timeout_protocol(seconds: float) -> type:
             body = json.dumps(error_body(status_of(HeadTimeout(seconds)), 408),
                               ensure_ascii=False, indent=2).encode()
             self.transport.write(
-                b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
-                b"connection: close\r\ncontent-length: " + str(len(body)).encode() +
-                b"\r\n\r\n" + body)
+                b"HTTP/1.1 408 Request Timeout\r\ndate: " +
+                formatdate(usegmt=True).encode() + b"\r\ncontent-type: application/json\r\n"
+                b"vary: Origin\r\nconnection: close\r\ncontent-length: " +
+                str(len(body)).encode() + b"\r\n\r\n" + body)
             self.transport.close()
 
     return HeadTimeoutProtocol

@@ -228,18 +228,19 @@ def sla_event_weight(metric_calendars) -> int:
 
 
 def explanation_problem(weights: list[int], field: str, what: str,
-                        limit: int = MAX_EXPLANATION_WEIGHT) -> FieldViolation | None:
+                        limit: int = MAX_EXPLANATION_WEIGHT,
+                        fix: str = "set explain only where you need one, and ask for the others' "
+                                   "explanations in separate requests") -> FieldViolation | None:
     """A violation on ``field`` when the answers one request asks to have
     explained weigh more than ``limit`` together (``weights``: one
     :func:`explanation_weight` per answer; ``what``: what asks, e.g.
-    "items"), else None."""
+    "items"; ``fix``: what to do instead), else None."""
     total = sum(weights)
     if total <= limit:
         return None
     return FieldViolation(field, f"{len(weights)} {what} ask for an explanation, weighing {total} (each the "
                                  "most working intervals one day of its calendar has); at most "
-                                 f"{limit} are allowed in one request (set explain only where you need "
-                                 "one, and ask for the others' explanations in separate requests)")
+                                 f"{limit} are allowed in one request ({fix})")
 
 
 def calendar_weight(calendar) -> int:
