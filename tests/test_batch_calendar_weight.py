@@ -1,5 +1,5 @@
 """The distinct inline calendars of one BatchComputeDueTimes call (or one
-stream message) weigh at most 8,000 together (docs/operations.md, "What
+stream message) weigh at most 6,000 together (docs/operations.md, "What
 one request may hold"): each is built anew, so their number and size bound
 the work of one message. Refused before any item is computed, on
 ``items[i].calendar``; equal calendars and bundles named alone are free."""
@@ -41,13 +41,13 @@ def distinct(n: int, first: int = 0) -> list[pb.ComputeDueTimeRequest]:
 def refusal(n: int, weight: int) -> tuple[str, str]:
     return (f"items[{n - 1}].calendar",
             f"makes {n} distinct inline calendar{'s' if n > 1 else ''} weighing {weight} (200 each, 3 per interval of "
-            "its week, 1 per other interval or date); at most 8000 are allowed in one message: "
+            "its week, 1 per other interval or date); at most 6000 are allowed in one message: "
             "name a bundle, or send the other calendars' items in separate messages (a heavier "
             "calendar: ComputeDueTime)")
 
 
 def test_what_a_calendar_weighs():
-    assert (L.CALENDAR_WEIGHT, L.WEEK_INTERVAL_WEIGHT, L.MAX_BATCH_CALENDAR_WEIGHT) == (200, 3, 8_000)
+    assert (L.CALENDAR_WEIGHT, L.WEEK_INTERVAL_WEIGHT, L.MAX_BATCH_CALENDAR_WEIGHT) == (200, 3, 6_000)
     assert L.calendar_weight(zagreb_request().calendar) == 202  # 200 + two holidays
     week = pb.WorkingHours(days=[pb.DayHours(weekday=wd, intervals=[
         pb.TimeInterval(start="09:00", end="12:00"), pb.TimeInterval(start="13:00", end="17:00")])
@@ -60,15 +60,15 @@ def test_what_a_calendar_weighs():
     assert L.calendar_weight(pb.Calendar()) == 200
 
 
-def test_one_message_may_hold_39_distinct_small_calendars_not_40():
-    CallLimits().check_items(distinct(39))  # 39 × 202 = 7,878
+def test_one_message_may_hold_29_distinct_small_calendars_not_30():
+    CallLimits().check_items(distinct(29))  # 29 × 202 = 5,858
     with pytest.raises(InvalidArgument) as caught:
-        CallLimits().check_items(distinct(40))
-    assert [(v.field, v.description) for v in caught.value.violations] == [refusal(40, 8_080)]
+        CallLimits().check_items(distinct(30))
+    assert [(v.field, v.description) for v in caught.value.violations] == [refusal(30, 6_060)]
 
 
 def test_equal_calendars_and_bundles_named_alone_count_once_or_not_at_all():
-    items = distinct(39)
+    items = distinct(29)
     bundle = pb.ComputeDueTimeRequest(calendar=pb.Calendar(bundle="hr-zagreb"), duration="1bd")
     again = distinct(1)[0]  # equal to the first item's calendar, built separately
     CallLimits(max_batch_items=10_000).check_items(items + [again] * 5_000 + [bundle] * 1_000)
@@ -77,7 +77,7 @@ def test_equal_calendars_and_bundles_named_alone_count_once_or_not_at_all():
         pb.Holiday(date="2026-12-24")]), duration="1bd")
     with pytest.raises(InvalidArgument) as caught:
         CallLimits().check_items(items + [extra])
-    assert [v.field for v in caught.value.violations] == ["items[39].calendar"]
+    assert [v.field for v in caught.value.violations] == ["items[29].calendar"]
 
 
 def test_a_calendar_heavier_than_the_bound_is_refused_even_alone():
@@ -104,8 +104,10 @@ def test_a_calendar_heavier_than_the_bound_is_refused_even_alone():
         holidays=largest.holidays[:5_000 - overrides] + [pb.Holiday(date=f"2100-01-{d:02d}")
                                                          for d in range(1, overrides + 1)])
     assert L.calendar_weight(holidays) == 5_920
-    CallLimits().check_items([pb.ComputeDueTimeRequest(calendar=holidays, duration="1h")] * 10
-                             + distinct(10))  # 5,920 + 10 × 202 = 7,940
+    CallLimits().check_items([pb.ComputeDueTimeRequest(calendar=holidays, duration="1h")] * 10)
+    with pytest.raises(InvalidArgument):  # 5,920 + 202 = 6,122
+        CallLimits().check_items([pb.ComputeDueTimeRequest(calendar=holidays, duration="1h")] * 10
+                                 + distinct(1))
 
 
 def test_the_bound_is_the_server_s_setting():
@@ -130,16 +132,16 @@ def test_served_batch_and_stream_message_over_the_bound_are_invalid_argument():
         with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
             stub = pb_grpc.DueTimeServiceStub(channel)
             for call in (lambda: stub.BatchComputeDueTimes(
-                             pb.BatchComputeDueTimesRequest(items=distinct(40)), timeout=30),
+                             pb.BatchComputeDueTimesRequest(items=distinct(30)), timeout=30),
                          lambda: list(stub.StreamComputeDueTimes(iter([
-                             pb.StreamComputeDueTimesRequest(items=distinct(40))]), timeout=30))):
+                             pb.StreamComputeDueTimesRequest(items=distinct(30))]), timeout=30))):
                 with pytest.raises(grpc.RpcError) as caught:
                     call()
                 assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
                 status: status_pb2.Status = rpc_status.from_call(caught.value)
                 bad = BadRequest()
                 assert any(detail.Unpack(bad) for detail in status.details)
-                assert [(v.field, v.description) for v in bad.field_violations] == [refusal(40, 8_080)]
+                assert [(v.field, v.description) for v in bad.field_violations] == [refusal(30, 6_060)]
         assert list(running.app.records(RecordFilter())) == []
     finally:
         running.stop(grace=0)
@@ -151,9 +153,9 @@ def test_over_http_the_refusal_is_400_on_the_same_field():
 
     app = build_app(MemoryLedger())
     answered = post(http.create_app(app, log_calls=False), "/v1/dueTimes:batchCompute",
-                    pb.BatchComputeDueTimesRequest(items=distinct(40)))
+                    pb.BatchComputeDueTimesRequest(items=distinct(30)))
     assert answered.status_code == 400
     bad = BadRequest()
     assert any(detail.Unpack(bad) for detail in from_body(answered).details)
-    assert [(v.field, v.description) for v in bad.field_violations] == [refusal(40, 8_080)]
+    assert [(v.field, v.description) for v in bad.field_violations] == [refusal(30, 6_060)]
     assert list(app.records(RecordFilter())) == []

@@ -1,6 +1,6 @@
 """What one AnalyzeImpact call reads and replays is bounded: only the records a
 change may concern are read (a page at a time), at most 1,000 due times are
-replayed and 8,000 of distinct inline calendars built; past a bound the
+replayed and 6,000 of distinct inline calendars built; past a bound the
 analysis stops and says ``truncated``, and ``records_examined`` counts the
 records of the range up to where it stopped."""
 
@@ -40,7 +40,7 @@ def old_tzdata_copies(ledger: MemoryLedger, made: LedgerRow, n: int, first: int 
 
 def test_the_bounds():
     assert (impact.MAX_LIMIT, impact.MAX_DUE_TIMES, impact.MAX_CALENDARS_WEIGHT, impact.IMPACT_PAGE) == (
-        1_000, 1_000, 8_000, 20)
+        1_000, 1_000, 6_000, 20)
 
 
 def test_an_analysis_replays_at_most_1000_due_times():
@@ -54,7 +54,7 @@ def test_an_analysis_replays_at_most_1000_due_times():
     assert list(reply.changes) == []  # the same zone rules: no due time moves
 
 
-def test_an_analysis_builds_at_most_8000_of_distinct_inline_calendars():
+def test_an_analysis_builds_at_most_6000_of_distinct_inline_calendars():
     ledger = MemoryLedger()
     app = build_app(ledger)
     for i in range(160):
@@ -63,10 +63,10 @@ def test_an_analysis_builds_at_most_8000_of_distinct_inline_calendars():
         made = app.get_record(app.call(DUE_TIME, request, RECEIVED).record_id)
         old_tzdata_copies(ledger, made, 1, first=i)
     reply = analyze(pb.AnalyzeImpactRequest(tzdata=True), app)
-    # each calendar weighs 202: 39 fit in 8,000
-    assert (reply.records_replayed, reply.truncated) == (39, True)
-    # the 160 records computed with this tzdata, and the 40 old ones up to the stop
-    assert reply.records_examined == 160 + 40
+    # each calendar weighs 202: 29 fit in 6,000
+    assert (reply.records_replayed, reply.truncated) == (29, True)
+    # the 160 records computed with this tzdata, and the 30 old ones up to the stop
+    assert reply.records_examined == 160 + 30
 
 
 def test_records_a_change_cannot_concern_are_counted_not_read(monkeypatch):

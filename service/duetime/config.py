@@ -45,7 +45,7 @@ DEFAULT_MAX_MESSAGE_BYTES = 16 << 20
 prefix) and HTTP/JSON (a body, refused with 413 while it is read): a batch of
 10,000 items whose inline calendars take 1.6 KB each."""
 DEFAULT_MAX_BATCH_ITEMS = 1_000
-DEFAULT_MAX_BATCH_CALENDAR_WEIGHT = 8_000
+DEFAULT_MAX_BATCH_CALENDAR_WEIGHT = 6_000
 """Most items one BatchComputeDueTimes request (or one stream message) may hold."""
 DEFAULT_CALL_BUDGET = 30.0
 """Seconds of server time one call (one stream chunk) may take."""
