@@ -755,8 +755,8 @@ class CompiledCalendar:
         off = 0 if self._is_utc else self._zone_table.constant_offset(base - 2 * DAY, base + 4 * DAY)
         if off is not None:  # no DST change near: one offset for the whole date
             return [(base + s - off, base + e - off) for s, e in spans]
-        zone = self.zone
-        return merge((resolve(zone, o, s), resolve(zone, o, e)) for s, e in spans)
+        at = self._zone_table.resolve  # resolve(zone, o, s), without its look-ups
+        return merge((at(base + s), at(base + e)) for s, e in spans)
 
     def segments(self, o: int) -> list[Segment]:
         """Open segments owned by date ``o``: its own, minus what the two dates
