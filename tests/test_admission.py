@@ -310,6 +310,7 @@ def test_json_reading_is_counted_before_it_is_read():
     assert (JSON_VALUE_BYTES, JSON_TEXT_BYTES) == (112, 9)
     assert json_reading_bytes(b'{"a": [1, 2]}') == 112 * 5 + 2 * 13
     assert json_reading_bytes('{"a": "é"}'.encode()) == 112 * 3 + 9 * 11
+    assert json_reading_bytes(b'{"a": "\\u00e9"}') == 112 * 3 + 9 * 15  # an escape: wide
     shapes = {
         "empty arrays": b"[" + b",".join([b"[]"] * 100_000) + b"]",
         "empty objects": b"[" + b",".join([b"{}"] * 100_000) + b"]",
@@ -317,6 +318,7 @@ def test_json_reading_is_counted_before_it_is_read():
         "short strings": b"[" + b",".join([b'"ab"'] * 60_000) + b"]",
         "nested": b"[" + b",".join([b'{"a":[1,{"b":"cc"}]}'] * 15_000) + b"]",
         "one wide string": ('["' + "a" * 300_000 + '\U0001F600"]').encode(),
+        "one escaped wide string": ('["' + "a" * 300_000 + '\\ud83d\\ude00"]').encode(),
     }
     for name, body in shapes.items():
         tracemalloc.start()
@@ -325,6 +327,22 @@ def test_json_reading_is_counted_before_it_is_read():
         tracemalloc.stop()
         del tree
         assert peak < json_reading_bytes(body), (name, peak, json_reading_bytes(body))
+
+
+def test_a_json_key_longer_than_1024_characters_is_refused_while_it_is_read():
+    """A key no field has (10,000 characters) is refused on ``body`` as soon
+    as the JSON reader meets it, never copied into an error text."""
+    from duetime.api.http import MAX_JSON_KEY, bindings, build_request
+    from duetime.core.errors import InvalidArgument
+
+    assert MAX_JSON_KEY == 1024
+    binding = next(b for b in bindings() if b.method == "ComputeDueTime")
+    body = json.dumps({"\U0001F600" + "a" * 10_000: 1}).encode()
+    with pytest.raises(InvalidArgument) as caught:
+        build_request(binding, body, {}, [])
+    assert [(v.field, v.description) for v in caught.value.violations] == [(
+        "body", "is not valid JSON for duetime.v1.ComputeDueTimeRequest: a key of 10001 "
+                "characters (at most 1024: no field is named so long)")]
 
 
 def test_a_body_whose_json_would_take_too_much_memory_is_413_and_fits_are_answered(small):
@@ -352,24 +370,27 @@ def test_a_body_whose_json_would_take_too_much_memory_is_413_and_fits_are_answer
 
 
 def test_partial_bodies_are_refused_past_the_in_flight_limit_with_503(small):
+    """Bodies are counted as their bytes come: two of 3 MiB less a byte hold
+    6 MiB; a third body (announced, or chunked) is refused 503 once its bytes
+    would pass the 8 MiB limit. Connections that announce 3 MiB and send
+    nothing hold nothing: calls are answered beside them."""
     port = http_port(small)
     body = 3 * MiB
-    held = [open_body(port, body, b" " * (body - 1)) for _ in range(2)]  # 6 MiB announced
+    announced = [open_body(port, body, b"") for _ in range(10)]  # 30 MiB announced, none sent
+    held = [open_body(port, body, b" " * (body - 1)) for _ in range(2)]  # 6 MiB sent
     try:
-        time.sleep(0.3)
-        refused = open_body(port, body, b"")
-        status, headers, answer = read_answer(refused)
-        assert (status, headers["retry-after"]) == (503, "1")
-        assert json.loads(answer) == in_flight_error(body, 2 * body, LIMIT)
-        refused.close()
-        # a chunked body is counted as it comes: refused once it would pass the limit
-        chunked = open_body(port, None, b" " * (LIMIT - 2 * body + 1))
-        status, headers, answer = read_answer(chunked)
-        assert (status, headers["retry-after"]) == (503, "1")
-        assert json.loads(answer)["error"]["details"][0]["reason"] == "IN_FLIGHT_BYTES_EXHAUSTED"
-        chunked.close()
+        time.sleep(0.5)
+        answers_still(small)
+        for third in (open_body(port, body, b" " * (LIMIT - 2 * body + 64 * 1024)),
+                      open_body(port, None, b" " * (LIMIT - 2 * body + 64 * 1024))):
+            status, headers, answer = read_answer(third)
+            assert (status, headers["retry-after"]) == (503, "1")
+            error = json.loads(answer)["error"]
+            assert error["details"][0]["reason"] == "IN_FLIGHT_BYTES_EXHAUSTED"
+            assert error["details"][0]["metadata"]["limit_bytes"] == str(LIMIT)
+            third.close()
     finally:
-        for sock in held:
+        for sock in held + announced:
             sock.close()
     answers_still(small)
 
@@ -635,7 +656,8 @@ def test_the_typed_client_waits_as_a_busy_server_asks_and_sends_again(tenants):
     the refusal at once."""
     from duetime.client import BUSY_REASONS, DuetimeClient, ResourceExhausted
 
-    assert BUSY_REASONS == {"TENANT_CALLS_EXHAUSTED", "IN_FLIGHT_BYTES_EXHAUSTED"}
+    assert BUSY_REASONS == {"TENANT_CALLS_EXHAUSTED", "IN_FLIGHT_BYTES_EXHAUSTED",
+                            "STREAMS_EXHAUSTED"}
     release = threading.Event()
 
     def waiting():
@@ -730,3 +752,82 @@ def test_without_tokens_no_tenant_bound_applies(small):
     for thread in threads:
         thread.join(timeout=60)
     assert results == ["2026-12-02T15:00:00Z"] * 16
+
+
+def test_a_connection_answered_before_its_body_came_is_closed_within_the_body_timeout(small):
+    """A GET announcing a 100 MB body, answered at once, whose client then
+    dribbles a byte a second: the connection is closed within the body
+    timeout (3 s) of the answer, not held as long as bytes keep coming."""
+    port = http_port(small)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(f"GET /v1/calendars HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                 "Content-Length: 100000000\r\n\r\n".encode())
+    status, _, _ = read_answer(sock)
+    assert status == 200
+    answered = time.monotonic()
+    closed_at = None
+    while time.monotonic() - answered < 10:
+        try:
+            sock.sendall(b"x")
+        except (BrokenPipeError, ConnectionResetError):
+            closed_at = time.monotonic()
+            break
+        ready, _, _ = select.select([sock], [], [], 1)
+        if ready:
+            try:
+                if sock.recv(100) == b"":
+                    closed_at = time.monotonic()
+                    break
+            except ConnectionResetError:
+                closed_at = time.monotonic()
+                break
+    sock.close()
+    assert closed_at is not None, "still open 10 s after the answer"
+    assert 2.5 <= closed_at - answered < 5, closed_at - answered
+    answers_still(small)
+
+
+def test_idle_streams_hold_at_most_four_threads_and_unary_calls_go_on(small):
+    """Four streams whose clients never send (three StreamComputeDueTimes and
+    a health Watch) hold the four stream slots; a fifth stream is refused
+    RESOURCE_EXHAUSTED (STREAMS_EXHAUSTED, retry after 1 s) at once, while
+    unary calls are answered beside them on both faces; once a stream ends,
+    a new one is let in."""
+    from duetime.api.admission import STREAM_SLOTS
+
+    assert STREAM_SLOTS == 4
+    release = threading.Event()
+
+    def silent():
+        release.wait(60)
+        return
+        yield
+
+    streams = [small.stub.StreamComputeDueTimes(silent(), timeout=60) for _ in range(3)]
+    watch = health_pb2_grpc.HealthStub(small.channel).Watch(
+        health_pb2.HealthCheckRequest(service="duetime.v1.DueTimeService"), timeout=60)
+    try:
+        assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+        time.sleep(0.5)  # the three streams are in their handlers
+        began = time.monotonic()
+        with pytest.raises(grpc.RpcError) as caught:
+            list(small.stub.StreamComputeDueTimes(silent(), timeout=30))
+        assert time.monotonic() - began < 5
+        refused = caught.value
+        assert refused.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        info = error_info(rpc_status.from_call(refused))
+        assert (info.reason, dict(info.metadata)) == ("STREAMS_EXHAUSTED", {
+            "limit": "streams open", "streams": "4", "retry_after_seconds": "1"})
+        for _ in range(8):  # more unary calls than the server has threads
+            answers_still(small)
+        streams[0].cancel()
+        time.sleep(0.5)
+        release.set()  # the others end; a new stream is served
+        reply = list(small.stub.StreamComputeDueTimes(
+            iter([pb.StreamComputeDueTimesRequest(items=[zagreb_request()])]), timeout=30))
+        assert reply[0].results[0].response.due.ToJsonString() == "2026-12-02T15:00:00Z"
+    finally:
+        release.set()
+        watch.cancel()
+        for stream in streams:
+            stream.cancel()

@@ -128,10 +128,11 @@ cancels a unary call itself: gRPC cancels the calls a stopping server had
 received but not started), ABORTED, and DEADLINE_EXCEEDED (a call past the
 server's call budget, nothing recorded; once the client's own timeout has
 passed nothing is retried, but a new call may succeed)."""
-BUSY_REASONS = frozenset({"TENANT_CALLS_EXHAUSTED", "IN_FLIGHT_BYTES_EXHAUSTED"})
+BUSY_REASONS = frozenset({"TENANT_CALLS_EXHAUSTED", "IN_FLIGHT_BYTES_EXHAUSTED",
+                          "STREAMS_EXHAUSTED"})
 """The reasons of a RESOURCE_EXHAUSTED that means the server is busy now (the
 caller's tenant has as many calls in flight as it may, or the server holds
-as many request bytes as it may): such an error is ``retryable``, and the
+as many request bytes, or streams, as it may): such an error is ``retryable``, and the
 client sends the call again after the server's ``retry_after_seconds``
 (ErrorInfo metadata; HTTP ``Retry-After``) within its timeout. Any other
 RESOURCE_EXHAUSTED (a request over the size limit) is not retryable."""

@@ -24,7 +24,7 @@ export declare const RETRY_CODES: readonly Code[];
 export declare const NOT_RETRYABLE_REASONS: readonly string[];
 /** The reasons of a RESOURCE_EXHAUSTED that means the server is busy now (the
  * token's tenant has as many calls in flight as it may, or the server holds as
- * many request bytes as it may): such an error is `retryable`, and the client
+ * many request bytes, or streams, as it may): such an error is `retryable`, and the client
  * sends the call again after the server's `retry_after_seconds` (ErrorInfo
  * metadata; HTTP `Retry-After`), within the call's timeout. Any other
  * RESOURCE_EXHAUSTED (a request over the size limit) is not retryable. */

@@ -42,11 +42,11 @@ export const RETRY_CODES = [
 export const NOT_RETRYABLE_REASONS = ["CALL_BUDGET_EXCEEDED"];
 /** The reasons of a RESOURCE_EXHAUSTED that means the server is busy now (the
  * token's tenant has as many calls in flight as it may, or the server holds as
- * many request bytes as it may): such an error is `retryable`, and the client
+ * many request bytes, or streams, as it may): such an error is `retryable`, and the client
  * sends the call again after the server's `retry_after_seconds` (ErrorInfo
  * metadata; HTTP `Retry-After`), within the call's timeout. Any other
  * RESOURCE_EXHAUSTED (a request over the size limit) is not retryable. */
-export const BUSY_REASONS = ["TENANT_CALLS_EXHAUSTED", "IN_FLIGHT_BYTES_EXHAUSTED"];
+export const BUSY_REASONS = ["TENANT_CALLS_EXHAUSTED", "IN_FLIGHT_BYTES_EXHAUSTED", "STREAMS_EXHAUSTED"];
 /**
  * A failed duetime call, or an argument refused before calling (then `code`
  * is INVALID_ARGUMENT). `code` is the status code's name (`"NOT_FOUND"`),

@@ -6,8 +6,8 @@ and its HTTP/JSON face, so both count against the same bounds; two servers
 in one process keep their own.
 
 - **Request bytes in flight** (:class:`InFlightBytes`): the bytes of HTTP
-  request bodies, from the first byte read (or from a ``Content-Length``
-  that announces them) until the call's answer is computed, and of gRPC
+  request bodies, as they are read (never from a ``Content-Length`` that
+  only announces them) until the call's answer is computed, and of gRPC
   request messages, from when gRPC hands them over (before they are parsed)
   until the call ends, count against :func:`in_flight_limit`: a third of
   ``--memory-budget``, never less than one message of
@@ -22,6 +22,12 @@ in one process keep their own.
   (:class:`TenantCallsExhausted`: RESOURCE_EXHAUSTED, HTTP 429 with
   ``Retry-After``), so one tenant cannot take every thread from the others.
   Without tokens every caller is the same one and no such bound applies.
+- **Streams open** (:class:`StreamSlots`): a streaming gRPC call holds one of
+  the server's threads for its whole life, however long its client keeps it
+  open without sending, so at most :data:`STREAM_SLOTS` (half the threads)
+  are served at once, whoever opens them; one more is refused at once
+  (:class:`StreamsExhausted`: RESOURCE_EXHAUSTED, retry), and unary calls
+  always have the other threads.
 
 See docs/operations.md, "Memory" and "Limits".
 """
@@ -31,7 +37,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from duetime.api.callers import Caller
 from duetime.config import (
@@ -177,14 +183,68 @@ class TenantCalls:
             self.leave(caller)
 
 
+STREAM_SLOTS = 4
+"""Streaming gRPC calls one server serves at once (StreamComputeDueTimes,
+the health service's Watch, reflection): half of its 8 threads, each of
+which such a call holds for its whole life, however long its client keeps
+it open without sending; the other half always answer unary calls."""
+
+
+class StreamsExhausted(Refusal):
+    """A streaming call while :data:`STREAM_SLOTS` are open already
+    (RESOURCE_EXHAUSTED, retry)."""
+
+    kind = ErrorKind.BUSY
+    reason = "STREAMS_EXHAUSTED"
+    retryable = True
+
+    def __init__(self, limit: int):
+        super().__init__(
+            f"the server has {limit} streams open, the most it serves at once (each holds one of "
+            f"its threads for as long as its client keeps it open): retry in about "
+            f"{RETRY_AFTER_SECONDS} s, close streams you do not use, or send a batch "
+            "(BatchComputeDueTimes)",
+            metadata={"limit": "streams open", "streams": str(limit),
+                      "retry_after_seconds": str(RETRY_AFTER_SECONDS)})
+        self.limit = limit
+
+
+class StreamSlots:
+    """Streaming calls open at once, at most ``limit``. Thread-safe."""
+
+    __slots__ = ("limit", "_open", "_lock")
+
+    def __init__(self, limit: int = STREAM_SLOTS):
+        self.limit = limit
+        self._open = 0
+        self._lock = threading.Lock()
+
+    @property
+    def open(self) -> int:
+        return self._open
+
+    def enter(self) -> None:
+        """Count one more open stream; StreamsExhausted (nothing counted) at :attr:`limit`."""
+        with self._lock:
+            if self._open >= self.limit:
+                raise StreamsExhausted(self.limit)
+            self._open += 1
+
+    def leave(self) -> None:
+        """Count one stream (entered before) closed."""
+        with self._lock:
+            self._open -= 1
+
+
 @dataclass
 class Admission:
     """What one server lets in at once: ``in_flight``, its request bytes
-    held, and ``tenants``, each tenant's calls in flight (see the module
-    docstring)."""
+    held, ``tenants``, each tenant's calls in flight, and ``streams``, the
+    streaming calls open (see the module docstring)."""
 
     in_flight: InFlightBytes
     tenants: TenantCalls
+    streams: StreamSlots = field(default_factory=StreamSlots)
 
     @classmethod
     def of(cls, memory_budget: int = DEFAULT_MEMORY_BUDGET,

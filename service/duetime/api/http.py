@@ -24,7 +24,7 @@ and gRPC). Per request:
    the call takes one of its tenant's calls in flight (with tokens: at most
    ``--tenant-calls``, else 429 RESOURCE_EXHAUSTED with ``Retry-After``,
    before the body is read; see :mod:`duetime.api.admission`); its body's
-   bytes count in the server's request bytes in flight (shared with gRPC;
+   bytes count, as they are read, in the server's request bytes in flight (shared with gRPC;
    over them 503 RESOURCE_EXHAUSTED with ``Retry-After``, the rest dropped,
    not kept) until its answer is computed; a body not read whole within the body
    timeout (``--body-timeout``) is 408 DEADLINE_EXCEEDED on ``body``
@@ -318,8 +318,8 @@ JSON_VALUE_BYTES = 112
 one kind of value only costs 32 (empty arrays) to 106 (objects of many
 keys) bytes a value, pairs list and key included."""
 JSON_TEXT_BYTES = 9
-"""Bytes counted for each byte of a body that is not all ASCII while it is
-read as JSON (see :func:`json_reading_bytes`): the decoded text (up to 4
+"""Bytes counted for each byte of a body that is not all ASCII, or holds a
+``\\u`` escape, while it is read as JSON (see :func:`json_reading_bytes`): the decoded text (up to 4
 bytes a character), the strings made of it (as many again), and one for
 what they carry. An ASCII body counts 2: its text and strings take a byte
 a character."""
@@ -330,11 +330,14 @@ def json_reading_bytes(body: bytes) -> int:
     decoded text and the tree of Python objects), bytes: each JSON value
     (at most one per ``,``, ``:``, ``[`` and ``{``, plus one) counts
     :data:`JSON_VALUE_BYTES`, each byte :data:`JSON_TEXT_BYTES` (2 when
-    the body is ASCII). Counting is a few passes at memory speed; a body of
+    the body is ASCII without ``\\u`` escapes: one of ``\\ud83d\\ude00`` makes the
+    whole string it is in 4 bytes a character). Counting is a few passes at
+    memory speed; a body of
     ordinary requests counts 10 to 30 times its size, one made of empty
     arrays about 40."""
     values = (body.count(b",") + body.count(b":") + body.count(b"[") + body.count(b"{") + 1)
-    return JSON_VALUE_BYTES * values + (2 if body.isascii() else JSON_TEXT_BYTES) * len(body)
+    narrow = body.isascii() and b"\\u" not in body  # a \u escape may make a string 4 bytes a character
+    return JSON_VALUE_BYTES * values + (2 if narrow else JSON_TEXT_BYTES) * len(body)
 
 
 class JsonTooCostly(Refusal):
@@ -514,12 +517,30 @@ class _DuplicateKey(Exception):
         self.key = key
 
 
+MAX_JSON_KEY = 1024
+"""Most characters a key of a request body's JSON may have: every field's
+name is far shorter, and a map's keys (an event's attributes) are names of
+at most 200 characters. A longer key is refused while the body is read, so
+that it is never copied into an error text or a message."""
+
+
+class _LongKey(Exception):
+    """A JSON object has a key longer than :data:`MAX_JSON_KEY`."""
+
+    def __init__(self, size: int):
+        super().__init__(size)
+        self.size = size
+
+
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
-    """A JSON object's pairs as a dict; :class:`_DuplicateKey` for a key given twice."""
+    """A JSON object's pairs as a dict; :class:`_DuplicateKey` for a key
+    given twice, :class:`_LongKey` for one over :data:`MAX_JSON_KEY` characters."""
     result: dict = {}
     for key, value in pairs:
         if key in result:
             raise _DuplicateKey(key)
+        if len(key) > MAX_JSON_KEY:
+            raise _LongKey(len(key))
         result[key] = value
     return result
 
@@ -791,6 +812,8 @@ def _parse_body(text: str, target: Message, check: Callable[[], None] | None = N
         tree = json.loads(text, object_pairs_hook=_unique_keys)
     except _DuplicateKey as exc:
         why = f"duplicate key {exc.key}"
+    except _LongKey as exc:
+        why = f"a key of {exc.size} characters (at most {MAX_JSON_KEY}: no field is named so long)"
     except RecursionError:
         why = "it is nested too deeply"
     except ValueError as exc:
@@ -905,15 +928,12 @@ async def _read_body(request: Request, limit: int, in_flight: InFlightBytes | No
     ``Content-Length`` says it is over ``limit`` bytes, else as soon as the
     bytes read pass ``limit`` (the rest is never read). With ``in_flight``,
     the bytes are counted there (and in ``held.bytes``, for the caller to
-    release): those its ``Content-Length`` announces before any is read,
-    else each chunk as it comes; InFlightBytesExhausted when they do not fit
-    (the rest is not kept)."""
+    release) as they come, never before: a client that announces a large
+    body and sends nothing holds nothing; InFlightBytesExhausted when they
+    do not fit (the rest is not kept)."""
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > limit:
         raise RequestTooLarge(int(length), True, limit)
-    if in_flight is not None and length.isdigit():
-        in_flight.take(int(length))
-        held.bytes = int(length)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
@@ -1402,7 +1422,10 @@ def head_timeout_protocol(seconds: float) -> type:
     silent) is answered 408 (:class:`HeadTimeout`), logged at INFO and the
     connection closed, so a slow client cannot hold a connection open
     longer than this before it has sent a request. uvicorn's own
-    keep-alive timeout only covers an idle connection until its next byte."""
+    keep-alive timeout only covers an idle connection until its next byte.
+    A request answered before its body came whole (a refusal, or a GET
+    announcing a body) leaves its connection open at most ``seconds`` more,
+    however its client goes on sending (what comes is dropped)."""
     class HeadTimeoutProtocol(H11Protocol):
         def connection_made(self, transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -1426,9 +1449,22 @@ def head_timeout_protocol(seconds: float) -> type:
                 self._heads += 1
 
         def on_response_complete(self) -> None:
+            unread = self.conn.their_state is h11.SEND_BODY  # answered before its body came whole
             super().on_response_complete()
-            if not self.transport.is_closing():
+            if self.transport.is_closing():
+                return
+            if unread:  # the rest of that body is dropped as it comes, for `seconds` at most
+                self.loop.call_later(seconds, self._close_unread)
+                return
+            self._arm_head_timer()
+
+        def _close_unread(self) -> None:
+            if self.transport.is_closing():
+                return
+            if self.conn.their_state is h11.IDLE:  # the body did end: the next head has its time
                 self._arm_head_timer()
+            else:
+                self.transport.close()
 
         def _head_timed_out(self, heads: int) -> None:
             if heads != self._heads or self.transport.is_closing() or \

@@ -115,6 +115,8 @@ from duetime.api.admission import (
     in_flight_limit,
     InFlightBytes,
     InFlightBytesExhausted,
+    StreamsExhausted,
+    StreamSlots,
     TenantCalls,
     TenantCallsExhausted,
 )
@@ -295,18 +297,23 @@ class UndecodableRequests(grpc.ServerInterceptor):
         known = self._checked.get(method)
         if known is not None and known[0] is handler:
             return known[1]
-        checked = _checked_handler(handler, None if method in OPEN_METHODS else self.admission)
+        checked = _checked_handler(handler, None if method in OPEN_METHODS else self.admission,
+                                   self.admission.streams if self.admission is not None else None)
         self._checked[method] = (handler, checked)  # one assignment: atomic
         return checked
 
 
-def _checked_handler(handler: grpc.RpcMethodHandler,
-                     admission: Admission | None = None) -> grpc.RpcMethodHandler:
+def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None = None,
+                     streams: StreamSlots | None = None) -> grpc.RpcMethodHandler:
     """``handler`` with a lenient deserializer and a behaviour that refuses an
-    undecodable request, within ``admission`` (see :class:`UndecodableRequests`)."""
+    undecodable request, within ``admission`` (see :class:`UndecodableRequests`);
+    a streaming handler holds one of ``streams`` for its whole life (over
+    them: RESOURCE_EXHAUSTED, STREAMS_EXHAUSTED), whatever the method."""
     kind = next(k for k in ("unary_unary", "unary_stream", "stream_unary", "stream_stream")
                 if getattr(handler, k) is not None)
     behavior = getattr(handler, kind)
+    if streams is not None and (handler.request_streaming or handler.response_streaming):
+        behavior = _holding_a_slot(behavior, streams, handler.response_streaming)
     in_flight = admission.in_flight if admission is not None else None
     tenants = admission.tenants if admission is not None else TenantCalls()
     deserializer = _lenient(handler.request_deserializer, in_flight)
@@ -371,6 +378,33 @@ def _checked_handler(handler: grpc.RpcMethodHandler,
     return grpc.stream_unary_rpc_method_handler(
         one_request, request_deserializer=deserializer,
         response_serializer=handler.response_serializer)
+
+
+def _holding_a_slot(behavior, streams: StreamSlots, streamed_answer: bool):
+    """``behavior`` (a streaming handler's) holding one of ``streams`` while
+    it runs; refused RESOURCE_EXHAUSTED (STREAMS_EXHAUSTED) when none is free."""
+    if streamed_answer:
+        def held(request, context):
+            try:
+                streams.enter()
+            except StreamsExhausted as exc:
+                context.abort_with_status(grpc_status(exc))
+            try:
+                yield from behavior(request, context)
+            finally:
+                streams.leave()
+        return held
+
+    def held_unary(request, context):
+        try:
+            streams.enter()
+        except StreamsExhausted as exc:
+            context.abort_with_status(grpc_status(exc))
+        try:
+            return behavior(request, context)
+        finally:
+            streams.leave()
+    return held_unary
 
 
 def _raise(exc: BaseException) -> None:

@@ -22,7 +22,8 @@ NOT_PERMITTED   PERMISSION_DENIED    403   SCOPE_MISSING, NAMESPACE_NOT_PERMITTE
                                            ORIGIN_NOT_ALLOWED, HOST_NOT_ALLOWED
 TOO_LARGE       RESOURCE_EXHAUSTED   413   REQUEST_TOO_LARGE
 BUSY            RESOURCE_EXHAUSTED   429   TENANT_CALLS_EXHAUSTED, IN_FLIGHT_BYTES_EXHAUSTED
-                                           (HTTP 503), both with Retry-After
+                                           (HTTP 503), both with Retry-After;
+                                           STREAMS_EXHAUSTED (gRPC only)
 WRONG_VERB      UNIMPLEMENTED        405   METHOD_NOT_ALLOWED
 OTHER           UNKNOWN              500   HTTP_ERROR (HTTP: the status it came with)
 UNEXPECTED      INTERNAL             500   INTERNAL (any exception not a Refusal)
