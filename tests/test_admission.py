@@ -831,3 +831,28 @@ def test_idle_streams_hold_at_most_four_threads_and_unary_calls_go_on(small):
         watch.cancel()
         for stream in streams:
             stream.cancel()
+
+
+def test_an_array_longer_than_any_list_of_a_request_is_refused_before_it_is_read(small):
+    """20,000 empty batch items, or 10,000 holidays, in a body whose JSON
+    fits the bytes in flight: refused 400 on ``body`` naming the array,
+    before any element is read into a message (a batch's items: as gRPC
+    refuses them, at --max-batch-items; any other array: at a calendar's
+    5,000 dates). (360,000
+    empty items took 2 s to read before the batch's own bound refused them;
+    here they would not fit the bytes in flight: 413.)"""
+    for path, body, where, count in (
+            ("/v1/dueTimes:batchCompute", {"items": [{}] * 20_000}, "items", 20_000),
+            ("/v1/dueTimes:compute", {"start": "2026-11-27T15:00:00Z", "duration": "1bd",
+                                      "calendar": {"holidays": [{"date": "2026-01-01"}] * 10_000}},
+             "calendar.holidays", 10_000)):
+        answer = httpx.post(f"{small.http_url}{path}", json=body, timeout=30)
+        assert answer.status_code == 400
+        error = answer.json()["error"]
+        assert error["message"] == (
+            f"body: the array {where} has {count} elements; no list of a request may hold more "
+            f"than 5000 (the most a calendar's dates may hold)") if where != "items" else (
+            f"items: has {count} items; at most 1000 are allowed in one message (the server's "
+            f"--max-batch-items): send them in several messages, or stream them "
+            f"(StreamComputeDueTimes)")
+    answers_still(small)

@@ -94,18 +94,24 @@ class CallLimits:
         ``items``; within the explanation weight (on ``items``) and the bounds
         of distinct inline calendars of one message (on ``items[i].calendar``,
         :func:`~duetime.app.limits.batch_calendars_problem`)."""
-        limit = self.max_batch_items
-        if len(items) > limit:
-            raise InvalidArgument([FieldViolation(
-                "items", f"has {len(items)} items; at most {limit} are allowed in one message "
-                         f"(the server's --max-batch-items): send them in several messages, or "
-                         f"stream them (StreamComputeDueTimes)",
-                str(len(items)), str(limit))])
+        self.check_item_count(len(items))
         if problem := explanation_problem([explanation_weight(item.calendar) for item in items if item.explain],
                                           "items", "items"):
             raise InvalidArgument([problem])
         if problem := batch_calendars_problem(items, self.max_batch_calendar_weight):
             raise InvalidArgument([problem])
+
+    def check_item_count(self, count: int) -> None:
+        """At most :attr:`max_batch_items` items in one message, else
+        InvalidArgument on ``items`` (the HTTP face checks a body's ``items``
+        array with it before reading any)."""
+        limit = self.max_batch_items
+        if count > limit:
+            raise InvalidArgument([FieldViolation(
+                "items", f"has {count} items; at most {limit} are allowed in one message "
+                         f"(the server's --max-batch-items): send them in several messages, or "
+                         f"stream them (StreamComputeDueTimes)",
+                str(count), str(limit))])
 
     def deadline(self) -> CallDeadline:
         """A new deadline for one call, from the budget; without a budget one

@@ -146,6 +146,7 @@ from duetime.config import (
     canonical_origin,
     format_bytes,
 )
+from duetime.core.calendar import MAX_DATES
 from duetime.core.errors import ErrorKind, FieldViolation, InvalidArgument, Refusal
 from duetime.logs import log_call
 from duetime.metrics import Metrics
@@ -800,7 +801,36 @@ def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None) -
     check()
 
 
-def _parse_body(text: str, target: Message, check: Callable[[], None] | None = None) -> None:
+def check_list_lengths(tree: object, limit: int, unbounded: str = "") -> None:
+    """InvalidArgument on ``body`` when an array anywhere in ``tree`` (a
+    parsed JSON value) has more than ``limit`` elements, naming its path:
+    refused in one pass over the values, before any is read into a message
+    (reading 360,000 empty items took 2 s before the batch's own bound
+    refused them). The top-level array under the key ``unbounded`` is not
+    held to ``limit`` (its elements are)."""
+    stack: list[tuple[object, str]] = [(tree, "")]
+    if unbounded and isinstance(tree, dict) and isinstance(tree.get(unbounded), list):
+        stack = [({k: v for k, v in tree.items() if k != unbounded}, "")]
+        stack.extend((value, f"{unbounded}[{i}]") for i, value in enumerate(tree[unbounded])
+                     if isinstance(value, (dict, list)))
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((value, f"{path}.{key}" if path else key) for key, value in node.items()
+                         if isinstance(value, (dict, list)))
+        elif isinstance(node, list):
+            if len(node) > limit:
+                raise InvalidArgument.at("body", f"the array {path or '(the body)'} has "
+                                                 f"{len(node)} elements; no list of a request "
+                                                 f"may hold more than {limit} (the most a "
+                                                 f"calendar's dates may hold)")
+            stack.extend((value, f"{path}[{i}]") for i, value in enumerate(node)
+                         if isinstance(value, (dict, list)))
+
+
+def _parse_body(text: str, target: Message, check: Callable[[], None] | None = None,
+                max_list: int | None = None,
+                check_item_count: Callable[[int], None] | None = None) -> None:
     """Merge ``text`` (JSON) into ``target`` by the protobuf JSON mapping.
     Raises InvalidArgument on ``body``: ``is not valid JSON for T: <why>``
     (bad JSON, a duplicate key, an unknown field of T itself), or ``field
@@ -819,6 +849,11 @@ def _parse_body(text: str, target: Message, check: Callable[[], None] | None = N
     except ValueError as exc:
         why = json_error_text(exc)
     else:
+        items = tree.get("items") if isinstance(tree, dict) and check_item_count else None
+        if isinstance(items, list):
+            check_item_count(len(items))
+        if max_list is not None:
+            check_list_lengths(tree, max_list, "items" if isinstance(items, list) else "")
         if check is not None:
             check()
         try:
@@ -844,12 +879,18 @@ def _parse_body(text: str, target: Message, check: Callable[[], None] | None = N
 
 def build_request(binding: HttpBinding, body: bytes, path_params: dict[str, str],
                   query: Iterable[tuple[str, str]],
-                  check: Callable[[], None] | None = None) -> Message:
+                  check: Callable[[], None] | None = None,
+                  max_list: int | None = None,
+                  check_item_count: Callable[[int], None] | None = None) -> Message:
     """The request message of ``binding`` from the HTTP request's ``body``,
     path parameters (by router name) and query parameters. Raises
     InvalidArgument naming ``body``, a path field or a query parameter.
     ``check``: the call deadline's check, called while a long body is
-    parsed (whatever it raises stops the parse)."""
+    parsed (whatever it raises stops the parse); ``max_list``: the most
+    elements any array of the body may have (None: no bound), refused
+    before the body is read into a message (:func:`check_list_lengths`),
+    but for a batch's top-level ``items``, which ``check_item_count`` (the
+    call limits') checks instead, refusing them as gRPC refuses them."""
     request = binding.request_type()
     descriptor = request.DESCRIPTOR
     if binding.body == "*":  # the body is the whole request: nothing is left for the query
@@ -870,7 +911,8 @@ def build_request(binding: HttpBinding, body: bytes, path_params: dict[str, str]
             raise InvalidArgument.at("body", f"must be a JSON object (a "
                                              f"{target.DESCRIPTOR.full_name} in the protobuf "
                                              "JSON mapping)")
-        _parse_body(text, target, check)
+        _parse_body(text, target, check, max_list,
+                    check_item_count if "items" in descriptor.fields_by_name else None)
     for name, dotted in binding.variables:
         _merge(request, dotted, [path_params[name]], dotted)
     if binding.body != "*":
@@ -1254,7 +1296,8 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                         deadline.check()
                     message = build_request(binding, body, request.path_params,
                                             request.query_params.multi_items(),
-                                            deadline.check if deadline is not None else None)
+                                            deadline.check if deadline is not None else None,
+                                            MAX_DATES, limits.check_item_count)
                     received_at = datetime.now(timezone.utc)
                     reply = use_case(message, metadata, received_at, deadline, caller)
                     # rendered here, so that a reply that cannot be rendered (a
