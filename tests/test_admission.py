@@ -157,17 +157,21 @@ def tenant_error(limit: int) -> dict:
                                   "retry_after_seconds": "1"}}]}}
 
 
-def body_timeout_error(seconds: float, size: int) -> dict:
-    text = (f"did not arrive whole within {seconds:g} s ({size} bytes came); a request body "
-            f"must be sent at once after its headers (the server's --body-timeout is "
-            f"{seconds:g} s)")
+def timeout_error(field: str, reason: str, text: str, seconds: float) -> dict:
+    """The 408 answer of a request part (``field``) that did not arrive in time."""
     return {"error": {
-        "code": 408, "message": f"body: {text}", "status": "DEADLINE_EXCEEDED",
+        "code": 408, "message": f"{field}: {text}", "status": "DEADLINE_EXCEEDED",
         "details": [{"@type": "type.googleapis.com/google.rpc.BadRequest",
-                     "fieldViolations": [{"field": "body", "description": text}]},
+                     "fieldViolations": [{"field": field, "description": text}]},
                     {"@type": "type.googleapis.com/google.rpc.ErrorInfo",
-                     "reason": "BODY_TIMEOUT", "domain": "duetime.dev",
+                     "reason": reason, "domain": "duetime.dev",
                      "metadata": {"body_timeout_seconds": f"{seconds:g}"}}]}}
+
+
+def body_timeout_error(seconds: float, size: int) -> dict:
+    return timeout_error("body", "BODY_TIMEOUT", (
+        f"did not arrive whole within {seconds:g} s ({size} bytes came); a request body must be "
+        f"sent at once after its headers (the server's --body-timeout is {seconds:g} s)"), seconds)
 
 
 def rss(pid: int) -> int:
@@ -416,15 +420,9 @@ def test_a_body_not_sent_in_time_is_408_and_its_connection_closed(small):
 
 
 def head_timeout_error(seconds: float) -> dict:
-    text = (f"did not arrive whole within {seconds:g} s; a request line and its headers must "
-            f"be sent at once (the server's --body-timeout is {seconds:g} s)")
-    return {"error": {
-        "code": 408, "message": f"headers: {text}", "status": "DEADLINE_EXCEEDED",
-        "details": [{"@type": "type.googleapis.com/google.rpc.BadRequest",
-                     "fieldViolations": [{"field": "headers", "description": text}]},
-                    {"@type": "type.googleapis.com/google.rpc.ErrorInfo",
-                     "reason": "HEAD_TIMEOUT", "domain": "duetime.dev",
-                     "metadata": {"body_timeout_seconds": f"{seconds:g}"}}]}}
+    return timeout_error("headers", "HEAD_TIMEOUT", (
+        f"did not arrive whole within {seconds:g} s; a request line and its headers must be "
+        f"sent at once (the server's --body-timeout is {seconds:g} s)"), seconds)
 
 
 def test_a_request_head_not_sent_in_time_is_408_and_an_idle_connection_is_closed(small):

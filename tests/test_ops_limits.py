@@ -45,15 +45,16 @@ def with_holidays(count: int) -> pb.ComputeDueTimeRequest:
     return request
 
 
-def slow_batch(items: int) -> pb.BatchComputeDueTimesRequest:
+def slow_batch(items: int, tag: str = "") -> pb.BatchComputeDueTimesRequest:
     """``items`` due times, each in its own inline calendar of 100 holidays
-    (the first holiday's name differs), so each calendar is built anew."""
+    (the first holiday's name differs: ``calendar {tag}{i}``), so each
+    calendar is built anew."""
     base = with_holidays(100)
     batch = pb.BatchComputeDueTimesRequest()
     for i in range(items):
         item = batch.items.add()
         item.CopyFrom(base)
-        item.calendar.holidays[0].name = f"calendar {i}"
+        item.calendar.holidays[0].name = f"calendar {tag}{i}"
     return batch
 
 
@@ -126,14 +127,8 @@ def slow_stream(messages: int):
     its own inline calendar (unique across the stream, so none comes from
     the calendar cache): minutes of work on any machine, so the call is
     still computing whenever the test acts."""
-    base = with_holidays(100)
     for m in range(messages):
-        message = pb.StreamComputeDueTimesRequest()
-        for i in range(SLOW_ITEMS):
-            item = message.items.add()
-            item.CopyFrom(base)
-            item.calendar.holidays[0].name = f"calendar {m}/{i}"
-        yield message
+        yield pb.StreamComputeDueTimesRequest(items=slow_batch(SLOW_ITEMS, f"{m}/").items)
 
 
 def test_grace_bounds_the_shutdown(ops_server):

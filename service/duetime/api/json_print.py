@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import base64
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
@@ -89,7 +89,8 @@ _SPECIAL: dict[str, Callable[[Message], Any]] = {"google.protobuf.Timestamp": _t
 Printer = Callable[[Message], Any]
 
 
-def _is_map(field: FieldDescriptor) -> bool:
+def is_map(field: FieldDescriptor) -> bool:
+    """Whether ``field`` is a map (a repeated field of map entries)."""
     return field.message_type is not None and field.message_type.GetOptions().map_entry
 
 
@@ -159,7 +160,7 @@ class _Tables:
                 fields[field.number] = (field.json_name, self._field(field))
                 if field.has_presence:
                     continue
-                if _is_map(field):
+                if is_map(field):
                     unset.append((field.json_name, _MAP, None))
                 elif field.is_repeated:
                     unset.append((field.json_name, _LIST, None))
@@ -187,7 +188,7 @@ class _Tables:
 
     def _field(self, field: FieldDescriptor) -> Callable:
         """The converter of ``field``'s value as ``ListFields`` gives it."""
-        if _is_map(field):
+        if is_map(field):
             key = field.message_type.fields_by_name["key"]
             convert = self._value(field.message_type.fields_by_name["value"])
             if key.cpp_type == FieldDescriptor.CPPTYPE_BOOL:
@@ -200,15 +201,19 @@ class _Tables:
         return convert
 
     def build_all(self) -> MappingProxyType:
-        for descriptor in pb.DESCRIPTOR.message_types_by_name.values():
-            self._nested(descriptor)
+        for descriptor in api_descriptors():
+            self.printer(descriptor)
         return MappingProxyType(dict(self._printers))
 
-    def _nested(self, descriptor: Descriptor) -> None:
-        self.printer(descriptor)
-        for nested in descriptor.nested_types:
-            if not nested.GetOptions().map_entry:
-                self._nested(nested)
+
+def api_descriptors() -> Iterator[Descriptor]:
+    """Every message type of ``duetime.v1``, nested ones included (not the
+    entries of its maps)."""
+    stack = list(pb.DESCRIPTOR.message_types_by_name.values())
+    while stack:
+        descriptor = stack.pop()
+        yield descriptor
+        stack.extend(n for n in descriptor.nested_types if not n.GetOptions().map_entry)
 
 
 PRINTERS: MappingProxyType = _Tables().build_all()

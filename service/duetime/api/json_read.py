@@ -32,6 +32,7 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
+from duetime.api.json_print import api_descriptors, is_map
 from duetime.v1 import duetime_pb2 as pb
 
 FD = FieldDescriptor
@@ -164,7 +165,7 @@ class _Tables:
 
     def _setter(self, field: FieldDescriptor) -> Callable[[Any, Message], None]:
         name = field.name
-        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+        if is_map(field):
             key_field = field.message_type.fields_by_name["key"]
             value_field = field.message_type.fields_by_name["value"]
             if key_field.cpp_type != FD.CPPTYPE_STRING or value_field.cpp_type == FD.CPPTYPE_MESSAGE:
@@ -217,15 +218,9 @@ class _Tables:
         return set_value
 
     def build_all(self) -> MappingProxyType:
-        for descriptor in pb.DESCRIPTOR.message_types_by_name.values():
-            self._nested(descriptor)
+        for descriptor in api_descriptors():
+            self.reader(descriptor)
         return MappingProxyType(dict(self._readers))
-
-    def _nested(self, descriptor: Descriptor) -> None:
-        self.reader(descriptor)
-        for nested in descriptor.nested_types:
-            if not nested.GetOptions().map_entry:
-                self._nested(nested)
 
 
 READERS: MappingProxyType = _Tables().build_all()

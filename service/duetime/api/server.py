@@ -74,6 +74,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent import futures
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -380,30 +381,31 @@ def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None
         response_serializer=handler.response_serializer)
 
 
+@contextmanager
+def _stream_slot(streams: StreamSlots, context: grpc.ServicerContext) -> Iterator[None]:
+    """One of ``streams`` held for the ``with`` block; the call aborted
+    RESOURCE_EXHAUSTED (STREAMS_EXHAUSTED) when none is free."""
+    try:
+        streams.enter()
+    except StreamsExhausted as exc:
+        context.abort_with_status(grpc_status(exc))
+    try:
+        yield
+    finally:
+        streams.leave()
+
+
 def _holding_a_slot(behavior, streams: StreamSlots, streamed_answer: bool):
-    """``behavior`` (a streaming handler's) holding one of ``streams`` while
-    it runs; refused RESOURCE_EXHAUSTED (STREAMS_EXHAUSTED) when none is free."""
+    """``behavior`` (a streaming handler's) holding one of ``streams`` while it runs."""
     if streamed_answer:
         def held(request, context):
-            try:
-                streams.enter()
-            except StreamsExhausted as exc:
-                context.abort_with_status(grpc_status(exc))
-            try:
+            with _stream_slot(streams, context):
                 yield from behavior(request, context)
-            finally:
-                streams.leave()
         return held
 
     def held_unary(request, context):
-        try:
-            streams.enter()
-        except StreamsExhausted as exc:
-            context.abort_with_status(grpc_status(exc))
-        try:
+        with _stream_slot(streams, context):
             return behavior(request, context)
-        finally:
-            streams.leave()
     return held_unary
 
 
