@@ -786,14 +786,14 @@ def test_a_connection_answered_before_its_body_came_is_closed_within_the_body_ti
 
 
 def test_idle_streams_hold_at_most_four_threads_and_unary_calls_go_on(small):
-    """Four streams whose clients never send (three StreamComputeDueTimes and
-    a health Watch) hold the four stream slots; a fifth stream is refused
-    RESOURCE_EXHAUSTED (STREAMS_EXHAUSTED, retry after 1 s) at once, while
-    unary calls are answered beside them on both faces; once a stream ends,
-    a new one is let in."""
-    from duetime.api.admission import STREAM_SLOTS
+    """Three StreamComputeDueTimes whose clients never send hold the three
+    stream slots, and a health Watch its own; a fourth stream, or a second
+    Watch, is refused RESOURCE_EXHAUSTED (STREAMS_EXHAUSTED, retry after
+    1 s) at once, while unary calls are answered beside them on both faces;
+    once a stream ends, a new one is let in."""
+    from duetime.api.admission import STREAM_SLOTS, WATCH_SLOTS
 
-    assert STREAM_SLOTS == 4
+    assert (STREAM_SLOTS, WATCH_SLOTS) == (3, 1)
     release = threading.Event()
 
     def silent():
@@ -815,7 +815,13 @@ def test_idle_streams_hold_at_most_four_threads_and_unary_calls_go_on(small):
         assert refused.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         info = error_info(rpc_status.from_call(refused))
         assert (info.reason, dict(info.metadata)) == ("STREAMS_EXHAUSTED", {
-            "limit": "streams open", "streams": "4", "retry_after_seconds": "1"})
+            "limit": "streams open", "streams": "3", "retry_after_seconds": "1"})
+        second_watch = health_pb2_grpc.HealthStub(small.channel).Watch(
+            health_pb2.HealthCheckRequest(service=""), timeout=30)
+        with pytest.raises(grpc.RpcError) as caught:
+            next(second_watch)
+        assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert error_info(rpc_status.from_call(caught.value)).reason == "STREAMS_EXHAUSTED"
         for _ in range(8):  # more unary calls than the server has threads
             answers_still(small)
         streams[0].cancel()

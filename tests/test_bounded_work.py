@@ -402,3 +402,22 @@ def test_an_impact_analysis_stops_at_the_check_between_records():
         analyze(pb.AnalyzeImpactRequest(tzdata=True), app, check=check)
     assert len(calls) == 3  # once per record examined
     assert analyze(pb.AnalyzeImpactRequest(tzdata=True), app).records_examined == 5
+
+
+def test_a_week_names_each_day_at_most_once_in_count():
+    """A weekend or a week of working hours (of a calendar or of a week
+    period) naming more than 7 days is refused before the calendar is read:
+    15,000,000 Saturdays were read, answered and recorded whole (15 MB)."""
+    request = zagreb_request()
+    request.calendar.weekend.days.extend([pb.WEEKDAY_SATURDAY] * 1_000)
+    period = request.calendar.week_periods.add(from_date="2027-01-01")
+    period.working_hours.days.extend([pb.DayHours(weekday=pb.WEEKDAY_MONDAY)] * 9)
+    with pytest.raises(InvalidArgument) as caught:
+        served("DueTimeService/ComputeDueTime", request)
+    assert violations(caught.value) == [
+        ("calendar.weekend.days", "names 1000 days; a week has 7, each given at most once"),
+        ("calendar.week_periods[0].working_hours.days",
+         "names 9 days; a week has 7, each given at most once")]
+    request = zagreb_request()
+    request.calendar.weekend.days.extend([pb.WEEKDAY_SATURDAY, pb.WEEKDAY_SUNDAY, pb.WEEKDAY_SATURDAY])
+    assert served("DueTimeService/ComputeDueTime", request).due_local  # a repeat within 7: as before

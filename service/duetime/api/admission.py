@@ -24,10 +24,10 @@ in one process keep their own.
   Without tokens every caller is the same one and no such bound applies.
 - **Streams open** (:class:`StreamSlots`): a streaming gRPC call holds one of
   the server's threads for its whole life, however long its client keeps it
-  open without sending, so at most :data:`STREAM_SLOTS` (half the threads)
-  are served at once, whoever opens them; one more is refused at once
-  (:class:`StreamsExhausted`: RESOURCE_EXHAUSTED, retry), and unary calls
-  always have the other threads.
+  open without sending, so at most :data:`STREAM_SLOTS` streams and
+  :data:`WATCH_SLOTS` health Watch (half the threads) are served at once,
+  whoever opens them; one more is refused at once (:class:`StreamsExhausted`:
+  RESOURCE_EXHAUSTED, retry), and unary calls always have the other threads.
 
 See docs/operations.md, "Memory" and "Limits".
 """
@@ -183,11 +183,16 @@ class TenantCalls:
             self.leave(caller)
 
 
-STREAM_SLOTS = 4
-"""Streaming gRPC calls one server serves at once (StreamComputeDueTimes,
-the health service's Watch, reflection): half of its 8 threads, each of
-which such a call holds for its whole life, however long its client keeps
-it open without sending; the other half always answer unary calls."""
+STREAM_SLOTS = 3
+"""Streaming gRPC calls one server serves at once (StreamComputeDueTimes and
+reflection), beside :data:`WATCH_SLOTS` health Watch streams: together half
+of its 8 threads, each of which such a call holds for its whole life,
+however long its client keeps it open without sending; the other half
+always answer unary calls."""
+WATCH_SLOTS = 1
+"""Health Watch streams one server serves at once. Watch needs no token, so
+it has a slot of its own: a client without a token cannot take the streams
+of the tenants (load balancers and probes ask Check, which is unary)."""
 
 
 class StreamsExhausted(Refusal):
@@ -239,12 +244,14 @@ class StreamSlots:
 @dataclass
 class Admission:
     """What one server lets in at once: ``in_flight``, its request bytes
-    held, ``tenants``, each tenant's calls in flight, and ``streams``, the
-    streaming calls open (see the module docstring)."""
+    held, ``tenants``, each tenant's calls in flight, ``streams``, the
+    streaming calls open, and ``watches``, the health Watch streams open
+    (see the module docstring)."""
 
     in_flight: InFlightBytes
     tenants: TenantCalls
     streams: StreamSlots = field(default_factory=StreamSlots)
+    watches: StreamSlots = field(default_factory=lambda: StreamSlots(WATCH_SLOTS))
 
     @classmethod
     def of(cls, memory_budget: int = DEFAULT_MEMORY_BUDGET,

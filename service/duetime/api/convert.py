@@ -131,12 +131,26 @@ class WireCalendar:
         return isinstance(other, WireCalendar) and self.message == other.message
 
 
+def _week_day_problems(week, field: str) -> list[FieldViolation]:
+    """A weekend or a week of working hours (of a calendar or a week period)
+    naming more days than a week has: a day may be given once each."""
+    return [FieldViolation(f"{field}.{part}", f"names {count} days; a week has 7, each given "
+                                              "at most once")
+            for part, count in (("weekend.days", len(week.weekend.days)),
+                                ("working_hours.days", len(week.working_hours.days)))
+            if count > 7]
+
+
 def calendar_text_problems(cal: pb.Calendar, limits: Limits = DEFAULT_LIMITS,
                            field: str = "calendar") -> list[FieldViolation]:
     """What is too long or too many in a request calendar, or a name holding a
     control character: checked before the calendar is parsed."""
     problems = [too_long(cal.time_zone, f"{field}.time_zone", limits.max_time_zone),
                 too_long(cal.bundle, f"{field}.bundle", limits.max_bundle_ref)]
+    problems += _week_day_problems(cal, field)
+    if len(cal.week_periods) <= limits.calendar.max_week_periods:
+        for i, period in enumerate(cal.week_periods):
+            problems += _week_day_problems(period, f"{field}.week_periods[{i}]")
     if len(cal.week_periods) > limits.calendar.max_week_periods:
         problems.append(FieldViolation(
             f"{field}.week_periods", f"{len(cal.week_periods)} week periods given; at most "

@@ -298,8 +298,10 @@ class UndecodableRequests(grpc.ServerInterceptor):
         known = self._checked.get(method)
         if known is not None and known[0] is handler:
             return known[1]
-        checked = _checked_handler(handler, None if method in OPEN_METHODS else self.admission,
-                                   self.admission.streams if self.admission is not None else None)
+        admission = self.admission
+        streams = None if admission is None else (
+            admission.watches if method in OPEN_METHODS else admission.streams)
+        checked = _checked_handler(handler, None if method in OPEN_METHODS else admission, streams)
         self._checked[method] = (handler, checked)  # one assignment: atomic
         return checked
 
