@@ -512,6 +512,19 @@ def templates(server) -> dict[str, list[Message]]:
 # calling and judging
 
 
+def streams_exhausted(exc: grpc.RpcError) -> bool:
+    """Whether a call was refused because the server had as many streams
+    open as it serves (RESOURCE_EXHAUSTED, STREAMS_EXHAUSTED: retry later)."""
+    if exc.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return False
+    status = rpc_status.from_call(exc)
+    for detail in status.details if status is not None else ():
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return info.reason == "STREAMS_EXHAUSTED"
+    return False
+
+
 def invoke(channel: grpc.Channel, method, request: Message, meta: tuple, extra: bytes = b""):
     """Call ``method`` with ``request``, its encoding followed by ``extra``
     (a stream: the request, then a second copy); returns the response(s) or
@@ -525,6 +538,13 @@ def invoke(channel: grpc.Channel, method, request: Message, meta: tuple, extra: 
     if method.client_streaming:
         call = channel.stream_stream(path, request_serializer=serialize,
                                      response_deserializer=response_cls.FromString)
+        for _ in range(50):  # the sweep's 4 threads may ask for a 4th stream at once: wait, as told
+            try:
+                return list(call(iter([request, request]), timeout=CALL_TIMEOUT, metadata=meta))
+            except grpc.RpcError as exc:
+                if not streams_exhausted(exc):
+                    raise
+            time.sleep(0.1)
         return list(call(iter([request, request]), timeout=CALL_TIMEOUT, metadata=meta))
     call = channel.unary_unary(path, request_serializer=serialize,
                                response_deserializer=response_cls.FromString)
