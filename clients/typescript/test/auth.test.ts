@@ -5,8 +5,8 @@
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { DuetimeClient, DuetimeError, NotFound, PermissionDenied, Unauthenticated } from "@duetime/client";
-import { startServer, tempDir, tokenFile } from "./server.js";
+import { DuetimeClient, NotFound, PermissionDenied, Unauthenticated } from "@duetime/client";
+import { failure, startServer, tempDir, tokenFile } from "./server.js";
 import type { Server } from "./server.js";
 
 const ADMIN = "ts-admin-token-0123456789";
@@ -20,16 +20,6 @@ function client(options: ConstructorParameters<typeof DuetimeClient>[0]): Duetim
   const made = new DuetimeClient({ address: server.address, timeoutMs: 10_000, ...options });
   clients.push(made);
   return made;
-}
-
-async function failure(call: () => Promise<unknown>): Promise<DuetimeError> {
-  try {
-    await call();
-  } catch (error) {
-    assert.ok(error instanceof DuetimeError, `not a DuetimeError: ${String(error)}`);
-    return error;
-  }
-  assert.fail("the call did not fail");
 }
 
 before(async () => {

@@ -8,7 +8,6 @@ import { after, before, describe, test } from "node:test";
 import {
   AlreadyExists,
   DuetimeClient,
-  DuetimeError,
   FailedPrecondition,
   GENERATED_KEY_PREFIX,
   InvalidArgument,
@@ -19,7 +18,7 @@ import {
 } from "@duetime/client";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_DIR, freePort, startServer } from "./server.js";
+import { REPO_DIR, failure, freePort, startServer } from "./server.js";
 import type { Server } from "./server.js";
 
 const ZAGREB = { timeZone: "Europe/Zagreb", holidays: ["2026-12-25", "2026-12-26"] };
@@ -30,17 +29,6 @@ const SUPPORT_EVENTS = [
   { type: "awaiting_third_party", time: "2026-12-18T10:00:00+01:00" },
   { type: "customer_reply", time: "2026-12-20T10:00:00+01:00" },
 ];
-
-/** Runs `call` and returns the DuetimeError it rejects with. */
-async function failure(call: () => Promise<unknown>): Promise<DuetimeError> {
-  try {
-    await call();
-  } catch (error) {
-    assert.ok(error instanceof DuetimeError, `not a DuetimeError: ${String(error)}`);
-    return error;
-  }
-  assert.fail("the call did not fail");
-}
 
 let server: Server;
 let duetime: DuetimeClient;

@@ -21,18 +21,8 @@ import {
   timestampOf,
 } from "@duetime/client";
 import type { DueTimeRequest } from "@duetime/client";
-import { PACKAGE_DIR, freePort, startServer } from "./server.js";
+import { PACKAGE_DIR, failure, freePort, startServer } from "./server.js";
 import type { Server } from "./server.js";
-
-async function failure(call: () => Promise<unknown>): Promise<DuetimeError> {
-  try {
-    await call();
-  } catch (error) {
-    assert.ok(error instanceof DuetimeError, `not a DuetimeError: ${String(error)}`);
-    return error;
-  }
-  assert.fail("the call did not fail");
-}
 
 function refused(run: () => unknown): DuetimeError {
   try {

@@ -5,12 +5,14 @@
  * $DUETIME_PYTHON, else the repository's .venv/bin/python, else python3.
  */
 
+import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DuetimeError } from "@duetime/client";
 
 /** The package's directory (this file runs from build/test/). */
 export const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -135,4 +137,16 @@ export function tokenFile(dir: string, lines: readonly string[]): string {
   const path = join(dir, "tokens");
   writeFileSync(path, lines.join("\n") + "\n", { mode: 0o600 });
   return path;
+}
+
+/** Runs `call` and returns the DuetimeError it rejects with (fails the test
+ * when it resolves, or rejects with anything else). */
+export async function failure(call: () => Promise<unknown>): Promise<DuetimeError> {
+  try {
+    await call();
+  } catch (error) {
+    assert.ok(error instanceof DuetimeError, `not a DuetimeError: ${String(error)}`);
+    return error;
+  }
+  assert.fail("the call did not fail");
 }

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { DuetimeClient, DuetimeError, Unavailable } from "@duetime/client";
-import { makeCerts, startServer } from "./server.js";
+import { failure, makeCerts, startServer } from "./server.js";
 import type { Server } from "./server.js";
 
 let certs: ReturnType<typeof makeCerts>;
@@ -19,16 +19,6 @@ function client(options: ConstructorParameters<typeof DuetimeClient>[0]): Duetim
   const made = new DuetimeClient({ timeoutMs: 5_000, retries: 0, ...options });
   clients.push(made);
   return made;
-}
-
-async function failure(call: () => Promise<unknown>): Promise<DuetimeError> {
-  try {
-    await call();
-  } catch (error) {
-    assert.ok(error instanceof DuetimeError, `not a DuetimeError: ${String(error)}`);
-    return error;
-  }
-  assert.fail("the call did not fail");
 }
 
 before(async () => {
