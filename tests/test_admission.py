@@ -43,10 +43,11 @@ from duetime.api.status import code_name, http_status_of, status_of
 from duetime.config import DEFAULT_BODY_TIMEOUT, DEFAULT_TENANT_CALLS, resolve
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
-from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 from server_process import start_with_http, ts, zagreb_request
+from test_memory_budget import rss
+from test_tenants import error_info
 
 MiB = 1 << 20
 
@@ -174,15 +175,6 @@ def body_timeout_error(seconds: float, size: int) -> dict:
         f"sent at once after its headers (the server's --body-timeout is {seconds:g} s)"), seconds)
 
 
-def rss(pid: int) -> int:
-    """VmRSS of process ``pid``, bytes."""
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise AssertionError(f"no VmRSS for {pid}")
-
-
 def http_port(server) -> int:
     return int(server.http_url.rsplit(":", 1)[1])
 
@@ -236,15 +228,6 @@ def closed(sock: socket.socket) -> bool:
         return True
     except socket.timeout:
         return False
-
-
-def error_info(status) -> error_details_pb2.ErrorInfo:
-    for detail in status.details:
-        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-            info = error_details_pb2.ErrorInfo()
-            detail.Unpack(info)
-            return info
-    raise AssertionError(f"no ErrorInfo in {status}")
 
 
 def answers_still(server) -> None:

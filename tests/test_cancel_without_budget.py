@@ -20,24 +20,7 @@ from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
 from google.protobuf import json_format
 from server_process import zagreb_request
-
-SLOW = 0.1
-"""Seconds each due time takes once :func:`slow_due_times` is in place."""
-
-
-@pytest.fixture
-def slow_due_times(monkeypatch) -> list[float]:
-    """Every due time takes :data:`SLOW` seconds longer; the list gets the
-    monotonic time each one started."""
-    due_time, started = answers.due_time, []
-
-    def slow(*args, **kwargs):
-        started.append(time.monotonic())
-        time.sleep(SLOW)
-        return due_time(*args, **kwargs)
-
-    monkeypatch.setattr(answers, "due_time", slow)
-    return started
+from test_hostile_trial import SLOW, slow_due_times  # noqa: F401 - the fixture
 
 
 @pytest.fixture
