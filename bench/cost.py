@@ -37,7 +37,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from duetime.api.calls import CALENDAR_SERVICE, DUE_TIME_SERVICE, CallLimits, unary_calls
 from duetime.api.convert import DUE_TIME, SCHEDULE, calendar_from_proto, message_json
-from duetime.api.admission import in_flight_limit
+from duetime.api.admission import InFlightBytes, in_flight_limit
 from duetime.api.http import JsonTooCostly, RequestTooLarge, bindings, build_request, json_reading_bytes
 from duetime.config import DEFAULT_MAX_MESSAGE_BYTES
 from duetime.app import limits as L
@@ -147,7 +147,15 @@ def _explained(cal: pb.Calendar) -> int:
 
 CALENDARS = {"most dates": most_dates, "most intervals": most_intervals, "most week periods": most_week_periods}
 WITHOUT_CALENDAR = {"ListRecords", "GetRecord", "ListCalendars", "GetCalendar", "AnalyzeImpact", "EvaluateSla",
-                    "EvaluateSla (metrics)"}
+                    "EvaluateSla (metrics)", "BatchComputeDueTimes (densest message)"}
+DENSEST_ITEMS = DEFAULT_MAX_MESSAGE_BYTES // 2 - 8
+"""Empty items (two bytes each) in the densest message of --max-message-bytes."""
+
+
+def densest_json() -> bytes:
+    """The JSON of the densest message: a body of --max-message-bytes, ``{}`` items."""
+    n = (DEFAULT_MAX_MESSAGE_BYTES - 16) // 3
+    return b'{"items":[' + b"{}," * (n - 1) + b"{}]}"
 
 
 def _at(text: str) -> Timestamp:
@@ -219,6 +227,11 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], datetime]) -> dict[
         return [pb.BatchComputeDueTimesRequest(items=[item(c, i) for i, c in enumerate([cal] + others)]),
                 pb.BatchComputeDueTimesRequest(items=[item(busy(i, dates), i) for i in range(heavy)]),
                 pb.BatchComputeDueTimesRequest(items=[item(tiny(i), i) for i in range(many)])]
+
+    def densest(run, cal):
+        """The most sub-messages one message of --max-message-bytes holds: empty
+        items, two bytes each (as bytes: the server counts them before parsing)."""
+        return [b"\x0a\x00" * DENSEST_ITEMS]
 
     def stream_chunk(run, cal):
         small = pb.Calendar(time_zone=ZONE, holidays=[pb.Holiday(date=_day(run, 2026), name="x")],
@@ -353,6 +366,7 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], datetime]) -> dict[
         "ComputeDueTime": (d + "ComputeDueTime", lambda run, cal: due_requests(cal)),
         "BatchComputeDueTimes": (d + "BatchComputeDueTimes", batch),
         "BatchComputeDueTimes (calendars)": (d + "BatchComputeDueTimes", batch_calendars),
+        "BatchComputeDueTimes (densest message)": (d + "BatchComputeDueTimes", densest),
         "StreamComputeDueTimes (a chunk)": (d + "BatchComputeDueTimes", stream_chunk),
         "ComputeDueTime (landing rules)": (d + "ComputeDueTime", landing),
         "ComputeBusinessTime": (d + "ComputeBusinessTime", business_time),
@@ -376,6 +390,16 @@ def cases(catalog: Catalog, records_for_impact: Callable[[], datetime]) -> dict[
 
 # ---------------------------------------------------------------------------
 # measuring
+
+def pb_class(descriptor) -> type[Message]:
+    """The message class of a duetime.v1 request ``descriptor``."""
+    return getattr(pb, descriptor.name)
+
+
+def json_body(request: Message | bytes) -> bytes:
+    """The JSON body of ``request``; for the densest message's bytes, :func:`densest_json`."""
+    return densest_json() if isinstance(request, bytes) else message_json(request).encode()
+
 
 def cpu_ms(call: Callable[[], object]) -> tuple[float, str]:
     """Process CPU time (ms) of ``call()`` and its outcome (OK or the error's class)."""
@@ -415,15 +439,27 @@ def main(argv: list[str] | None = None) -> int:
         calls = unary_calls(app, CallLimits())
         received = datetime.now(timezone.utc)
 
-        def call(method: str, request: Message) -> Message:
-            data = request.SerializeToString()
-            parsed = type(request).FromString(data)  # the server parses the bytes it receives
-            return calls[method](parsed, (), received, None).SerializeToString()
+        in_flight = in_flight_limit()
+        grpc_in_flight = InFlightBytes(in_flight)
+        request_types = {f"/{s.full_name}/{m.name}": m.input_type
+                         for s in pb.DESCRIPTOR.services_by_name.values() for m in s.methods}
+
+        def call(method: str, request: Message | bytes) -> Message:
+            """As the gRPC face of a default server answers ``request`` (or
+            its bytes): what parsing them may take counted before they are
+            parsed (refused when it can never fit), then parsed, answered and
+            the answer serialized."""
+            data = request if isinstance(request, bytes) else request.SerializeToString()
+            descriptor = request_types[method]
+            counted = grpc_in_flight.take_message(data, descriptor)
+            try:
+                parsed = pb_class(descriptor).FromString(data)  # the server parses the bytes it receives
+                return calls[method](parsed, (), received, None).SerializeToString()
+            finally:
+                grpc_in_flight.release(counted)
 
         json_bindings = {f"/{b.service}/{b.method}": replace(b, body="*", variables=())
                          for b in bindings()}
-
-        in_flight = in_flight_limit()
 
         def call_json(method: str, body: bytes) -> str:
             """As the HTTP/JSON face of a default server answers the JSON
@@ -491,7 +527,7 @@ def main(argv: list[str] | None = None) -> int:
                         worst = (ms, f"{cal_name}, request {k + 1}", outcome, cal_of, k)
                 if rpc in WITHOUT_CALENDAR:
                     break  # the request holds no calendar: one shape is enough
-            bodies = [message_json(make(run, worst[3](run))[worst[4]]).encode()
+            bodies = [json_body(make(run, worst[3](run))[worst[4]])
                       for run in (next(run_counter) for _ in range(args.runs))]
             json_ms, json_outcome = min(cpu_ms(lambda: call_json(method, body)) for body in bodies)
             rows.append((rpc, worst[1], worst[0], worst[2], json_ms, json_outcome))

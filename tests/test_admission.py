@@ -40,6 +40,7 @@ from duetime.api.callers import ANYONE, Caller
 from duetime.api.calls import MAX_WORKERS
 from duetime.api.http import BodyTimeout, error_body
 from duetime.api.status import code_name, http_status_of, status_of
+from duetime.api.wire import parsing_bytes
 from duetime.config import DEFAULT_BODY_TIMEOUT, DEFAULT_TENANT_CALLS, resolve
 from duetime.v1 import duetime_pb2 as pb
 from duetime.v1 import duetime_pb2_grpc as pb_grpc
@@ -253,11 +254,11 @@ MESSAGE = 4 * MiB
 LIMIT = in_flight_limit(BUDGET, MESSAGE)  # 8 MiB
 CONNECTIONS = 150
 READ_AHEAD = 320 * 1024
-SLACK = MAX_WORKERS * 3 * MESSAGE + CONNECTIONS * READ_AHEAD + 16 * MiB
+SLACK = MAX_WORKERS * 2 * MESSAGE + CONNECTIONS * READ_AHEAD + 16 * MiB
 """What the server may hold beyond the budget (docs/operations.md, "Memory"):
 the messages gRPC's 8 threads are receiving, before they are counted (each
-as gRPC received it, as handed over and as parsed: 3 × --max-message-bytes
-a thread); what each open HTTP connection has read ahead of its request's
+as gRPC received it and as handed over: 2 × --max-message-bytes a thread;
+what parsing takes is counted before it is parsed); what each open HTTP connection has read ahead of its request's
 body and not counted yet (one socket read of 256 KiB and 64 KiB buffered);
 and 16 MiB for the allocator's rounding."""
 
@@ -350,9 +351,10 @@ def test_a_body_whose_json_would_take_too_much_memory_is_413_and_fits_are_answer
     assert reading == 112 * (2 * (MESSAGE // 4) + 1) + 2 * len(body)
     assert error["message"] == (
         f"body: is {len(body)} bytes of JSON whose reading would take about {reading} bytes "
-        f"of memory (counting 112 bytes for each value), more than the {LIMIT} bytes (8MiB, "
-        f"a third of --memory-budget) the server holds for requests in flight: send fewer "
-        f"or simpler values (a batch split in parts, or a stream)")
+        f"of memory (counting 112 bytes for each value), more than the {LIMIT} bytes (8MiB) "
+        f"of requests in flight one caller may hold (a third of --memory-budget; with "
+        f"tokens, one tenant's share of that): send fewer or simpler values (a batch split "
+        f"in parts, or a stream)")
     answers_still(small)
 
 
@@ -380,6 +382,54 @@ def test_partial_bodies_are_refused_past_the_in_flight_limit_with_503(small):
         for sock in held + announced:
             sock.close()
     answers_still(small)
+
+
+def test_a_message_whose_parsing_could_never_fit_is_refused_unparsed(small):
+    """On the server with 8 MiB for requests in flight: a 4 MiB gRPC message
+    of 2 million empty batch items (about 200 MiB once parsed) and a 3.6 MiB
+    message of long holiday names (counted 8.4 MB) are RESOURCE_EXHAUSTED
+    on ``request``, REQUEST_TOO_LARGE, not retryable, without being parsed:
+    the server's resident memory stays within 2 × 4 MiB a message (as
+    received and as handed over) of where it was; a 1.5 MiB message of the
+    same holidays is let in and answered."""
+    pid = small.proc.pid
+    answers_still(small)
+    before = rss(pid)
+    raw = small.channel.unary_unary("/duetime.v1.DueTimeService/BatchComputeDueTimes",
+                                    request_serializer=lambda data: data,
+                                    response_deserializer=lambda data: data)
+    dense = b"\x0a\x00" * (MESSAGE // 2 - 16)
+    with pytest.raises(grpc.RpcError) as caught:
+        raw(dense, timeout=30)
+    status = rpc_status.from_call(caught.value)
+    assert (caught.value.code(), error_info(status).reason) == (
+        grpc.StatusCode.RESOURCE_EXHAUSTED, "REQUEST_TOO_LARGE")
+    reading = int(error_info(status).metadata["reading_bytes"])
+    assert LIMIT < reading <= LIMIT + 192  # counted up to the first item past the limit
+    assert status.message == (
+        f"request: is {len(dense)} bytes of protobuf that would take about {reading} bytes of "
+        f"memory once parsed (counting each sub-message, string and list element), more than "
+        f"the {LIMIT} bytes (8MiB) of requests in flight one caller may hold (a third of "
+        f"--memory-budget; with tokens, one tenant's share of that): send fewer or simpler "
+        f"values (a batch split in parts, or a stream)")
+    large = large_request(0, 3 * MiB + MiB // 2)
+    data = large.SerializeToString()
+    with pytest.raises(grpc.RpcError) as caught:
+        small.stub.ComputeDueTime(large, timeout=30)
+    status = rpc_status.from_call(caught.value)
+    reading = len(data) + parsing_bytes(data, large.DESCRIPTOR, LIMIT - len(data))
+    assert LIMIT < reading <= LIMIT + 512
+    assert dict(error_info(status).metadata) == {"limit": "in-flight request bytes",
+                                                "limit_bytes": str(LIMIT),
+                                                "reading_bytes": str(reading)}
+    assert status.message.startswith(f"request: is {len(data)} bytes of protobuf that would take "
+                                     f"about {reading} bytes of memory once parsed")
+    assert rss(pid) < before + 2 * MESSAGE + 8 * MiB
+    with pytest.raises(grpc.RpcError) as caught:  # let in: its holidays are refused once read
+        small.stub.ComputeDueTime(large_request(0, 3 * MiB // 2), timeout=30)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    answers_still(small)
+    assert "Traceback" not in "".join(small.stderr)
 
 
 def test_a_body_not_sent_in_time_is_408_and_its_connection_closed(small):
@@ -454,7 +504,8 @@ def test_a_request_head_not_sent_in_time_is_408_and_an_idle_connection_is_closed
 
 def test_many_slow_bodies_and_large_messages_keep_rss_within_the_budget(small):
     """CONNECTIONS (150) connections each announcing and sending most of a 3 MiB body (the
-    body is never finished), and 40 gRPC messages of 3.5 MiB each, all at
+    body is never finished), and 40 gRPC messages of 1.5 MiB each (each
+    counted at 3.8 MiB with what parsing it may take), all at
     once: what is held is at most the in-flight limit (8 MiB); the rest is
     refused (503 / RESOURCE_EXHAUSTED) and dropped. The server's RSS stays
     under its RSS before plus the budget plus the slack of the messages its
@@ -498,7 +549,9 @@ def test_many_slow_bodies_and_large_messages_keep_rss_within_the_budget(small):
 
     def large_message(i: int) -> None:
         channel = grpc.insecure_channel(small.address)
-        request = large_request(i, 3 * MiB + MiB // 2)
+        request = large_request(i, 3 * MiB // 2)
+        data = request.SerializeToString()
+        counted = len(data) + parsing_bytes(data, request.DESCRIPTOR, LIMIT - len(data))
         try:
             pb_grpc.DueTimeServiceStub(channel).ComputeDueTime(request, timeout=60)
             code = "OK"
@@ -511,8 +564,8 @@ def test_many_slow_bodies_and_large_messages_keep_rss_within_the_budget(small):
                 if (info.reason, dict(info.metadata), status.message) != (
                         "IN_FLIGHT_BYTES_EXHAUSTED",
                         {"limit": "in-flight request bytes", "limit_bytes": str(LIMIT),
-                         "request_bytes": str(request.ByteSize()), "retry_after_seconds": "1"},
-                        in_flight_error(request.ByteSize(), held, LIMIT)["error"]["message"]):
+                         "request_bytes": str(counted), "retry_after_seconds": "1"},
+                        in_flight_error(counted, held, LIMIT)["error"]["message"]):
                     code = f"unexpected {status}"
         finally:
             channel.close()
@@ -626,6 +679,73 @@ def test_one_tenant_cannot_take_the_calls_of_another(tenants):
         release.set()
         partial.close()
         stream.cancel()
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """Two tenants' tokens on a server with 8 MiB for requests in flight
+    (``--memory-budget 24MiB``, messages of at most 4 MiB): each tenant may
+    hold 4 MiB of them."""
+    directory = tmp_path_factory.mktemp("shared")
+    (directory / "tokens").write_text(f"{TEAM_A} namespaces=team-a scopes=compute,read\n"
+                                      f"{TEAM_B} namespaces=team-b scopes=compute,read\n")
+    server = start_with_http(directory / "ledger.db", "--auth-tokens", str(directory / "tokens"),
+                             "--memory-budget", "24MiB", "--max-message-bytes", str(MESSAGE),
+                             "--body-timeout", "10")
+    try:
+        yield server
+        assert server.terminate() == 0, "".join(server.stderr)
+    finally:
+        server.kill()
+
+
+def test_one_tenant_holds_at_most_half_of_the_request_bytes_in_flight(shared):
+    """team-a holds a 3 MiB body it does not finish: a second body of its own
+    is refused 503 once the two would pass its share (4 MiB), and so is a
+    gRPC message of its own counted at 3.8 MiB; team-b's 1 MiB body
+    (counted 3 MiB with its JSON reading) is let in beside it and answered
+    (400: the body is blanks). Before tenants had a share, team-a's second
+    body took 6 of the server's 8 MiB and team-b's was refused."""
+    port = http_port(shared)
+    body = 3 * MiB
+    held = open_body(port, body, b" " * (body - 1), token=TEAM_A)
+    try:
+        time.sleep(0.3)
+        second = open_body(port, body, b" " * (MiB + MiB // 2), token=TEAM_A)
+        status, headers, answer = read_answer(second)
+        second.close()
+        error = json.loads(answer)["error"]
+        assert (status, headers["retry-after"]) == (503, "1")
+        assert error["details"][0]["reason"] == "IN_FLIGHT_BYTES_EXHAUSTED"
+        assert error["details"][0]["metadata"]["limit"] == "in-flight request bytes of one tenant"
+        assert error["details"][0]["metadata"]["limit_bytes"] == str(4 * MiB)
+        mine = int(error["message"].split(" bytes")[0].rsplit(" ", 1)[1])
+        assert body - 1 < mine <= 4 * MiB  # the first body and what came of the second
+        assert error["message"] == (
+            f"this token's requests are holding {mine} bytes of requests in flight and this "
+            f"request brings {error['details'][0]['metadata']['request_bytes']} more; at most "
+            f"{4 * MiB} bytes (4MiB, one tenant's share: half of the server's, at least one "
+            f"message of --max-message-bytes) may be in flight at once: retry in 1 s, or send "
+            f"smaller requests (a batch split in parts, or a stream)")
+        message = large_request(0, 3 * MiB // 2)
+        with pytest.raises(grpc.RpcError) as caught:
+            shared.stub.ComputeDueTime(message, metadata=auth(TEAM_A), timeout=30)
+        info = error_info(rpc_status.from_call(caught.value))
+        assert (info.reason, info.metadata["limit"]) == (
+            "IN_FLIGHT_BYTES_EXHAUSTED", "in-flight request bytes of one tenant")
+        other = open_body(port, MiB, b" " * (MiB - 1), token=TEAM_B)
+        time.sleep(0.3)
+        assert not select.select([other], [], [], 0)[0]  # held, not refused
+        other.sendall(b" ")
+        status, _, answer = read_answer(other)
+        other.close()
+        assert status == 400, answer
+        assert json.loads(answer)["error"]["status"] == "INVALID_ARGUMENT"
+    finally:
+        held.close()
+    reply = shared.stub.ComputeDueTime(zagreb_request(), metadata=auth(TEAM_A), timeout=30)
+    assert reply.due.ToJsonString() == "2026-12-02T15:00:00Z"
+    assert "Traceback" not in "".join(shared.stderr)
 
 
 def test_the_typed_client_waits_as_a_busy_server_asks_and_sends_again(tenants):

@@ -11,9 +11,14 @@ in one process keep their own.
   request messages, from when gRPC hands them over (before they are parsed)
   until the call ends, count against :func:`in_flight_limit`: a third of
   ``--memory-budget``, never less than one message of
-  ``--max-message-bytes``. A request that would pass it is refused at once
-  (:class:`InFlightBytesExhausted`: RESOURCE_EXHAUSTED, HTTP 503 with
-  ``Retry-After``); its bytes are dropped, the server stays up.
+  ``--max-message-bytes``; so does what reading them takes (JSON:
+  :func:`duetime.api.http.json_reading_bytes`; protobuf:
+  :meth:`InFlightBytes.take_message`, :mod:`duetime.api.wire`). With
+  tenants, one tenant's count against :func:`tenant_share` of it. A request
+  that would pass it is refused at once (:class:`InFlightBytesExhausted`:
+  RESOURCE_EXHAUSTED, HTTP 503 with ``Retry-After``), one that never could
+  is :class:`TooCostlyToRead` (413, not retryable); its bytes are dropped,
+  the server stays up.
 - **Calls per tenant** (:class:`TenantCalls`): with bearer tokens, the calls
   one tenant (a token's namespaces, scopes and default namespace: tokens
   with the same ones, such as a token and its replacement during a
@@ -46,10 +51,21 @@ from duetime.config import (
     format_bytes,
 )
 from duetime.app.calendars import DEFAULT_MEMORY_BUDGET
-from duetime.core.errors import ErrorKind, Refusal
+from duetime.api.wire import (
+    MAX_COUNTED_VALUES,
+    TooManyValues,
+    cheap_bound,
+    max_values,
+    parsing_bytes,
+)
+from duetime.app.limits import MAX_BATCH_CALENDAR_WEIGHT
+from duetime.core.errors import ErrorKind, FieldViolation, Refusal
 
 IN_FLIGHT_SHARE = 3
 """The request bytes in flight may take ``1/IN_FLIGHT_SHARE`` of the memory budget."""
+TENANT_SHARE = 2
+"""With tenants, one tenant may hold at most ``1/TENANT_SHARE`` of the
+request bytes in flight (:func:`tenant_share`)."""
 RETRY_AFTER_SECONDS = 1
 """What a refusal of this module tells the caller to wait before it retries
 (HTTP ``Retry-After``; ErrorInfo ``retry_after_seconds``)."""
@@ -63,25 +79,76 @@ def in_flight_limit(memory_budget: int = DEFAULT_MEMORY_BUDGET,
     return max(memory_budget // IN_FLIGHT_SHARE, max_message_bytes)
 
 
+def tenant_share(limit: int, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> int:
+    """The request bytes one tenant may hold in flight when the server holds
+    at most ``limit``: half of it, at least one message of
+    ``max_message_bytes`` (so that a tenant holding nothing else is always
+    let in with one request of the largest size)."""
+    return max(limit // TENANT_SHARE, min(limit, max_message_bytes))
+
+
 class InFlightBytesExhausted(Refusal):
     """A request whose bytes would take the server past its limit of request
-    bytes in flight (RESOURCE_EXHAUSTED; HTTP 503 with ``Retry-After``)."""
+    bytes in flight, or its tenant past its share of them (``tenant``;
+    RESOURCE_EXHAUSTED; HTTP 503 with ``Retry-After``)."""
 
     kind = ErrorKind.BUSY
     reason = "IN_FLIGHT_BYTES_EXHAUSTED"
     retryable = True
     http_status = 503
 
-    def __init__(self, size: int, held: int, limit: int):
+    def __init__(self, size: int, held: int, limit: int, tenant: bool = False):
+        who, bound = (("this token's requests are holding", "one tenant's share: half of the "
+                       "server's, at least one message of --max-message-bytes") if tenant else
+                      ("the server is holding", "a third of --memory-budget"))
         super().__init__(
-            f"the server is holding {held} bytes of requests in flight and this request "
-            f"brings {size} more; at most {limit} bytes ({format_bytes(limit)}, a third of "
-            f"--memory-budget) may be in flight at once: retry in {RETRY_AFTER_SECONDS} s, "
+            f"{who} {held} bytes of requests in flight and this request "
+            f"brings {size} more; at most {limit} bytes ({format_bytes(limit)}, {bound}) "
+            f"may be in flight at once: retry in {RETRY_AFTER_SECONDS} s, "
             "or send smaller requests (a batch split in parts, or a stream)",
-            metadata={"limit": "in-flight request bytes", "limit_bytes": str(limit),
+            metadata={"limit": "in-flight request bytes of one tenant" if tenant
+                      else "in-flight request bytes", "limit_bytes": str(limit),
                       "request_bytes": str(size),
                       "retry_after_seconds": str(RETRY_AFTER_SECONDS)})
         self.size, self.held, self.limit = size, held, limit
+
+
+class TooCostlyToRead(Refusal):
+    """A request whose reading (JSON) or parsing (protobuf) would take more
+    memory than the server may ever hold for requests in flight (413,
+    RESOURCE_EXHAUSTED, REQUEST_TOO_LARGE, on ``field``; not retryable):
+    ``text`` says what it is and how to fix it."""
+
+    kind = ErrorKind.TOO_LARGE
+    reason = "REQUEST_TOO_LARGE"
+
+    def __init__(self, field: str, text: str, reading: int, limit: int,
+                 metadata: dict[str, str] | None = None):
+        super().__init__(f"{field}: {text}",
+                         violations=[FieldViolation(field, text, str(reading), str(limit))],
+                         metadata=metadata or {"limit": "in-flight request bytes",
+                                               "limit_bytes": str(limit),
+                                               "reading_bytes": str(reading)})
+
+
+def message_too_costly(size: int, reading: int | None, limit: int) -> TooCostlyToRead:
+    """The refusal of a gRPC request message of ``size`` bytes whose parsing
+    would take ``reading`` bytes, over ``limit``; or (``reading`` None) that
+    holds more than ``limit`` values."""
+    fix = "send fewer or simpler values (a batch split in parts, or a stream)"
+    if reading is None:
+        return TooCostlyToRead(
+            "request", f"is {size} bytes of protobuf that hold more than {limit} "
+                       f"values (fields, list elements and sub-messages), more than any request "
+                       f"within the server's limits: {fix}",
+            limit + 1, limit, {"limit": "values in one message", "max_values": str(limit)})
+    return TooCostlyToRead(
+        "request", f"is {size} bytes of protobuf that would take about {reading} bytes of "
+                   f"memory once parsed (counting each sub-message, string and list element), "
+                   f"more than the {limit} bytes ({format_bytes(limit)}) of requests in flight "
+                   f"one caller may hold (a third of --memory-budget; with tokens, one tenant's "
+                   f"share of that): {fix}",
+        reading, limit)
 
 
 class TenantCallsExhausted(Refusal):
@@ -106,14 +173,19 @@ class TenantCallsExhausted(Refusal):
 
 class InFlightBytes:
     """The bytes of requests one server holds, at most ``limit`` together
-    (see :func:`in_flight_limit`). Thread-safe; :meth:`take` and
-    :meth:`release` are a lock and an addition each."""
+    (see :func:`in_flight_limit`), and, with ``tenant_limit``, at most that
+    many of one tenant's (0: no share; see :meth:`limit_for`); a gRPC
+    message is counted up to ``max_values`` values (:meth:`take_message`). Thread-safe;
+    :meth:`take` and :meth:`release` are a lock and an addition or two each."""
 
-    __slots__ = ("limit", "_held", "_lock")
+    __slots__ = ("limit", "tenant_limit", "max_values", "_held", "_tenants", "_lock")
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, tenant_limit: int = 0, max_values: int = MAX_COUNTED_VALUES):
         self.limit = limit
+        self.tenant_limit = tenant_limit
+        self.max_values = max_values
         self._held = 0
+        self._tenants: dict[Caller, int] = {}
         self._lock = threading.Lock()
 
     @property
@@ -121,19 +193,71 @@ class InFlightBytes:
         """The bytes held now."""
         return self._held
 
-    def take(self, size: int) -> None:
-        """Count ``size`` more bytes held; InFlightBytesExhausted (nothing
-        counted) when they would take the total past :attr:`limit`."""
+    def held_by(self, tenant: Caller) -> int:
+        """The bytes ``tenant`` holds now (0 without a share)."""
+        return self._tenants.get(tenant, 0)
+
+    def limit_for(self, tenant: Caller | None) -> int:
+        """The most bytes ``tenant``'s requests may hold together: the share
+        when there is one and ``tenant`` is given, else :attr:`limit`."""
+        return self.tenant_limit if tenant is not None and self.tenant_limit else self.limit
+
+    def take(self, size: int, tenant: Caller | None = None) -> None:
+        """Count ``size`` more bytes held (by ``tenant``, None: no one's);
+        InFlightBytesExhausted (nothing counted) when they would take the
+        total past :attr:`limit`, or the tenant's past its share."""
         with self._lock:
             held = self._held
             if held + size > self.limit:
                 raise InFlightBytesExhausted(size, held, self.limit)
+            if tenant is not None and self.tenant_limit:
+                mine = self._tenants.get(tenant, 0)
+                if mine + size > self.tenant_limit:
+                    raise InFlightBytesExhausted(size, mine, self.tenant_limit, tenant=True)
+                self._tenants[tenant] = mine + size
             self._held = held + size
 
-    def release(self, size: int) -> None:
-        """Count ``size`` bytes (taken before) no longer held."""
+    def release(self, size: int, tenant: Caller | None = None) -> None:
+        """Count ``size`` bytes (taken before, for ``tenant``) no longer held."""
         with self._lock:
             self._held -= size
+            if tenant is not None and self.tenant_limit:
+                mine = self._tenants[tenant] - size
+                if mine:
+                    self._tenants[tenant] = mine
+                else:
+                    del self._tenants[tenant]
+
+    def take_message(self, data: bytes, descriptor, tenant: Caller | None = None) -> int:
+        """Count a gRPC request message's bytes ``data`` and what parsing
+        them as a ``descriptor`` message may take held (by ``tenant``),
+        before it is parsed; returns the bytes counted (to :meth:`release`
+        when the message is dropped). First at
+        :func:`~duetime.api.wire.cheap_bound`; when that does not fit, at
+        what :func:`~duetime.api.wire.parsing_bytes` counts. Raises
+        TooCostlyToRead when the count can never fit (or the message holds
+        too many values), InFlightBytesExhausted when it does not fit now;
+        nothing is counted then."""
+        size = len(data)
+        limit = self.limit_for(tenant)
+        free = self.limit - self._held  # read without the lock: take() checks again
+        if tenant is not None and self.tenant_limit:
+            free = min(free, limit - self._tenants.get(tenant, 0))
+        cheap = cheap_bound(size)
+        if cheap <= free:
+            try:
+                self.take(cheap, tenant)
+                return cheap
+            except InFlightBytesExhausted:
+                pass
+        try:
+            reading = size + parsing_bytes(data, descriptor, limit - size, self.max_values)
+        except TooManyValues:
+            raise message_too_costly(size, None, self.max_values) from None
+        if reading > limit:
+            raise message_too_costly(size, reading, limit)
+        self.take(reading, tenant)
+        return reading
 
 
 class TenantCalls:
@@ -256,12 +380,17 @@ class Admission:
     @classmethod
     def of(cls, memory_budget: int = DEFAULT_MEMORY_BUDGET,
            max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-           tenant_calls: int = 0) -> Admission:
+           tenant_calls: int = 0,
+           max_batch_calendar_weight: int = MAX_BATCH_CALENDAR_WEIGHT) -> Admission:
         """The admission of a server with these settings: request bytes in
         flight at most :func:`in_flight_limit` of them; ``tenant_calls``
         calls in flight per tenant (0: no bound; a server without tokens
-        passes 0)."""
-        return cls(InFlightBytes(in_flight_limit(memory_budget, max_message_bytes)),
+        passes 0), and then each tenant's request bytes in flight at most
+        :func:`tenant_share` of the server's; a gRPC message counted up to
+        :func:`~duetime.api.wire.max_values` of ``max_batch_calendar_weight``."""
+        limit = in_flight_limit(memory_budget, max_message_bytes)
+        share = tenant_share(limit, max_message_bytes) if tenant_calls else 0
+        return cls(InFlightBytes(limit, share, max_values(max_batch_calendar_weight)),
                    TenantCalls(tenant_calls))
 
 

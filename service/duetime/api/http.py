@@ -130,7 +130,7 @@ from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from duetime.api.admission import Admission, InFlightBytes, retry_after
+from duetime.api.admission import Admission, InFlightBytes, TooCostlyToRead, retry_after
 from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
 from duetime.api.convert import JsonValueError, canonical_json, json_error_text, message_json
 from duetime.api.json_read import read_json_object
@@ -341,24 +341,19 @@ def json_reading_bytes(body: bytes) -> int:
     return JSON_VALUE_BYTES * values + (2 if narrow else JSON_TEXT_BYTES) * len(body)
 
 
-class JsonTooCostly(Refusal):
+class JsonTooCostly(TooCostlyToRead):
     """A request body whose reading as JSON would take more memory than the
     server may ever hold for requests in flight (413, RESOURCE_EXHAUSTED,
     on ``body``; not retryable)."""
 
-    kind = ErrorKind.TOO_LARGE
-    reason = "REQUEST_TOO_LARGE"
-
     def __init__(self, size: int, reading: int, limit: int):
-        text = (f"is {size} bytes of JSON whose reading would take about {reading} bytes of "
-                f"memory (counting {JSON_VALUE_BYTES} bytes for each value), "
-                f"more than the {limit} bytes ({format_bytes(limit)}, a third of "
-                f"--memory-budget) the server holds for requests in flight: send fewer or "
-                f"simpler values (a batch split in parts, or a stream)")
-        super().__init__(f"body: {text}",
-                         violations=[FieldViolation("body", text, str(reading), str(limit))],
-                         metadata={"limit": "in-flight request bytes", "limit_bytes": str(limit),
-                                   "reading_bytes": str(reading)})
+        super().__init__(
+            "body", f"is {size} bytes of JSON whose reading would take about {reading} bytes of "
+                    f"memory (counting {JSON_VALUE_BYTES} bytes for each value), more than the "
+                    f"{limit} bytes ({format_bytes(limit)}) of requests in flight one caller "
+                    f"may hold (a third of --memory-budget; with tokens, one tenant's share of "
+                    f"that): send fewer or simpler values (a batch split in parts, or a "
+                    f"stream)", reading, limit)
 
 
 class BodyTimeout(Refusal):
@@ -972,7 +967,8 @@ async def _read_body(request: Request, limit: int, in_flight: InFlightBytes | No
     the bytes are counted there (and in ``held.bytes``, for the caller to
     release) as they come, never before: a client that announces a large
     body and sends nothing holds nothing; InFlightBytesExhausted when they
-    do not fit (the rest is not kept)."""
+    do not fit, in the server's bytes or in ``held.caller``'s share of them
+    (the rest is not kept)."""
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > limit:
         raise RequestTooLarge(int(length), True, limit)
@@ -984,7 +980,7 @@ async def _read_body(request: Request, limit: int, in_flight: InFlightBytes | No
         if held is not None:
             held.read = size
         if in_flight is not None and size > held.bytes:
-            in_flight.take(size - held.bytes)
+            in_flight.take(size - held.bytes, held.caller)
             held.bytes = size
         chunks.append(chunk)
     return b"".join(chunks)
@@ -1255,7 +1251,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                 return await respond(request, held)
             finally:
                 if held.bytes:
-                    admission.in_flight.release(held.bytes)
+                    admission.in_flight.release(held.bytes, held.caller)
                 if held.caller is not None:
                     admission.tenants.leave(held.caller)
 
@@ -1286,9 +1282,10 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                         raise timed_out from None
                     # reading the JSON takes memory too: counted before it is read
                     reading = json_reading_bytes(body)
-                    if reading + held.bytes > admission.in_flight.limit:
-                        raise JsonTooCostly(len(body), reading, admission.in_flight.limit)
-                    admission.in_flight.take(reading)
+                    most = admission.in_flight.limit_for(caller)
+                    if reading + held.bytes > most:
+                        raise JsonTooCostly(len(body), reading, most)
+                    admission.in_flight.take(reading, caller)
                     held.bytes += reading
 
                 def run() -> tuple[Message, str]:

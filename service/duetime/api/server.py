@@ -120,6 +120,7 @@ from duetime.api.admission import (
     StreamSlots,
     TenantCalls,
     TenantCallsExhausted,
+    TooCostlyToRead,
 )
 from duetime.api.callers import Caller
 from duetime.api.http import start_http_server
@@ -186,56 +187,69 @@ class _Undecodable:
 
 class _Refused:
     """Stands in for a request whose bytes were not let in (not parsed): the
-    server already holds as many request bytes as it may."""
+    server already holds as many request bytes as it may, or parsing them
+    would take more than it ever may."""
 
     __slots__ = ("error",)
 
-    def __init__(self, error: InFlightBytesExhausted):
+    def __init__(self, error: InFlightBytesExhausted | TooCostlyToRead):
         self.error = error
 
 
 class _Counted:
-    """A request message and the ``size`` of its bytes, counted in
-    ``in_flight`` until :meth:`release` (called when its call ends, or when
-    this object is dropped, whichever comes first; once)."""
+    """A request message and the ``size`` of its bytes and their parsing,
+    counted in ``in_flight`` (for ``tenant``) until :meth:`release` (called
+    when its call ends, or when this object is dropped, whichever comes
+    first; once)."""
 
-    __slots__ = ("message", "size", "_in_flight")
+    __slots__ = ("message", "size", "tenant", "_in_flight")
 
-    def __init__(self, message, size: int, in_flight: InFlightBytes):
+    def __init__(self, message, size: int, in_flight: InFlightBytes, tenant: Caller | None = None):
         self.message = message
         self.size = size
+        self.tenant = tenant
         self._in_flight: InFlightBytes | None = in_flight
 
     def release(self) -> None:
         in_flight, self._in_flight = self._in_flight, None
         if in_flight is not None:
-            in_flight.release(self.size)
+            in_flight.release(self.size, self.tenant)
 
     __del__ = release
 
 
-def _lenient(deserializer, in_flight: InFlightBytes | None = None):
-    """``deserializer`` that returns :class:`_Undecodable` instead of raising
+def _reader(deserializer, in_flight: InFlightBytes | None = None):
+    """``read(data, tenant)``: the request message of the bytes ``data``
+    (which gRPC hands over unparsed), parsed by ``deserializer`` (a message
+    class's ``FromString``), or :class:`_Undecodable` instead of raising
     (gRPC itself would answer INTERNAL "Exception deserializing request!").
-    With ``in_flight``, the message's bytes are counted there first (the
-    message comes as :class:`_Counted`), or, when they do not fit, it is not
-    parsed at all and comes as :class:`_Refused`."""
+    With ``in_flight``, the bytes and what parsing them may take are counted
+    there first, for ``tenant`` (the caller; None: no one's)
+    (:meth:`~duetime.api.admission.InFlightBytes.take_message`; the message
+    comes as :class:`_Counted`), or, when they do not fit, they are not
+    parsed at all and come as :class:`_Refused`."""
+    descriptor = getattr(getattr(deserializer, "__self__", None), "DESCRIPTOR", None)
 
-    def deserialize(data: bytes):
+    def read(data: bytes, tenant: Caller | None = None):
+        counted = 0
         if in_flight is not None:
             try:
-                in_flight.take(len(data))
-            except InFlightBytesExhausted as exc:
+                if descriptor is not None:
+                    counted = in_flight.take_message(data, descriptor, tenant)
+                else:  # not a protobuf message class: only its bytes are known
+                    counted = len(data)
+                    in_flight.take(counted, tenant)
+            except (InFlightBytesExhausted, TooCostlyToRead) as exc:
                 return _Refused(exc)
         try:
             message = deserializer(data)
         except Exception as exc:  # noqa: BLE001 - any decoding failure is the caller's
             if in_flight is not None:
-                in_flight.release(len(data))
+                in_flight.release(counted, tenant)
             return _Undecodable(exc)
-        return message if in_flight is None else _Counted(message, len(data), in_flight)
+        return message if in_flight is None else _Counted(message, counted, in_flight, tenant)
 
-    return deserialize
+    return read
 
 
 def _refuse_undecodable(request: _Undecodable, context: grpc.ServicerContext) -> None:
@@ -247,7 +261,7 @@ def _refuse_undecodable(request: _Undecodable, context: grpc.ServicerContext) ->
 
 
 def _unwrapped(request, context: grpc.ServicerContext):
-    """The message of ``request`` as :func:`_lenient` gave it, or the call
+    """The message of ``request`` as :func:`_reader` gave it, or the call
     ended with its refusal (INVALID_ARGUMENT, RESOURCE_EXHAUSTED)."""
     if isinstance(request, _Counted):
         return request.message
@@ -276,11 +290,13 @@ class UndecodableRequests(grpc.ServerInterceptor):
       read (the handler reads its request as a stream of one message, so
       gRPC does not receive it before this check); a stream holds one for
       its whole life;
-    * each request message's bytes are counted in the request bytes in
-      flight when gRPC hands them over, before they are parsed, until the
-      call ends (a stream's: until the next message is taken); over the
-      bound the message is dropped unparsed and the call ends
-      RESOURCE_EXHAUSTED (IN_FLIGHT_BYTES_EXHAUSTED).
+    * each request message's bytes, and what parsing them may take
+      (:mod:`duetime.api.wire`), are counted in the request bytes in flight
+      (and in its tenant's share of them) when gRPC hands them over, before
+      they are parsed, until the call ends (a stream's: until the next
+      message is taken); over the bound the message is dropped unparsed and
+      the call ends RESOURCE_EXHAUSTED (IN_FLIGHT_BYTES_EXHAUSTED; or
+      REQUEST_TOO_LARGE when it could never fit).
 
     Registered innermost, so the call is still counted, logged and checked
     for its token. Each method's checked handler is built once, on its
@@ -319,7 +335,7 @@ def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None
         behavior = _holding_a_slot(behavior, streams, handler.response_streaming)
     in_flight = admission.in_flight if admission is not None else None
     tenants = admission.tenants if admission is not None else TenantCalls()
-    deserializer = _lenient(handler.request_deserializer, in_flight)
+    read = _reader(handler.request_deserializer, in_flight)
 
     def enter(context) -> Caller:
         caller = caller_of(context)
@@ -330,8 +346,9 @@ def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None
         return caller
 
     if handler.request_streaming:
-        def checked(requests, context):
-            for request in requests:
+        def checked(requests, context, caller: Caller):
+            for data in requests:
+                request = read(data, caller)
                 try:
                     yield _unwrapped(request, context)
                 finally:
@@ -342,34 +359,36 @@ def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None
             def wrapped(requests, context):
                 caller = enter(context)
                 try:
-                    yield from behavior(checked(requests, context), context)
+                    yield from behavior(checked(requests, context, caller), context)
                 finally:
                     tenants.leave(caller)
         else:
             def wrapped(requests, context):
                 caller = enter(context)
                 try:
-                    return behavior(checked(requests, context), context)
+                    return behavior(checked(requests, context, caller), context)
                 finally:
                     tenants.leave(caller)
-        return handler._replace(request_deserializer=deserializer, **{kind: wrapped})
+        return handler._replace(request_deserializer=None, **{kind: wrapped})
 
     if handler.response_streaming:  # unary request, streamed answer (health's Watch)
-        def wrapped(request, context):
+        def wrapped(data, context):
+            request = read(data)
             try:
                 yield from behavior(_unwrapped(request, context), context)
             finally:
                 if isinstance(request, _Counted):
                     request.release()
-        return handler._replace(request_deserializer=deserializer, **{kind: wrapped})
+        return handler._replace(request_deserializer=None, **{kind: wrapped})
 
     def one_request(requests, context):
         """The unary call's request, read only now: after its tenant was let in."""
         caller = enter(context)
         try:
-            request = next(requests, None)
-            if request is None:
+            data = next(requests, None)
+            if data is None:
                 context.abort_with_status(grpc_status(NO_REQUEST))
+            request = read(data, caller)
             try:
                 return behavior(_unwrapped(request, context), context)
             finally:
@@ -379,7 +398,7 @@ def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None
             tenants.leave(caller)
 
     return grpc.stream_unary_rpc_method_handler(
-        one_request, request_deserializer=deserializer,
+        one_request, request_deserializer=None,
         response_serializer=handler.response_serializer)
 
 
@@ -950,7 +969,7 @@ def start_server(
     if tokens is not None:
         interceptors.append(BearerTokenInterceptor(tokens))
     admission = Admission.of(memory_budget, max_message_bytes,
-                             tenant_calls if tokens is not None else 0)
+                             tenant_calls if tokens is not None else 0, max_batch_calendar_weight)
     # innermost: sees the handlers as registered
     interceptors.append(UndecodableRequests(admission))
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=MAX_WORKERS),

@@ -1,0 +1,221 @@
+"""What parsing a protobuf request message may take, in bytes of memory,
+counted from its wire bytes before it is parsed (docs/operations.md,
+"Memory").
+
+Parsed, a message takes more memory than its bytes: each sub-message is a
+struct of its own (about 100 bytes for a ``ComputeDueTimeRequest``), so a
+16 MiB ``BatchComputeDueTimesRequest`` of 8 million empty ``items`` (two
+bytes each) would take some 800 MiB. The gRPC face counts what parsing a
+message may take in the request bytes in flight
+(:meth:`duetime.api.admission.InFlightBytes.take_message`) in two steps:
+
+1. :func:`cheap_bound`: :data:`PARSING_BYTES_PER_BYTE` a byte, the most any
+   request message of this API can take a byte (an empty sub-message in a
+   list: two bytes); no work but a multiplication. Ordinary messages are
+   counted this way.
+2. :func:`parsing_bytes`, when the cheap bound does not fit: the message's
+   wire format is walked (without parsing it) and each sub-message, string
+   and list element counted at what it may take. The walk stops as soon as
+   the count passes the bytes that could be let in, or after
+   :data:`MAX_COUNTED_VALUES` values (:class:`TooManyValues`), so it costs at
+   most about 0.2 s of CPU whatever the message.
+
+Pure: no I/O, no state beyond a cache of each message type's counting plan
+(built once per type, identical in every thread).
+"""
+
+from __future__ import annotations
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+
+from duetime.app.limits import MAX_BATCH_CALENDAR_WEIGHT
+from duetime.v1 import duetime_pb2 as pb
+
+MESSAGE_BYTES = 64
+"""Bytes counted for each parsed message, beside :data:`FIELD_BYTES` per
+field of its type (measured: about 104 bytes for an empty
+``ComputeDueTimeRequest`` of 8 fields, 56 for a ``Holiday``)."""
+FIELD_BYTES = 16
+"""Bytes counted for each field a message type declares (see :func:`message_bytes`)."""
+VALUE_BYTES = 8
+"""Bytes counted for each scalar list element (a number, a day of the week),
+and for each byte of a packed list (an element may be one byte)."""
+STRING_BYTES = 32
+"""Bytes counted for each string or bytes value beside its length."""
+MAX_COUNTED_VALUES = 200_000
+"""The most values (fields, list elements, sub-messages) :func:`parsing_bytes`
+counts in one message by default; a message holding more is refused
+(:class:`TooManyValues`). The costliest requests within the default limits
+hold about 110,000 (a batch of 1,000 items whose calendars have 96 working
+hours intervals each: 2.2 MB). A server whose ``--max-batch-calendar-weight``
+is raised counts more (:func:`max_values`)."""
+
+
+def max_values(max_batch_calendar_weight: int) -> int:
+    """The most values counted in one message of a server letting in
+    ``max_batch_calendar_weight`` of distinct inline calendars a message:
+    :data:`MAX_COUNTED_VALUES` at the default weight (6,000) or less, and in
+    proportion above it (each unit of weight, a calendar's entry, is a few
+    values: an operator who lets in heavier messages lets their values be
+    counted too)."""
+    return max(MAX_COUNTED_VALUES,
+               MAX_COUNTED_VALUES * max_batch_calendar_weight // MAX_BATCH_CALENDAR_WEIGHT)
+
+
+class TooManyValues(Exception):
+    """A message holding more than :data:`MAX_COUNTED_VALUES` values."""
+
+
+def message_bytes(descriptor: Descriptor) -> int:
+    """What one parsed message of type ``descriptor`` may take without its
+    strings and lists, bytes: :data:`MESSAGE_BYTES` plus :data:`FIELD_BYTES`
+    per declared field."""
+    return MESSAGE_BYTES + FIELD_BYTES * len(descriptor.fields)
+
+
+def _request_types() -> list[Descriptor]:
+    """Every message type a request of duetime.v1 may hold, the requests included."""
+    seen: dict[str, Descriptor] = {}
+    pending = [m.input_type for s in pb.DESCRIPTOR.services_by_name.values() for m in s.methods]
+    while pending:
+        descriptor = pending.pop()
+        if descriptor.full_name not in seen:
+            seen[descriptor.full_name] = descriptor
+            pending.extend(f.message_type for f in descriptor.fields
+                           if f.type == FieldDescriptor.TYPE_MESSAGE)
+    return list(seen.values())
+
+
+PARSING_BYTES_PER_BYTE = 1 + max(
+    message_bytes(f.message_type) // 2 for d in _request_types() for f in d.fields
+    if f.type == FieldDescriptor.TYPE_MESSAGE and f.is_repeated)
+"""The most memory one byte of a request message may take once received
+and parsed, bytes: the byte itself, plus the largest of the API's list
+element types (:func:`message_bytes`) encoded empty in two bytes (97:
+``ComputeDueTimeRequest`` items of a batch or stream). Measured: 52 bytes a
+byte for such a list, 28 to 32 for empty holidays or week periods, 1.4 to
+3.7 for the costliest requests of bench/cost.py."""
+
+
+def cheap_bound(size: int) -> int:
+    """What a request message of ``size`` bytes may take received and
+    parsed, at most, bytes: ``size`` × :data:`PARSING_BYTES_PER_BYTE`."""
+    return size * PARSING_BYTES_PER_BYTE
+
+
+_plans: dict[str, dict[int, object]] = {}
+
+
+def _plan(descriptor: Descriptor) -> dict[int, object]:
+    """Field number → how a length-delimited value of that field is counted:
+    the sub-message's descriptor (walked), an int ``-n`` for a sub-message
+    type without lists or sub-messages (counted ``n`` plus its length,
+    not walked), or None (a string, bytes or packed list)."""
+    plan = _plans.get(descriptor.full_name)
+    if plan is None:
+        plan = {}
+        for f in descriptor.fields:
+            child = f.message_type if f.type == FieldDescriptor.TYPE_MESSAGE else None
+            if child is not None and all(g.type != FieldDescriptor.TYPE_MESSAGE and not g.is_repeated
+                                         for g in child.fields):
+                plan[f.number] = -message_bytes(child)
+            else:
+                plan[f.number] = child
+        _plans[descriptor.full_name] = plan  # one assignment: atomic; the same in every thread
+    return plan
+
+
+def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
+                  most_values: int = MAX_COUNTED_VALUES) -> int:
+    """What parsing ``data`` as a message of type ``descriptor`` may take,
+    bytes, not counting ``data`` itself: :func:`message_bytes` for each
+    message (a sub-message without lists or sub-messages: that plus its
+    length, not walked), :data:`STRING_BYTES` plus :data:`VALUE_BYTES` a
+    byte for each string, bytes or packed list (unknown fields alike), and
+    :data:`VALUE_BYTES` for each other scalar. Returns a count above
+    ``limit`` as soon as there is one. Malformed data is counted up to where
+    it stops making sense (its parsing then fails at once). Raises
+    :class:`TooManyValues` past ``most_values`` values."""
+    cost = message_bytes(descriptor)
+    plan = _plan(descriptor)
+    stack: list[tuple[int, dict[int, object]]] = []
+    end = len(data)
+    i = 0
+    values = most_values
+    while True:
+        while i < end:
+            values -= 1
+            if values < 0:
+                raise TooManyValues
+            b = data[i]
+            i += 1
+            tag = b
+            if b >= 0x80:
+                tag, shift = b & 0x7F, 7
+                while True:
+                    if i >= end or shift > 63:
+                        return cost
+                    b = data[i]
+                    i += 1
+                    tag |= (b & 0x7F) << shift
+                    if b < 0x80:
+                        break
+                    shift += 7
+            wire_type = tag & 7
+            if wire_type == 2:
+                if i >= end:
+                    return cost
+                b = data[i]
+                i += 1
+                n = b
+                if b >= 0x80:
+                    n, shift = b & 0x7F, 7
+                    while True:
+                        if i >= end or shift > 63:
+                            return cost
+                        b = data[i]
+                        i += 1
+                        n |= (b & 0x7F) << shift
+                        if b < 0x80:
+                            break
+                        shift += 7
+                if i + n > end:
+                    return cost
+                child = plan.get(tag >> 3)
+                if child is None:
+                    cost += STRING_BYTES + VALUE_BYTES * n
+                elif child.__class__ is int:
+                    cost += n - child  # a flat sub-message: its struct and its bytes
+                else:
+                    cost += message_bytes(child)  # type: ignore[arg-type]
+                    if n:
+                        if cost > limit:
+                            return cost
+                        stack.append((end, plan))
+                        end = i + n
+                        plan = _plan(child)  # type: ignore[arg-type]
+                        continue
+                if cost > limit:
+                    return cost
+                i += n
+            elif wire_type == 0:
+                while True:
+                    if i >= end:
+                        return cost
+                    b = data[i]
+                    i += 1
+                    if b < 0x80:
+                        break
+                cost += VALUE_BYTES
+            elif wire_type == 1:
+                i += 8
+                cost += VALUE_BYTES
+            elif wire_type == 5:
+                i += 4
+                cost += VALUE_BYTES
+            else:  # groups (none in this API) and invalid wire types: parsing fails
+                return cost
+        if not stack or cost > limit:
+            return cost
+        i = end
+        end, plan = stack.pop()
