@@ -23,7 +23,7 @@ import pytest
 from duetime.api.convert import METHODS, message_dict, message_json
 from duetime.api.json_print import PRINTERS, to_json_object
 from duetime.v1 import duetime_pb2 as pb
-from google.protobuf import json_format
+from google.protobuf import duration_pb2, json_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from hypothesis import given, settings
@@ -198,3 +198,25 @@ def test_other_packages_and_well_known_types_go_to_json_format():
     assert to_json_object(status) == {"code": 3, "message": "bad", "details": []}
     with pytest.raises(ValueError):
         to_json_object(timestamp_pb2.Timestamp(seconds=253_402_300_800))
+
+
+@pytest.mark.parametrize("seconds,nanos", [
+    (0, 0), (90, 0), (-90, 0), (1, 500_000_000), (-1, -500_000_000), (0, 1), (0, -1),
+    (3600, 123_456_000), (59, 123_456_789), (315_576_000_000, 999_999_999),
+    (-315_576_000_000, -999_999_999)])
+def test_a_duration_prints_as_its_own_json_string(seconds, nanos):
+    duration = duration_pb2.Duration(seconds=seconds, nanos=nanos)
+    assert to_json_object(duration) == duration.ToJsonString()
+    step = pb.ExplanationStep(kind="open", amount=duration)
+    assert to_json_object(step) == json_format.MessageToDict(
+        step, always_print_fields_with_no_presence=True)
+
+
+@pytest.mark.parametrize("seconds,nanos", [(1, -1), (-1, 1), (315_576_000_001, 0), (0, 1_000_000_000)])
+def test_a_duration_out_of_range_is_refused_as_protobuf_refuses_it(seconds, nanos):
+    duration = duration_pb2.Duration(seconds=seconds, nanos=nanos)
+    with pytest.raises(ValueError) as ours:
+        to_json_object(duration)
+    with pytest.raises(ValueError) as theirs:
+        duration.ToJsonString()
+    assert str(ours.value) == str(theirs.value)

@@ -1322,12 +1322,24 @@ def _enum_json(enum, text: str, path: str) -> str:
     raise JsonValueError(path, f"{text!r} is not a value of {enum.name}; write one of {words}")
 
 
+COMPACT_FROM = 64 << 10
+"""Answers whose protobuf form is larger than this (bytes) print without
+whitespace (:func:`message_json`)."""
+
+
 def message_json(message: Message, indent: int | None = 2) -> str:
     """``message`` in the protobuf JSON mapping as the JSON faces print it:
     every field without presence printed even when false, zero or empty
     (``"open": false``, ``"warnings": []``), as grpc-gateway's
     ``EmitUnpopulated``; fields with presence (messages such as an unset
-    ``nextOpenTime``) only when set. Non-ASCII characters as they are."""
+    ``nextOpenTime``) only when set. Non-ASCII characters as they are.
+    Indented by ``indent`` spaces, except a message larger than
+    :data:`COMPACT_FROM` in protobuf form, or with ``indent`` None: printed
+    without whitespace (Python's indenting printer takes three times as long
+    as its compact one: about 100 ms more for an answer of 1,000 explained
+    due times)."""
+    if indent is None or message.ByteSize() > COMPACT_FROM:
+        return json.dumps(to_json_object(message), separators=(",", ":"), ensure_ascii=False)
     return json.dumps(to_json_object(message), indent=indent, ensure_ascii=False)
 
 

@@ -15,10 +15,12 @@ order (the fields set, by number, then the others in declaration order);
 every type and over the golden ledger's answers.
 
 What the table does not cover is handed to ``json_format``: messages of
-other packages, and the well-known types other than Timestamp and Any
-(Duration, Struct, Value, wrappers, FieldMask; an Any holding anything but
-a ``duetime.v1`` message), which it prints by their own rules. A Timestamp is printed here as ``Timestamp.ToJsonString`` prints it
-(RFC 3339 in UTC, 0, 3, 6 or 9 digits of fraction).
+other packages, and the well-known types other than Timestamp, Duration
+and Any (Struct, Value, wrappers, FieldMask; an Any holding anything but
+a ``duetime.v1`` message), which it prints by their own rules. A Timestamp
+is printed here as ``Timestamp.ToJsonString`` prints it (RFC 3339 in UTC,
+0, 3, 6 or 9 digits of fraction), a Duration as ``Duration.ToJsonString``
+does (seconds, 0, 3, 6 or 9 digits of fraction, ``s``).
 """
 
 from __future__ import annotations
@@ -83,7 +85,31 @@ def _any(message: Message) -> Any:
     return js
 
 
+_MAX_DURATION_SECONDS = 315_576_000_000  # 10,000 years, protobuf's bound
+
+
+def _duration(message: Message) -> str:
+    """``message.ToJsonString()`` of a google.protobuf.Duration (which raises
+    for one out of its range or with signs that disagree: it is asked to
+    then): seconds with 0, 3, 6 or 9 digits of fraction and an ``s``."""
+    seconds, nanos = message.seconds, message.nanos
+    if (not -_MAX_DURATION_SECONDS <= seconds <= _MAX_DURATION_SECONDS
+            or not -1_000_000_000 < nanos < 1_000_000_000
+            or (seconds < 0 < nanos) or (nanos < 0 < seconds)):
+        return message.ToJsonString()
+    sign = "-" if seconds < 0 or nanos < 0 else ""
+    seconds, nanos = abs(seconds), abs(nanos)
+    if nanos == 0:
+        return "%s%ds" % (sign, seconds)
+    if nanos % 1_000_000 == 0:
+        return "%s%d.%03ds" % (sign, seconds, nanos // 1_000_000)
+    if nanos % 1000 == 0:
+        return "%s%d.%06ds" % (sign, seconds, nanos // 1000)
+    return "%s%d.%09ds" % (sign, seconds, nanos)
+
+
 _SPECIAL: dict[str, Callable[[Message], Any]] = {"google.protobuf.Timestamp": _timestamp,
+                                                 "google.protobuf.Duration": _duration,
                                                  "google.protobuf.Any": _any}
 
 Printer = Callable[[Message], Any]
