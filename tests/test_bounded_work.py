@@ -147,7 +147,7 @@ def explained_batch(explained: int, intervals: int = 1, items: int = 10) -> pb.B
 
 
 def test_the_weight_of_an_explanation_is_the_most_intervals_of_a_day():
-    assert L.MAX_EXPLANATION_WEIGHT == L.Limits().max_explanation_weight == 144
+    assert L.MAX_EXPLANATION_WEIGHT == L.Limits().max_explanation_weight == 100
     assert L.explanation_weight(zagreb_request().calendar) == 1  # 09:00-17:00
     assert L.explanation_weight(pb.Calendar(bundle="hr-zagreb")) == 1
     assert L.explanation_weight(explained_batch(0, 48).items[0].calendar) == 48
@@ -155,23 +155,23 @@ def test_the_weight_of_an_explanation_is_the_most_intervals_of_a_day():
         date="2026-12-24", intervals=[pb.TimeInterval(start=a, end=b) for a, b in day_of(7)])])) == 7
 
 
-def test_a_batch_may_explain_three_answers_in_a_calendar_of_48_intervals_a_day():
-    answer = served("DueTimeService/BatchComputeDueTimes", explained_batch(3, 48))
-    assert [bool(r.response.explanation) for r in answer.results] == [True] * 3 + [False] * 7
+def test_a_batch_may_explain_two_answers_in_a_calendar_of_48_intervals_a_day():
+    answer = served("DueTimeService/BatchComputeDueTimes", explained_batch(2, 48))
+    assert [bool(r.response.explanation) for r in answer.results] == [True] * 2 + [False] * 8
     with pytest.raises(InvalidArgument) as caught:
-        served("DueTimeService/BatchComputeDueTimes", explained_batch(4, 48))
+        served("DueTimeService/BatchComputeDueTimes", explained_batch(3, 48))
     assert violations(caught.value) == [(
-        "items", "4 items ask for an explanation, weighing 192 (each the most working intervals one day "
-                 "of its calendar has); at most 144 are allowed in one request (set explain only where "
+        "items", "3 items ask for an explanation, weighing 144 (each the most working intervals one day "
+                 "of its calendar has); at most 100 are allowed in one request (set explain only where "
                  "you need one, and ask for the others' explanations in separate requests)")]
 
 
-def test_a_batch_may_explain_144_answers_in_a_calendar_of_one_interval_a_day():
-    CallLimits().check_items(explained_batch(144, 1, 150).items)
+def test_a_batch_may_explain_100_answers_in_a_calendar_of_one_interval_a_day():
+    CallLimits().check_items(explained_batch(100, 1, 150).items)
     with pytest.raises(InvalidArgument) as caught:
-        CallLimits().check_items(explained_batch(145, 1, 150).items)  # a stream message: the same check
+        CallLimits().check_items(explained_batch(101, 1, 150).items)  # a stream message: the same check
     assert [v.field for v in caught.value.violations] == ["items"]
-    assert caught.value.violations[0].description.startswith("145 items ask for an explanation, weighing 145 ")
+    assert caught.value.violations[0].description.startswith("101 items ask for an explanation, weighing 101 ")
 
 
 def schedule_request(deadlines: int, explain: bool, intervals: int = 1) -> pb.ComputeScheduleRequest:
@@ -184,14 +184,14 @@ def schedule_request(deadlines: int, explain: bool, intervals: int = 1) -> pb.Co
 
 def test_a_schedule_explains_as_many_deadlines_as_the_weight_allows():
     assert len(served("DueTimeService/ComputeSchedule", schedule_request(100, True)).deadlines) == 100
-    assert len(served("DueTimeService/ComputeSchedule", schedule_request(3, True, 48)).deadlines) == 3
+    assert len(served("DueTimeService/ComputeSchedule", schedule_request(2, True, 48)).deadlines) == 2
     assert len(served("DueTimeService/ComputeSchedule", schedule_request(100, False, 48)).deadlines) == 100
     with pytest.raises(InvalidArgument) as caught:
-        served("DueTimeService/ComputeSchedule", schedule_request(4, True, 48))
+        served("DueTimeService/ComputeSchedule", schedule_request(3, True, 48))
     assert violations(caught.value) == [(
-        "explain", "4 deadlines ask for an explanation, weighing 192 (each the most working intervals one "
-                   "day of its calendar has); at most 144 are allowed in one request (explain is one "
-                   "flag for the whole schedule: ask for the explanation in requests of at most 3 "
+        "explain", "3 deadlines ask for an explanation, weighing 144 (each the most working intervals one "
+                   "day of its calendar has); at most 100 are allowed in one request (explain is one "
+                   "flag for the whole schedule: ask for the explanation in requests of at most 2 "
                    "deadlines each, or compute the schedule without it)")]
 
 

@@ -58,7 +58,7 @@ MAX_NAME = 200
 #   MAX_DATES               holidays, overrides and extra working days together (5,000)
 #   MAX_INTERVALS_PER_DAY   working intervals of one weekday or one override (48)
 #   MAX_INTERVALS           working intervals of one calendar, week and overrides (10,000)
-#   MAX_WEEK_PERIODS        week periods of one calendar (50)
+#   MAX_WEEK_PERIODS        week periods of one calendar (25)
 MAX_DEADLINES = 100
 """Most deadlines one ComputeSchedule request may ask for."""
 MAX_SLA_EVENTS = 1_000
@@ -70,14 +70,18 @@ its events times what one event weighs under the policy
 metrics, two intervals a day) an event weighs 39: 461 events."""
 SLA_METRIC_WEIGHT = 11
 """What each metric adds to an event's weight beyond its calendar's intervals."""
-MAX_EXPLANATION_WEIGHT = 144
+MAX_EXPLANATION_WEIGHT = 100
 """Most explanation weight one request may carry: the items of one
 BatchComputeDueTimes call (or one stream message) with ``explain`` set, or
 the deadlines of one ComputeSchedule request with ``explain`` set, each
 weighing what :func:`explanation_weight` says of its calendar. An
 explanation describes up to 62 dates, every open interval of each: in a
-calendar of 48 intervals a day it is thousands of steps. 144 is three
-answers in such a calendar, or 144 in a calendar of one interval a day."""
+calendar of 48 intervals a day it is thousands of steps. 100 is two
+answers in such a calendar, or 100 (a whole schedule of the most
+deadlines) in a calendar of one interval a day: explaining an answer costs
+about 15 µs a step, described, converted and printed as JSON, so that the
+explanations one request may ask for stay within about 100 ms (144, as
+before, took the HTTP/JSON face of a batch past 250 ms: bench/cost.py)."""
 MAX_CLOCK_WARNINGS = 8
 """Most warning thresholds one StartClock or ApplyClockEvent request may give."""
 CALENDAR_WEIGHT = 200

@@ -41,10 +41,12 @@ MAX_DATES = 5_000
 MAX_INTERVALS_PER_DAY = 48
 #: Most working intervals of one calendar: its week's and every override's together.
 MAX_INTERVALS = 10_000
-#: Most week periods of one calendar (docs/semantics.md §16): a change of
-#: opening hours a month for eight years; each period costs the build of one
-#: weekly template, and an answer at most one step per period it crosses.
-MAX_WEEK_PERIODS = 50
+#: Most week periods of one calendar (docs/semantics.md §16): summer and
+#: winter hours for twelve years, or a change of opening hours a month for
+#: two; each period costs the build of one weekly template, and an answer at
+#: most one step per period it crosses (50, as before, took a largest
+#: calendar's request past 250 ms over HTTP/JSON: bench/cost.py).
+MAX_WEEK_PERIODS = 25
 
 
 @dataclass(frozen=True)

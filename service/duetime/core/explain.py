@@ -252,9 +252,10 @@ def _explain_hours(start: int, due: int, d: Duration, cc: CompiledCalendar) -> l
         for o in dates:
             iso = date.fromordinal(o).isoformat()
             pieces = [(max(a, lo), min(b, hi)) for a, b in cc.segments(o) if min(b, hi) > max(a, lo)]
+            day = _day(o) if pieces else ""
             for a, b in pieces:
                 total += b - a
-                steps.append(Step("open", f"{_day(o)} {_clock(cc, a)}–{_clock(cc, b)}: {fmt_amount(b - a)} "
+                steps.append(Step("open", f"{day} {_clock(cc, a)}–{_clock(cc, b)}: {fmt_amount(b - a)} "
                                           f"(total {fmt_amount(total)} of {of})", iso, start_us=a, end_us=b, amount_us=b - a))
             if not pieces and olo <= o <= ohi and not cc.is_business_day(o):
                 steps.append(Step("skip", f"{_day(o)}: no open time, {cc.closed_reason(o)}", iso))
