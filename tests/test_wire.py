@@ -67,6 +67,10 @@ def test_exact_counts_of_small_messages():
     # unknown fields: a varint, a string
     assert parsing_bytes(b"\x78\x05" + b"\x7a\x02ab", DUE, NO_LIMIT) == (
         192 + VALUE_BYTES + STRING_BYTES + 2 * VALUE_BYTES)
+    # tags and lengths of more than one byte: unknown field 16 (a varint of 300),
+    # field 2 (duration) of 200 characters
+    assert parsing_bytes(b"\x80\x01\xac\x02" + b"\x12\xc8\x01" + b"x" * 200, DUE, NO_LIMIT) == (
+        192 + VALUE_BYTES + STRING_BYTES + 200 * VALUE_BYTES)
 
 
 def test_counting_stops_past_the_limit_and_at_the_most_values():

@@ -125,6 +125,21 @@ def _plan(descriptor: Descriptor) -> dict[int, object]:
     return plan
 
 
+def _long_varint(data: bytes, i: int, end: int, first: int) -> tuple[int, int] | None:
+    """The varint whose first byte ``first`` (0x80 or more) came before
+    ``data[i]``, and the index past it; None when it runs past ``end`` or
+    past 64 bits (malformed: parsing the message fails)."""
+    value, shift = first & 0x7F, 7
+    while i < end and shift <= 63:
+        b = data[i]
+        i += 1
+        value |= (b & 0x7F) << shift
+        if b < 0x80:
+            return value, i
+        shift += 7
+    return None
+
+
 def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
                   most_values: int = MAX_COUNTED_VALUES) -> int:
     """What parsing ``data`` as a message of type ``descriptor`` may take,
@@ -147,38 +162,24 @@ def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
             values -= 1
             if values < 0:
                 raise TooManyValues
-            b = data[i]
+            tag = data[i]
             i += 1
-            tag = b
-            if b >= 0x80:
-                tag, shift = b & 0x7F, 7
-                while True:
-                    if i >= end or shift > 63:
-                        return cost
-                    b = data[i]
-                    i += 1
-                    tag |= (b & 0x7F) << shift
-                    if b < 0x80:
-                        break
-                    shift += 7
+            if tag >= 0x80:
+                got = _long_varint(data, i, end, tag)
+                if got is None:
+                    return cost
+                tag, i = got
             wire_type = tag & 7
             if wire_type == 2:
                 if i >= end:
                     return cost
-                b = data[i]
+                n = data[i]
                 i += 1
-                n = b
-                if b >= 0x80:
-                    n, shift = b & 0x7F, 7
-                    while True:
-                        if i >= end or shift > 63:
-                            return cost
-                        b = data[i]
-                        i += 1
-                        n |= (b & 0x7F) << shift
-                        if b < 0x80:
-                            break
-                        shift += 7
+                if n >= 0x80:
+                    got = _long_varint(data, i, end, n)
+                    if got is None:
+                        return cost
+                    n, i = got
                 if i + n > end:
                     return cost
                 child = plan.get(tag >> 3)
