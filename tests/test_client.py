@@ -300,6 +300,24 @@ def test_compute_schedule(client):
     assert (bad.value.code, bad.value.violations[0].field) == (None, "deadlines[0]")
 
 
+def test_every_instant_may_be_given_as_rfc_3339_text(client):
+    """As compute_due_time takes its start: a schedule's entered time, an
+    open-status time, a business-time range and a clock's start as text are
+    the same as aware datetimes; a naive one is still refused."""
+    text = "2026-11-27T16:00:00+01:00"
+    assert client.compute_schedule(text, ["remind=2bd"], "hr-zagreb").deadlines[0].due == \
+        client.compute_schedule(FRIDAY, ["remind=2bd"], "hr-zagreb").deadlines[0].due
+    assert client.business_time(text, "2026-11-30T10:00:00+01:00", "hr-zagreb").business_time == \
+        client.business_time(FRIDAY, datetime(2026, 11, 30, 10, tzinfo=ZAGREB),
+                             "hr-zagreb").business_time == timedelta(hours=2)
+    with pytest.raises(InvalidArgument) as bad:
+        client.compute_schedule(datetime(2026, 11, 27, 16), ["remind=2bd"], "hr-zagreb")
+    assert bad.value.violations[0].field == "entered_time"
+    with pytest.raises(InvalidArgument) as bad:
+        client.compute_schedule("the day after tomorrow", ["remind=2bd"], "hr-zagreb")
+    assert bad.value.violations[0].field == "entered_time"
+
+
 def test_an_answer_keeps_its_message(client):
     answer = client.compute_due_time(FRIDAY, "1bd", "hr-zagreb")
     assert answer.recorded.message.due_local == answer.due_local

@@ -925,7 +925,7 @@ def _timestamp(value: datetime, name: str) -> timestamp_pb2.Timestamp:
     return ts
 
 
-def _start(value: object, name: str) -> timestamp_pb2.Timestamp:
+def _instant(value: object, name: str) -> timestamp_pb2.Timestamp:
     """The Timestamp of an instant given as an aware datetime or as RFC 3339
     text (the forms the command line takes, :func:`parsing.parse_instant_text`:
     ``"2026-11-27T15:00Z"``). InvalidArgument on ``name`` for a naive
@@ -1138,7 +1138,7 @@ def _due_time_request(item: DueTimeRequestLike, prefix: str,
         known = calendars[id(given)] = (given, _calendar(given))
     calendar = known[1]
     return pb.ComputeDueTimeRequest(
-        start=_start(item.start, f"{prefix}start"),
+        start=_instant(item.start, f"{prefix}start"),
         duration=duration_text(item.duration, f"{prefix}duration"),
         calendar=calendar, at_close=_at_close(item.at_close, item.next_open_at_close),
         explain=item.explain, idempotency_key=item.idempotency_key,
@@ -1195,9 +1195,9 @@ def _deadline(deadline: Deadline | str, i: int) -> pb.DeadlineSpec:
 def _time_range(request, start: datetime | None, end: datetime | None) -> None:
     """Set ``request``'s ``start_time`` and ``end_time`` when given."""
     if start is not None:
-        request.start_time.CopyFrom(_timestamp(start, "start_time"))
+        request.start_time.CopyFrom(_instant(start, "start_time"))
     if end is not None:
-        request.end_time.CopyFrom(_timestamp(end, "end_time"))
+        request.end_time.CopyFrom(_instant(end, "end_time"))
 
 
 def _due_time_result(result: pb.BatchItemResult) -> DueTimeResult:
@@ -1247,7 +1247,7 @@ def _business_event(event: object, i: int) -> pb.BusinessEvent:
     if not isinstance(attributes, Mapping) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in attributes.items()):
         raise refuse(f"events[{i}].attributes", "is a mapping of text to text, e.g. {'tier': 'high'}")
-    return pb.BusinessEvent(type=kind, time=_start(when, f"events[{i}].time"), attributes=dict(attributes))
+    return pb.BusinessEvent(type=kind, time=_instant(when, f"events[{i}].time"), attributes=dict(attributes))
 
 
 def _dues(items) -> tuple[SlaDue, ...]:
@@ -1617,7 +1617,7 @@ class DuetimeClient:
         (negative when ``end`` is before ``start``); ``explain``: the open
         intervals counted, in ``explanation``."""
         request = pb.ComputeBusinessTimeRequest(
-            start_time=_timestamp(start, "start_time"), end_time=_timestamp(end, "end_time"),
+            start_time=_instant(start, "start_time"), end_time=_instant(end, "end_time"),
             calendar=_calendar(calendar), explain=explain,
             idempotency_key=self._key(idempotency_key))
         response = self._call("ComputeBusinessTime", request)
@@ -1636,7 +1636,7 @@ class DuetimeClient:
         docs/semantics.md §15), as its text can (``"pay=P1M@following@end"``).
         ``at_close`` and ``explain`` as for :meth:`compute_due_time`."""
         request = pb.ComputeScheduleRequest(
-            entered_time=_timestamp(entered, "entered_time"), calendar=_calendar(calendar),
+            entered_time=_instant(entered, "entered_time"), calendar=_calendar(calendar),
             deadlines=[_deadline(d, i) for i, d in enumerate(deadlines)],
             at_close=_at_close(at_close, next_open_at_close), explain=explain,
             idempotency_key=self._key(idempotency_key))
@@ -1654,7 +1654,7 @@ class DuetimeClient:
         """Whether the calendar is open at ``at``, and the next opening and
         closing; with ``include_last_run`` also the last opening and closing
         (``last_open``, ``last_close``; docs/semantics.md §9.1)."""
-        request = pb.GetOpenStatusRequest(time=_timestamp(at, "time"),
+        request = pb.GetOpenStatusRequest(time=_instant(at, "time"),
                                           calendar=_calendar(calendar),
                                           idempotency_key=self._key(idempotency_key),
                                           include_last_run=include_last_run)
@@ -1684,7 +1684,7 @@ class DuetimeClient:
         ``next_page_token`` as ``page_token`` for the next one. An ``end``
         before ``start`` raises InvalidArgument."""
         request = pb.ListOpenPeriodsRequest(
-            start_time=_timestamp(start, "start_time"), end_time=_timestamp(end, "end_time"),
+            start_time=_instant(start, "start_time"), end_time=_instant(end, "end_time"),
             calendar=_calendar(calendar), page_size=page_size, page_token=page_token,
             idempotency_key=self._key(idempotency_key))
         response = self._call("ListOpenPeriods", request)
@@ -1724,7 +1724,7 @@ class DuetimeClient:
         calendar is pinned to its version in the state. ``warning_thresholds``
         (at most 8, e.g. ``["75%", "30bm"]``, docs/semantics.md §17): the
         answer's ``next_action`` and ``fell_at_event`` are filled."""
-        request = pb.StartClockRequest(target=target, start_time=_timestamp(at, "start_time"),
+        request = pb.StartClockRequest(target=target, start_time=_instant(at, "start_time"),
                                        calendar=_calendar(calendar),
                                        idempotency_key=self._key(idempotency_key),
                                        warning_thresholds=_thresholds(warning_thresholds))
@@ -1742,7 +1742,7 @@ class DuetimeClient:
         request = pb.ApplyClockEventRequest(
             state=message,
             event=pb.ClockEvent(
-                type=_choice(_EVENTS, event, "event.type"), time=_timestamp(at, "event.time"),
+                type=_choice(_EVENTS, event, "event.type"), time=_instant(at, "event.time"),
                 target=target,
                 anchor=_choice(_ANCHORS, anchor, "event.anchor") if anchor else 0),
             idempotency_key=self._key(idempotency_key),
@@ -1765,7 +1765,7 @@ class DuetimeClient:
         request = pb.EvaluateSlaRequest(policy=policy, idempotency_key=key,
                                         events=[_business_event(e, i) for i, e in enumerate(events)])
         if as_of is not None:
-            request.as_of_time.CopyFrom(_timestamp(as_of, "as_of_time"))
+            request.as_of_time.CopyFrom(_instant(as_of, "as_of_time"))
         response = self._call("EvaluateSla", request)
         return SlaEvaluation(
             clock=_clock(response),
