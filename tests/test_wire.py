@@ -19,6 +19,7 @@ from duetime.api.admission import (
     TooCostlyToRead,
     tenant_share,
 )
+import duetime.api.wire as wire
 from duetime.api.callers import Caller
 from duetime.api.wire import (
     MAX_COUNTED_VALUES,
@@ -239,3 +240,53 @@ def test_a_tenant_holds_at_most_its_share():
     alone = InFlightBytes(100)
     alone.take(90, a)
     assert (alone.held, alone.held_by(a), alone.limit_for(a)) == (90, 0, 100)
+
+
+def shared_calendar_batch(items: int, holidays: int) -> pb.BatchComputeDueTimesRequest:
+    """``items`` due times, each with its own key and start, all with one
+    inline calendar of ``holidays`` holidays (a real batch's shape)."""
+    calendar = pb.Calendar(time_zone="Europe/Zagreb", holidays=[
+        pb.Holiday(date=f"{1950 + j // 300:04d}-{1 + j % 300 // 28:02d}-{1 + j % 28:02d}", name="Holiday")
+        for j in range(holidays)])
+    batch = pb.BatchComputeDueTimesRequest(items=[
+        pb.ComputeDueTimeRequest(duration="3bd", calendar=calendar, idempotency_key=f"k{i}")
+        for i in range(items)])
+    for i, item in enumerate(batch.items):
+        item.start.FromSeconds(1_795_791_600 + 60 * i)
+    return batch
+
+
+def test_a_repeated_sub_message_is_counted_each_time_but_walked_once(monkeypatch):
+    """1,000 items sharing a calendar of 196 holidays hold 200,000 values and
+    more, but walked once each: the count is the same as walking every copy."""
+    data = shared_calendar_batch(1000, 196).SerializeToString()
+    counted = parsing_bytes(data, BATCH, NO_LIMIT)
+    monkeypatch.setattr(wire, "SAME_FROM", 1 << 62)  # nothing remembered: every copy walked
+    with pytest.raises(TooManyValues):
+        wire.parsing_bytes(data, BATCH, NO_LIMIT)
+    assert wire.parsing_bytes(data, BATCH, NO_LIMIT, 10 ** 9) == counted
+    assert counted < 6 * len(data)
+
+
+def test_a_limit_reads_in_mebibytes():
+    from duetime.api.admission import readable_bytes
+    assert [readable_bytes(n) for n in (8 << 20, 3 << 30, 44_739_242, 1000, (256 << 20) // 3)] == [
+        "8MiB", "3GiB", "42.7MiB", "1000B", "85.3MiB"]
+
+
+def test_a_group_does_not_stop_the_count():
+    """upb keeps an unknown group and parses on: what follows it is counted
+    (an empty group of field 100, then 10 empty items)."""
+    group = bytes([0xA3, 0x06, 0xA4, 0x06])
+    assert parsing_bytes(group + b"\x0a\x00" * 10, BATCH, NO_LIMIT) == (
+        message_bytes(BATCH) + 2 * VALUE_BYTES + 10 * 192)
+    # and a dense message behind one is refused as it is without
+    with pytest.raises(TooCostlyToRead):
+        InFlightBytes(85 * MiB).take_message(group + b"\x0a\x00" * 8_000_000, BATCH)
+
+
+def test_a_varint_longer_than_ten_bytes_ends_the_count_at_once():
+    """A varint of 16 MiB is malformed (parsing fails): counting stops at its 11th byte."""
+    data = b"\x08" + b"\xff" * (16 << 20) + b"\x01"
+    assert parsing_bytes(data, BATCH, NO_LIMIT) == message_bytes(BATCH)
+    assert parsing_bytes(b"\x78" + b"\xff" * 9 + b"\x01", DUE, NO_LIMIT) == 192 + VALUE_BYTES

@@ -62,6 +62,12 @@ def max_values(max_batch_calendar_weight: int) -> int:
                MAX_COUNTED_VALUES * max_batch_calendar_weight // MAX_BATCH_CALENDAR_WEIGHT)
 
 
+SAME_FROM = 128
+"""Sub-messages of this many bytes or more are remembered by their bytes
+while one message is counted (:func:`parsing_bytes`), so that a repeated
+one is not walked again."""
+
+
 class TooManyValues(Exception):
     """A message holding more than :data:`MAX_COUNTED_VALUES` values."""
 
@@ -150,10 +156,15 @@ def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
     :data:`VALUE_BYTES` for each other scalar. Returns a count above
     ``limit`` as soon as there is one. Malformed data is counted up to where
     it stops making sense (its parsing then fails at once). Raises
-    :class:`TooManyValues` past ``most_values`` values."""
+    :class:`TooManyValues` past ``most_values`` values walked. A sub-message
+    of :data:`SAME_FROM` bytes or more whose bytes came before in ``data`` (a
+    batch's items repeating one inline calendar) is counted again without
+    being walked again: its values count once."""
     cost = message_bytes(descriptor)
     plan = _plan(descriptor)
-    stack: list[tuple[int, dict[int, object]]] = []
+    stack: list[tuple[int, dict[int, object], object, int]] = []
+    seen: dict[tuple[str, memoryview], int] = {}  # (type, bytes) → what it counted
+    view = memoryview(data)
     end = len(data)
     i = 0
     values = most_values
@@ -192,7 +203,17 @@ def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
                     if n:
                         if cost > limit:
                             return cost
-                        stack.append((end, plan))
+                        key = None
+                        if n >= SAME_FROM:
+                            key = (child.full_name, view[i:i + n])  # type: ignore[union-attr]
+                            counted = seen.get(key)
+                            if counted is not None:
+                                cost += counted
+                                i += n
+                                if cost > limit:
+                                    return cost
+                                continue
+                        stack.append((end, plan, key, cost))
                         end = i + n
                         plan = _plan(child)  # type: ignore[arg-type]
                         continue
@@ -200,13 +221,15 @@ def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
                     return cost
                 i += n
             elif wire_type == 0:
-                while True:
-                    if i >= end:
+                if i >= end:
+                    return cost
+                b = data[i]
+                i += 1
+                if b >= 0x80:
+                    got = _long_varint(data, i, end, b)  # at most 10 bytes
+                    if got is None:
                         return cost
-                    b = data[i]
-                    i += 1
-                    if b < 0x80:
-                        break
+                    i = got[1]
                 cost += VALUE_BYTES
             elif wire_type == 1:
                 i += 8
@@ -214,9 +237,16 @@ def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
             elif wire_type == 5:
                 i += 4
                 cost += VALUE_BYTES
-            else:  # groups (none in this API) and invalid wire types: parsing fails
+            elif wire_type == 3 or wire_type == 4:
+                # a group's start or end (no field of this API is one): parsing
+                # keeps it as an unknown field and goes on, so what it holds is
+                # counted as this message's fields, and so is what follows it
+                cost += VALUE_BYTES
+            else:  # invalid wire types: parsing fails
                 return cost
         if not stack or cost > limit:
             return cost
         i = end
-        end, plan = stack.pop()
+        end, plan, key, before = stack.pop()
+        if key is not None:
+            seen[key] = cost - before
