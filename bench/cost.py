@@ -38,7 +38,16 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from duetime.api.calls import CALENDAR_SERVICE, DUE_TIME_SERVICE, CallLimits, unary_calls
 from duetime.api.convert import DUE_TIME, SCHEDULE, calendar_from_proto, message_json
 from duetime.api.admission import InFlightBytes, in_flight_limit
-from duetime.api.http import JsonTooCostly, RequestTooLarge, bindings, build_request, json_reading_bytes
+from duetime.api.http import (
+    JsonTooCostly,
+    RequestTooLarge,
+    TooManyJsonValues,
+    bindings,
+    build_request,
+    json_max_values,
+    json_reading_bytes,
+    json_values,
+)
 from duetime.config import DEFAULT_MAX_MESSAGE_BYTES
 from duetime.app import limits as L
 from duetime.bundles.compiler import version_of
@@ -463,12 +472,14 @@ def main(argv: list[str] | None = None) -> int:
 
         def call_json(method: str, body: bytes) -> str:
             """As the HTTP/JSON face of a default server answers the JSON
-            ``body``: a body over its size limit, or whose JSON reading would
-            not fit its request bytes in flight, refused before it is read
-            (413); else the request read from it (every field in the body),
+            ``body``: a body over its size limit, with more JSON values than
+            one may hold, or whose JSON reading would not fit its request
+            bytes in flight, refused before it is read (413); else the request read from it (every field in the body),
             the answer printed as JSON."""
             if len(body) > DEFAULT_MAX_MESSAGE_BYTES:
                 raise RequestTooLarge(len(body), True, DEFAULT_MAX_MESSAGE_BYTES)
+            if json_values(body) > json_max_values():
+                raise TooManyJsonValues(len(body), json_values(body), json_max_values())
             reading = json_reading_bytes(body)
             if reading + len(body) > in_flight:
                 raise JsonTooCostly(len(body), reading, in_flight)

@@ -333,12 +333,10 @@ def test_a_json_key_longer_than_1024_characters_is_refused_while_it_is_read():
                 "characters (at most 1024: no field is named so long)")]
 
 
-def test_a_body_whose_json_would_take_too_much_memory_is_413_and_fits_are_answered(small):
-    """On the server with 8 MiB for requests in flight: 3 MiB of empty arrays
-    (about 100 MiB to read) is refused 413 on ``body`` before it is read,
-    not retryable; an ordinary body is answered; nothing is INTERNAL."""
-    body = b"[" + b",".join([b"[]"] * (MESSAGE // 4)) + b"]"
-    answer = httpx.post(f"{small.http_url}/v1/dueTimes:compute", content=body,
+def refused_413(server, body: bytes) -> tuple[dict, dict]:
+    """The error of ``body`` POSTed to ComputeDueTime, refused 413 on
+    ``body`` (REQUEST_TOO_LARGE, not retryable), and its ErrorInfo."""
+    answer = httpx.post(f"{server.http_url}/v1/dueTimes:compute", content=body,
                         headers={"Content-Type": "application/json"}, timeout=30)
     assert answer.status_code == 413
     error = answer.json()["error"]
@@ -347,14 +345,39 @@ def test_a_body_whose_json_would_take_too_much_memory_is_413_and_fits_are_answer
     (bad, info) = error["details"]
     assert bad["fieldViolations"][0]["field"] == "body"
     assert info["reason"] == "REQUEST_TOO_LARGE"
+    return error, info
+
+
+def test_a_body_whose_json_would_take_too_much_memory_is_413_and_fits_are_answered(small):
+    """On the server with 8 MiB for requests in flight: 1 MiB of non-ASCII
+    text in one string (9 bytes a byte to read) is refused 413 on ``body``
+    before it is read, not retryable; an ordinary body is answered; nothing
+    is INTERNAL."""
+    body = json.dumps({"duration": "é" * (MiB // 2)}, ensure_ascii=False).encode()
+    error, info = refused_413(small, body)
     reading = int(info["metadata"]["reading_bytes"])
-    assert reading == 112 * (2 * (MESSAGE // 4) + 1) + 2 * len(body)
+    assert reading == 112 * 3 + 9 * len(body)  # "{", ":" and one more value; 9 a byte
     assert error["message"] == (
         f"body: is {len(body)} bytes of JSON whose reading would take about {reading} bytes "
         f"of memory (counting 112 bytes for each value), more than the {LIMIT} bytes (8MiB) "
         f"of requests in flight one caller may hold (a third of --memory-budget; with "
         f"tokens, one tenant's share of that): send fewer or simpler values (a batch split "
         f"in parts, or a stream)")
+    answers_still(small)
+
+
+def test_a_body_of_more_json_values_than_one_may_hold_is_413_before_it_is_read(small):
+    """3 MiB of empty arrays (1.5 million values: seconds to read) is refused
+    413 on ``body``, counting 150,000 at most; nothing is INTERNAL."""
+    body = b"[" + b",".join([b"[]"] * (MESSAGE // 4)) + b"]"
+    error, info = refused_413(small, body)
+    values = 2 * (MESSAGE // 4) + 1
+    assert dict(info["metadata"]) == {"limit": "values in one body", "max_values": "150000"}
+    assert error["message"] == (
+        f"body: is {len(body)} bytes of JSON that may hold {values} values (counting each ',', "
+        f"':', '[' and '{{'), more than the 150000 one body may hold, since reading JSON costs "
+        f"about 2 µs a value: name a calendar bundle instead of repeating an inline calendar in "
+        f"every item, send the batch over gRPC, or split it")
     answers_still(small)
 
 
@@ -748,6 +771,17 @@ def test_one_tenant_holds_at_most_half_of_the_request_bytes_in_flight(shared):
     assert "Traceback" not in "".join(shared.stderr)
 
 
+def test_a_batch_repeating_one_calendar_is_let_in_over_grpc(tenants):
+    """A 4.5 MB batch of 1,000 items sharing a calendar of 196 holidays
+    (more than 200,000 values, each copy parsed apart) is counted at about
+    24 MB and answered, as its items are within every limit."""
+    from test_wire import shared_calendar_batch
+    request = shared_calendar_batch(1000, 196)
+    reply = tenants.stub.BatchComputeDueTimes(request, metadata=auth(TEAM_A), timeout=60)
+    assert [r.WhichOneof("result") for r in reply.results] == ["response"] * 1000
+    assert reply.results[0].response.due.ToJsonString() == "2026-12-02T15:00:00Z"
+
+
 def test_the_typed_client_waits_as_a_busy_server_asks_and_sends_again(tenants):
     """team-a holds its 2 calls; the typed client's ComputeDueTime for team-a
     is refused TENANT_CALLS_EXHAUSTED (retryable, retry_after_seconds 1),
@@ -962,4 +996,72 @@ def test_an_array_longer_than_any_list_of_a_request_is_refused_before_it_is_read
             f"items: has {count} items; at most 1000 are allowed in one message (the server's "
             f"--max-batch-items): send them in several messages, or stream them "
             f"(StreamComputeDueTimes)")
+    answers_still(small)
+
+
+def test_one_tenant_holds_at_most_two_of_the_three_stream_slots(shared):
+    """team-a's two idle streams hold two slots; its third is refused
+    STREAMS_EXHAUSTED for one tenant (below its --tenant-calls, 4), while
+    team-b's stream is served."""
+    release = threading.Event()
+
+    def silent():
+        release.wait(60)
+        return
+        yield
+
+    held = [shared.stub.StreamComputeDueTimes(silent(), metadata=auth(TEAM_A), timeout=60)
+            for _ in range(2)]
+    try:
+        time.sleep(0.5)  # both are in their handlers
+        with pytest.raises(grpc.RpcError) as caught:
+            list(shared.stub.StreamComputeDueTimes(silent(), metadata=auth(TEAM_A), timeout=30))
+        info = error_info(rpc_status.from_call(caught.value))
+        assert (caught.value.code(), info.reason, dict(info.metadata)) == (
+            grpc.StatusCode.RESOURCE_EXHAUSTED, "STREAMS_EXHAUSTED",
+            {"limit": "streams open of one tenant", "streams": "2", "retry_after_seconds": "1"})
+        reply = list(shared.stub.StreamComputeDueTimes(
+            iter([pb.StreamComputeDueTimesRequest(items=[zagreb_request()])]),
+            metadata=auth(TEAM_B), timeout=30))
+        assert reply[0].results[0].response.due.ToJsonString() == "2026-12-02T15:00:00Z"
+    finally:
+        release.set()
+        for stream in held:
+            stream.cancel()
+
+
+def test_a_unary_call_whose_message_does_not_come_is_cancelled_at_the_body_timeout(small):
+    """Ten health Checks and ComputeDueTimes that open and never send their
+    message (more than the server's 8 threads) are cancelled 3 s
+    (--body-timeout) after they began, logged as such; a health Check sent
+    meanwhile is answered once they are."""
+    def idle(method: str) -> tuple[grpc.StatusCode, float]:
+        call = small.channel.stream_unary(method, request_serializer=lambda data: data,
+                                          response_deserializer=lambda data: data)
+        began = time.monotonic()
+        gate = threading.Event()
+        try:
+            call(iter(lambda: gate.wait(30) and None, 1), timeout=30)
+        except grpc.RpcError as exc:
+            return exc.code(), time.monotonic() - began
+        return grpc.StatusCode.OK, time.monotonic() - began
+
+    results: list[tuple[grpc.StatusCode, float]] = []
+    methods = ["/grpc.health.v1.Health/Check"] * 5 + ["/duetime.v1.DueTimeService/ComputeDueTime"] * 5
+    threads = [threading.Thread(target=lambda m=m: results.append(idle(m))) for m in methods]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    began = time.monotonic()
+    health = health_pb2_grpc.HealthStub(small.channel).Check(
+        health_pb2.HealthCheckRequest(service=""), timeout=20)
+    assert health.status == health_pb2.HealthCheckResponse.SERVING
+    assert time.monotonic() - began < 15
+    for thread in threads:
+        thread.join(timeout=40)
+    assert [code for code, _ in results] == [grpc.StatusCode.CANCELLED] * 10
+    assert all(2.5 < took < 20 for _, took in results), results
+    log = "".join(small.stderr)
+    assert "did not send its request message within 3 s: call cancelled" in log
+    assert "ComputeDueTime DEADLINE_EXCEEDED" in log
     answers_still(small)

@@ -142,12 +142,14 @@ def test_an_http_client_hanging_up_stops_its_call_and_records_nothing(
 
 def test_a_large_http_body_is_stopped_within_the_call_budget(caplog):
     """With a memory budget that lets its JSON be read (2 GiB: 224 MB are
-    counted for reading this body) and 10,000 items a message, a 14 MB body
-    is stopped at the 0.5 s call budget while it is parsed. (At the default budget the same
-    body is refused 413 before it is read: tests/test_admission.py.)"""
+    counted for reading this body), 10,000 items a message and a batch
+    calendar weight that lets its 1.7 million JSON values be read, a 14 MB
+    body is stopped at the 0.5 s call budget while it is parsed. (At the
+    default settings the same body is refused 413 before it is read:
+    tests/test_admission.py.)"""
     caplog.set_level(logging.INFO, logger="duetime")
     running = start_server(MemoryLedger(), port=0, call_budget=0.5, memory_budget=2 << 30,
-                           max_batch_items=10_000)
+                           max_batch_items=10_000, max_batch_calendar_weight=100_000)
     served = http.start_http_server(running.app, "127.0.0.1", 0, limits=running.limits,
                                     admission=running.admission)
     try:

@@ -31,7 +31,8 @@ in one process keep their own.
   the server's threads for its whole life, however long its client keeps it
   open without sending, so at most :data:`STREAM_SLOTS` streams and
   :data:`WATCH_SLOTS` health Watch (half the threads) are served at once,
-  whoever opens them; one more is refused at once (:class:`StreamsExhausted`:
+  whoever opens them (with tenants, at most ``STREAM_SLOTS - 1`` of one
+  tenant's); one more is refused at once (:class:`StreamsExhausted`:
   RESOURCE_EXHAUSTED, retry), and unary calls always have the other threads.
 
 See docs/operations.md, "Memory" and "Limits".
@@ -71,6 +72,13 @@ RETRY_AFTER_SECONDS = 1
 (HTTP ``Retry-After``; ErrorInfo ``retry_after_seconds``)."""
 
 
+def readable_bytes(value: int) -> str:
+    """``value`` bytes for a person: ``8MiB`` when a whole number of KiB,
+    MiB or GiB (as ``--memory-budget`` takes it), else ``42.7MiB``."""
+    text = format_bytes(value)
+    return text if text.endswith("iB") or value < (1 << 20) else f"{value / (1 << 20):.1f}MiB"
+
+
 def in_flight_limit(memory_budget: int = DEFAULT_MEMORY_BUDGET,
                     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> int:
     """The bytes of requests a server may hold at once: a third of
@@ -103,7 +111,7 @@ class InFlightBytesExhausted(Refusal):
                       ("the server is holding", "a third of --memory-budget"))
         super().__init__(
             f"{who} {held} bytes of requests in flight and this request "
-            f"brings {size} more; at most {limit} bytes ({format_bytes(limit)}, {bound}) "
+            f"brings {size} more; at most {limit} bytes ({readable_bytes(limit)}, {bound}) "
             f"may be in flight at once: retry in {RETRY_AFTER_SECONDS} s, "
             "or send smaller requests (a batch split in parts, or a stream)",
             metadata={"limit": "in-flight request bytes of one tenant" if tenant
@@ -123,18 +131,20 @@ class TooCostlyToRead(Refusal):
     reason = "REQUEST_TOO_LARGE"
 
     def __init__(self, field: str, text: str, reading: int, limit: int,
-                 metadata: dict[str, str] | None = None):
+                 metadata: dict[str, str] | None = None, tenant: bool = False):
         super().__init__(f"{field}: {text}",
                          violations=[FieldViolation(field, text, str(reading), str(limit))],
-                         metadata=metadata or {"limit": "in-flight request bytes",
-                                               "limit_bytes": str(limit),
-                                               "reading_bytes": str(reading)})
+                         metadata=metadata or {
+                             "limit": "in-flight request bytes of one tenant" if tenant
+                             else "in-flight request bytes",
+                             "limit_bytes": str(limit), "reading_bytes": str(reading)})
 
 
-def message_too_costly(size: int, reading: int | None, limit: int) -> TooCostlyToRead:
+def message_too_costly(size: int, reading: int | None, limit: int,
+                       tenant: bool = False) -> TooCostlyToRead:
     """The refusal of a gRPC request message of ``size`` bytes whose parsing
-    would take ``reading`` bytes, over ``limit``; or (``reading`` None) that
-    holds more than ``limit`` values."""
+    would take ``reading`` bytes, over ``limit`` (one ``tenant``'s share);
+    or (``reading`` None) that holds more than ``limit`` values."""
     fix = "send fewer or simpler values (a batch split in parts, or a stream)"
     if reading is None:
         return TooCostlyToRead(
@@ -145,10 +155,10 @@ def message_too_costly(size: int, reading: int | None, limit: int) -> TooCostlyT
     return TooCostlyToRead(
         "request", f"is {size} bytes of protobuf that would take about {reading} bytes of "
                    f"memory once parsed (counting each sub-message, string and list element), "
-                   f"more than the {limit} bytes ({format_bytes(limit)}) of requests in flight "
+                   f"more than the {limit} bytes ({readable_bytes(limit)}) of requests in flight "
                    f"one caller may hold (a third of --memory-budget; with tokens, one tenant's "
                    f"share of that): {fix}",
-        reading, limit)
+        reading, limit, tenant=tenant)
 
 
 class TenantCallsExhausted(Refusal):
@@ -255,7 +265,7 @@ class InFlightBytes:
         except TooManyValues:
             raise message_too_costly(size, None, self.max_values) from None
         if reading > limit:
-            raise message_too_costly(size, reading, limit)
+            raise message_too_costly(size, reading, limit, limit != self.limit)
         self.take(reading, tenant)
         return reading
 
@@ -327,42 +337,60 @@ class StreamsExhausted(Refusal):
     reason = "STREAMS_EXHAUSTED"
     retryable = True
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, tenant: bool = False):
+        who = (f"this token already has {limit} streams open, the most one tenant may have at "
+               f"once (so that another always has one)" if tenant else
+               f"the server has {limit} streams open, the most it serves at once")
         super().__init__(
-            f"the server has {limit} streams open, the most it serves at once (each holds one of "
+            f"{who} (each holds one of "
             f"its threads for as long as its client keeps it open): retry in about "
             f"{RETRY_AFTER_SECONDS} s, close streams you do not use, or send a batch "
             "(BatchComputeDueTimes)",
-            metadata={"limit": "streams open", "streams": str(limit),
-                      "retry_after_seconds": str(RETRY_AFTER_SECONDS)})
+            metadata={"limit": "streams open of one tenant" if tenant else "streams open",
+                      "streams": str(limit), "retry_after_seconds": str(RETRY_AFTER_SECONDS)})
         self.limit = limit
 
 
 class StreamSlots:
-    """Streaming calls open at once, at most ``limit``. Thread-safe."""
+    """Streaming calls open at once, at most ``limit``; with ``tenant_limit``,
+    at most that many of one tenant's (0: no share). Thread-safe."""
 
-    __slots__ = ("limit", "_open", "_lock")
+    __slots__ = ("limit", "tenant_limit", "_open", "_tenants", "_lock")
 
-    def __init__(self, limit: int = STREAM_SLOTS):
+    def __init__(self, limit: int = STREAM_SLOTS, tenant_limit: int = 0):
         self.limit = limit
+        self.tenant_limit = tenant_limit
         self._open = 0
+        self._tenants: dict[Caller, int] = {}
         self._lock = threading.Lock()
 
     @property
     def open(self) -> int:
         return self._open
 
-    def enter(self) -> None:
-        """Count one more open stream; StreamsExhausted (nothing counted) at :attr:`limit`."""
+    def enter(self, tenant: Caller | None = None) -> None:
+        """Count one more open stream (of ``tenant``); StreamsExhausted
+        (nothing counted) at :attr:`limit`, or at the tenant's share."""
         with self._lock:
             if self._open >= self.limit:
                 raise StreamsExhausted(self.limit)
+            if tenant is not None and self.tenant_limit:
+                mine = self._tenants.get(tenant, 0)
+                if mine >= self.tenant_limit:
+                    raise StreamsExhausted(self.tenant_limit, tenant=True)
+                self._tenants[tenant] = mine + 1
             self._open += 1
 
-    def leave(self) -> None:
-        """Count one stream (entered before) closed."""
+    def leave(self, tenant: Caller | None = None) -> None:
+        """Count one stream (entered before, of ``tenant``) closed."""
         with self._lock:
             self._open -= 1
+            if tenant is not None and self.tenant_limit:
+                mine = self._tenants[tenant] - 1
+                if mine:
+                    self._tenants[tenant] = mine
+                else:
+                    del self._tenants[tenant]
 
 
 @dataclass
@@ -391,7 +419,8 @@ class Admission:
         limit = in_flight_limit(memory_budget, max_message_bytes)
         share = tenant_share(limit, max_message_bytes) if tenant_calls else 0
         return cls(InFlightBytes(limit, share, max_values(max_batch_calendar_weight)),
-                   TenantCalls(tenant_calls))
+                   TenantCalls(tenant_calls),
+                   StreamSlots(STREAM_SLOTS, STREAM_SLOTS - 1 if tenant_calls else 0))
 
 
 def retry_after(exc: BaseException) -> dict[str, str] | None:

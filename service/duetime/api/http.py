@@ -130,7 +130,14 @@ from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from duetime.api.admission import Admission, InFlightBytes, TooCostlyToRead, retry_after
+from duetime.api.admission import (
+    Admission,
+    InFlightBytes,
+    TooCostlyToRead,
+    readable_bytes,
+    retry_after,
+)
+from duetime.api.wire import max_values
 from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
 from duetime.api.convert import JsonValueError, canonical_json, json_error_text, message_json
 from duetime.api.json_read import read_json_object
@@ -138,6 +145,7 @@ from duetime.api.observe import logged_namespace, record_id_of
 from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
 from duetime.api.tracing import call_tracer
 from duetime.app import DueTimeApp, ShuttingDown
+from duetime.app.limits import MAX_BATCH_CALENDAR_WEIGHT
 from duetime.auth import ANYONE, TokenSet, Unauthenticated, authenticate
 from duetime.config import (
     DEFAULT_BODY_TIMEOUT,
@@ -326,6 +334,38 @@ what they carry. An ASCII body counts 2: its text and strings take a byte
 a character."""
 
 
+def json_values(body: bytes) -> int:
+    """The most JSON values ``body`` may hold: one per ``,``, ``:``, ``[``
+    and ``{``, plus one (a ``:`` in a string, as in ``"09:00"``, counts too).
+    A few passes at memory speed."""
+    return body.count(b",") + body.count(b":") + body.count(b"[") + body.count(b"{") + 1
+
+
+def json_max_values(max_batch_calendar_weight: int = MAX_BATCH_CALENDAR_WEIGHT) -> int:
+    """The most JSON values (:func:`json_values`) one request body may hold:
+    three quarters of what a gRPC message may hold
+    (:func:`duetime.api.wire.max_values`), 150,000 by default. Reading JSON
+    costs 1 to 2 µs a value counted so; the costliest bodies within the
+    other limits count about 93,000 (a calendar of 10,000 working
+    intervals)."""
+    return max_values(max_batch_calendar_weight) * 3 // 4
+
+
+class TooManyJsonValues(TooCostlyToRead):
+    """A request body that may hold more JSON values than
+    :func:`json_max_values` (413, RESOURCE_EXHAUSTED, REQUEST_TOO_LARGE, on
+    ``body``; not retryable): refused before it is read."""
+
+    def __init__(self, size: int, values: int, most: int):
+        super().__init__(
+            "body", f"is {size} bytes of JSON that may hold {values} values (counting each "
+                    f"',', ':', '[' and '{{'), more than the {most} one body may hold, since "
+                    f"reading JSON costs about 2 µs a value: name a calendar bundle instead of "
+                    f"repeating an inline calendar in every item, send the batch over gRPC, or "
+                    f"split it", values, most,
+            {"limit": "values in one body", "max_values": str(most)})
+
+
 def json_reading_bytes(body: bytes) -> int:
     """An upper bound of the memory that reading ``body`` as JSON takes (the
     decoded text and the tree of Python objects), bytes: each JSON value
@@ -336,7 +376,7 @@ def json_reading_bytes(body: bytes) -> int:
     memory speed; a body of
     ordinary requests counts 10 to 30 times its size, one made of empty
     arrays about 40."""
-    values = (body.count(b",") + body.count(b":") + body.count(b"[") + body.count(b"{") + 1)
+    values = json_values(body)
     narrow = body.isascii() and b"\\u" not in body  # a \u escape may make a string 4 bytes a character
     return JSON_VALUE_BYTES * values + (2 if narrow else JSON_TEXT_BYTES) * len(body)
 
@@ -346,14 +386,14 @@ class JsonTooCostly(TooCostlyToRead):
     server may ever hold for requests in flight (413, RESOURCE_EXHAUSTED,
     on ``body``; not retryable)."""
 
-    def __init__(self, size: int, reading: int, limit: int):
+    def __init__(self, size: int, reading: int, limit: int, tenant: bool = False):
         super().__init__(
             "body", f"is {size} bytes of JSON whose reading would take about {reading} bytes of "
                     f"memory (counting {JSON_VALUE_BYTES} bytes for each value), more than the "
-                    f"{limit} bytes ({format_bytes(limit)}) of requests in flight one caller "
+                    f"{limit} bytes ({readable_bytes(limit)}) of requests in flight one caller "
                     f"may hold (a third of --memory-budget; with tokens, one tenant's share of "
                     f"that): send fewer or simpler values (a batch split in parts, or a "
-                    f"stream)", reading, limit)
+                    f"stream)", reading, limit, tenant=tenant)
 
 
 class BodyTimeout(Refusal):
@@ -1233,6 +1273,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
     if admission is None:
         admission = Admission.of(max_message_bytes=max_body_bytes)
     calls = unary_calls(app, limits)
+    most_values = json_max_values(limits.max_batch_calendar_weight)
     tracer = call_tracer()  # None unless OTEL_* variables configure an exporter
     state: dict[str, anyio.CapacityLimiter] = {}
 
@@ -1280,11 +1321,15 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                                  "%g s: answered 408, connection closed", peer or "(unknown)",
                                  rpc, body_timeout)
                         raise timed_out from None
-                    # reading the JSON takes memory too: counted before it is read
+                    # reading the JSON takes time and memory too: counted before it is read
+                    values = json_values(body)
+                    if values > most_values:
+                        raise TooManyJsonValues(len(body), values, most_values)
                     reading = json_reading_bytes(body)
                     most = admission.in_flight.limit_for(caller)
                     if reading + held.bytes > most:
-                        raise JsonTooCostly(len(body), reading, most)
+                        raise JsonTooCostly(len(body), reading, most,
+                                            most != admission.in_flight.limit)
                     admission.in_flight.take(reading, caller)
                     held.bytes += reading
 

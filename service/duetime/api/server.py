@@ -121,6 +121,7 @@ from duetime.api.admission import (
     TenantCalls,
     TenantCallsExhausted,
     TooCostlyToRead,
+    tenant_share,
 )
 from duetime.api.callers import Caller
 from duetime.api.http import start_http_server
@@ -139,6 +140,7 @@ from duetime.app.calendars import cache_bytes
 from duetime.app.limits import MAX_BATCH_CALENDAR_WEIGHT
 from duetime.compose import build_app, calendar_cache_size_from_env
 from duetime.config import (
+    DEFAULT_BODY_TIMEOUT,
     DEFAULT_CALL_BUDGET,
     DEFAULT_GRACE,
     DEFAULT_MAX_MESSAGE_BYTES,
@@ -149,6 +151,7 @@ from duetime.config import (
     format_bytes,
 )
 from duetime.core import InvalidArgument
+from duetime.core.errors import ErrorKind, FieldViolation, Refusal
 from duetime.ledger import Ledger, LedgerUnavailable, default_db_path, open_ledger
 from duetime.metrics import Metrics
 from duetime.v1 import duetime_pb2 as pb
@@ -160,6 +163,9 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DueTimeService"].full_name
 CALENDAR_SERVICE_NAME = pb.DESCRIPTOR.services_by_name["CalendarService"].full_name
 GRACE_SECONDS = DEFAULT_GRACE
 """How long in-flight calls may run on after SIGINT/SIGTERM (``--grace``)."""
+WAIT_CHECK = 0.5
+"""How often (s) a server looks for unary calls whose request message is
+overdue (:class:`MessageWaits`)."""
 IDLE_CUT = 0.1
 """Seconds without a running call after which a stopping server ends the
 connections gRPC still waits for (see :meth:`RunningServer.stop`): a call a
@@ -277,6 +283,74 @@ NO_REQUEST = InvalidArgument.at("request", "is missing: this method takes exactl
 """The refusal of a unary call whose client sent no request message."""
 
 
+class MessageTimeout(Refusal):
+    """A unary call whose request message did not arrive within the server's
+    ``--body-timeout`` (DEADLINE_EXCEEDED on ``request``; the call is
+    cancelled, so its client sees CANCELLED; the log and metrics say this)."""
+
+    kind = ErrorKind.OVER_BUDGET
+    reason = "MESSAGE_TIMEOUT"
+
+    def __init__(self, seconds: float):
+        text = (f"did not arrive within {seconds:g} s of the call's start; a unary call's request "
+                f"message must be sent with it (the server's --body-timeout is {seconds:g} s)")
+        super().__init__(f"request: {text}", violations=[FieldViolation("request", text)],
+                         metadata={"body_timeout_seconds": f"{seconds:g}"})
+
+
+class _Wait:
+    """One call waiting for its request message: when it is ``due``, and
+    whether it was cancelled for being ``overdue``."""
+
+    __slots__ = ("due", "overdue")
+
+    def __init__(self, due: float):
+        self.due = due
+        self.overdue = False
+
+
+class MessageWaits:
+    """The unary calls of one server whose request message has not arrived:
+    a call still waiting for it ``timeout`` seconds after it began is
+    cancelled (``context.cancel()``), so that a client that opens calls and
+    sends nothing (as a slow HTTP client sends no body) holds none of the
+    server's threads longer than that. A thread of its own looks every
+    :data:`WAIT_CHECK` s (:meth:`start`, :meth:`stop`); a call adds and
+    removes itself with :meth:`waiting`, a dictionary store and pop without
+    a lock."""
+
+    def __init__(self, timeout: float):
+        self.timeout = timeout
+        self._waiting: dict[object, _Wait] = {}
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="duetime-message-waits",
+                                        daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    @contextmanager
+    def waiting(self, context) -> Iterator[_Wait]:
+        """Watch ``context``'s call while the ``with`` block waits for its
+        message; the :class:`_Wait` says afterwards whether it was cancelled."""
+        wait = self._waiting[context] = _Wait(time.monotonic() + self.timeout)
+        try:
+            yield wait
+        finally:
+            self._waiting.pop(context, None)
+
+    def _run(self) -> None:
+        while not self._stopped.wait(min(WAIT_CHECK, self.timeout)):
+            now = time.monotonic()
+            for context, wait in self._waiting.copy().items():
+                if wait.due <= now and self._waiting.pop(context, None) is not None:
+                    wait.overdue = True
+                    context.cancel()
+
+
 class UndecodableRequests(grpc.ServerInterceptor):
     """Answers a request whose bytes do not decode (invalid UTF-8 in a string
     field, a truncated or malformed wire format) with INVALID_ARGUMENT on
@@ -302,8 +376,10 @@ class UndecodableRequests(grpc.ServerInterceptor):
     for its token. Each method's checked handler is built once, on its
     first call, and kept."""
 
-    def __init__(self, admission: Admission | None = None) -> None:
+    def __init__(self, admission: Admission | None = None,
+                 waits: MessageWaits | None = None) -> None:
         self.admission = admission
+        self.waits = waits
         self._checked: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
     def intercept_service(self, continuation, handler_call_details):
@@ -317,13 +393,15 @@ class UndecodableRequests(grpc.ServerInterceptor):
         admission = self.admission
         streams = None if admission is None else (
             admission.watches if method in OPEN_METHODS else admission.streams)
-        checked = _checked_handler(handler, None if method in OPEN_METHODS else admission, streams)
+        checked = _checked_handler(handler, None if method in OPEN_METHODS else admission, streams,
+                                   self.waits)
         self._checked[method] = (handler, checked)  # one assignment: atomic
         return checked
 
 
 def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None = None,
-                     streams: StreamSlots | None = None) -> grpc.RpcMethodHandler:
+                     streams: StreamSlots | None = None,
+                     waits: MessageWaits | None = None) -> grpc.RpcMethodHandler:
     """``handler`` with a lenient deserializer and a behaviour that refuses an
     undecodable request, within ``admission`` (see :class:`UndecodableRequests`);
     a streaming handler holds one of ``streams`` for its whole life (over
@@ -385,9 +463,7 @@ def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None
         """The unary call's request, read only now: after its tenant was let in."""
         caller = enter(context)
         try:
-            data = next(requests, None)
-            if data is None:
-                context.abort_with_status(grpc_status(NO_REQUEST))
+            data = _one_message(requests, context, waits)
             request = read(data, caller)
             try:
                 return behavior(_unwrapped(request, context), context)
@@ -402,18 +478,43 @@ def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None
         response_serializer=handler.response_serializer)
 
 
+def _one_message(requests, context, waits: MessageWaits | None) -> bytes:
+    """The bytes of a unary call's request message, or the call ended:
+    INVALID_ARGUMENT when its client sent none, DEADLINE_EXCEEDED
+    (``MESSAGE_TIMEOUT``) when ``waits`` cancelled it for not sending one in
+    time (its client sees CANCELLED), CANCELLED when its client went away."""
+    if waits is None:
+        data = next(requests, None)
+    else:
+        peer = context.peer()  # unknown once the call is cancelled
+        with waits.waiting(context) as wait:
+            try:
+                data = next(requests, None)
+            except grpc.RpcError:  # the call was cancelled while it waited
+                if wait.overdue:
+                    log.info("client %s did not send its request message within %g s: call "
+                             "cancelled", peer or "(unknown)", waits.timeout)
+                    context.abort_with_status(grpc_status(MessageTimeout(waits.timeout)))
+                context.abort(grpc.StatusCode.CANCELLED, "the client cancelled the call")
+    if data is None:
+        context.abort_with_status(grpc_status(NO_REQUEST))
+    return data
+
+
 @contextmanager
 def _stream_slot(streams: StreamSlots, context: grpc.ServicerContext) -> Iterator[None]:
-    """One of ``streams`` held for the ``with`` block; the call aborted
-    RESOURCE_EXHAUSTED (STREAMS_EXHAUSTED) when none is free."""
+    """One of ``streams`` held for the ``with`` block, as its caller's; the
+    call aborted RESOURCE_EXHAUSTED (STREAMS_EXHAUSTED) when none is free,
+    or its caller holds its share of them."""
+    caller = caller_of(context)
     try:
-        streams.enter()
+        streams.enter(caller)
     except StreamsExhausted as exc:
         context.abort_with_status(grpc_status(exc))
     try:
         yield
     finally:
-        streams.leave()
+        streams.leave(caller)
 
 
 def _holding_a_slot(behavior, streams: StreamSlots, streamed_answer: bool):
@@ -869,6 +970,8 @@ class RunningServer:
     observer: CallObserver | None = None
     """The server's outermost interceptor (:meth:`stop` asks it how many
     calls are running)."""
+    waits: MessageWaits | None = None
+    """Its watch over unary calls waiting for their message (stopped by :meth:`stop`)."""
 
     def _cut_when_idle(self, stopped: threading.Event, grace: float) -> None:
         """Within the grace period, once no call has been running for
@@ -907,6 +1010,8 @@ class RunningServer:
             log.warning("gRPC had not finished stopping %g s after the grace period; "
                         "closing the ledger anyway", STOP_SLACK)
         dropped = self.app.close(timeout=grace)
+        if self.waits is not None:
+            self.waits.stop()
         if self.metrics is not None:
             self.metrics.close()
         return dropped
@@ -935,6 +1040,7 @@ def start_server(
     reuse_port: bool = False,
     memory_budget: int = DEFAULT_MEMORY_BUDGET,
     tenant_calls: int = DEFAULT_TENANT_CALLS,
+    message_timeout: float = DEFAULT_BODY_TIMEOUT,
 ) -> RunningServer:
     """Start a gRPC server for ``ledger`` on ``host:port`` (port 0: any free port),
     answering from ``catalog`` (default: no bundles).
@@ -955,6 +1061,8 @@ def start_server(
     another process listening there is an error); ``memory_budget``: the
     estimated bytes those calendars may hold, and three times the request
     bytes the server holds at once (:func:`duetime.api.admission.in_flight_limit`);
+    ``message_timeout``: seconds a unary call's request message may take
+    to arrive (``--body-timeout``; :class:`MessageWaits`);
     ``tenant_calls``: with ``tokens``, the calls one tenant may have in
     flight (0: no bound; see :mod:`duetime.api.admission`, whose
     :class:`~duetime.api.admission.Admission` is
@@ -971,7 +1079,8 @@ def start_server(
     admission = Admission.of(memory_budget, max_message_bytes,
                              tenant_calls if tokens is not None else 0, max_batch_calendar_weight)
     # innermost: sees the handlers as registered
-    interceptors.append(UndecodableRequests(admission))
+    waits = MessageWaits(message_timeout)
+    interceptors.append(UndecodableRequests(admission, waits))
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=MAX_WORKERS),
                          interceptors=interceptors,
                          options=[("grpc.so_reuseport", 1 if reuse_port else 0),
@@ -1006,8 +1115,9 @@ def start_server(
     ledger_health = LedgerHealth(app, health_servicer)
     app.on_ledger_unavailable = ledger_health.failed
     ledger_health.start()
+    waits.start()
     return RunningServer(server, bound, health_servicer, ledger, app, ledger_health, grace,
-                         limits, metrics, admission, observer)
+                         limits, metrics, admission, observer, waits)
 
 
 def describe_ledger(ledger: Ledger) -> str:
@@ -1117,10 +1227,12 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
     log.info("calendar cache: up to %d inline calendars in %.0f MiB, a third of the memory "
              "budget of %s", calendar_cache, cache_bytes(config.memory_budget) / (1 << 20),
              format_bytes(config.memory_budget))
+    in_flight = in_flight_limit(config.memory_budget, config.max_message_bytes)
+    share = tenant_share(in_flight, config.max_message_bytes)
     log.info("request bytes in flight: at most %.0f MiB, a third of the memory budget (at "
-             "least one message of --max-message-bytes)%s",
-             in_flight_limit(config.memory_budget, config.max_message_bytes) / (1 << 20),
-             f"; calls in flight: at most {config.tenant_calls} per tenant"
+             "least one message of --max-message-bytes)%s", in_flight / (1 << 20),
+             f"; per tenant: at most {config.tenant_calls} calls in flight and "
+             f"{share / (1 << 20):.0f} MiB of request bytes"
              if tokens is not None and config.tenant_calls else "")
     ledger = open_ledger(config.db, max_connections=MAX_WORKERS + 1)
     log.info("ledger: %s", describe_ledger(ledger))
@@ -1135,7 +1247,7 @@ def _serve(config: ServerConfig, signals: SignalWaiter,
             max_batch_calendar_weight=config.max_batch_calendar_weight,
             call_budget=config.call_budget, grace=config.grace, calendar_cache=calendar_cache,
             reuse_port=started is not None, memory_budget=config.memory_budget,
-            tenant_calls=config.tenant_calls)
+            tenant_calls=config.tenant_calls, message_timeout=config.body_timeout)
     except BaseException:
         if metrics is not None:
             metrics.close()
