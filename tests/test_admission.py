@@ -1031,23 +1031,28 @@ def test_one_tenant_holds_at_most_two_of_the_three_stream_slots(shared):
 
 
 def test_a_unary_call_whose_message_does_not_come_is_cancelled_at_the_body_timeout(small):
-    """Ten health Checks and ComputeDueTimes that open and never send their
-    message (more than the server's 8 threads) are cancelled 3 s
-    (--body-timeout) after they began, logged as such; a health Check sent
-    meanwhile is answered once they are."""
+    """Ten health Checks, health Watches and ComputeDueTimes that open and
+    never send their message (more than the server's 8 threads) are
+    cancelled 3 s (--body-timeout) after a thread took them up, logged as
+    such; a health Check sent meanwhile is answered once they are."""
     def idle(method: str) -> tuple[grpc.StatusCode, float]:
-        call = small.channel.stream_unary(method, request_serializer=lambda data: data,
-                                          response_deserializer=lambda data: data)
+        streamed = method.endswith("/Watch")
+        opener = small.channel.stream_stream if streamed else small.channel.stream_unary
+        call = opener(method, request_serializer=lambda data: data,
+                      response_deserializer=lambda data: data)
         began = time.monotonic()
         gate = threading.Event()
         try:
-            call(iter(lambda: gate.wait(30) and None, 1), timeout=30)
+            answer = call(iter(lambda: gate.wait(30) and None, 1), timeout=30)
+            if streamed:
+                list(answer)
         except grpc.RpcError as exc:
             return exc.code(), time.monotonic() - began
         return grpc.StatusCode.OK, time.monotonic() - began
 
     results: list[tuple[grpc.StatusCode, float]] = []
-    methods = ["/grpc.health.v1.Health/Check"] * 5 + ["/duetime.v1.DueTimeService/ComputeDueTime"] * 5
+    methods = (["/grpc.health.v1.Health/Check"] * 4 + ["/grpc.health.v1.Health/Watch"] * 2
+               + ["/duetime.v1.DueTimeService/ComputeDueTime"] * 4)
     threads = [threading.Thread(target=lambda m=m: results.append(idle(m))) for m in methods]
     for thread in threads:
         thread.start()

@@ -76,36 +76,66 @@ def _healthy(binary: str, address: str) -> bool:
     return result.returncode == 0 and "SERVING" in result.stdout
 
 
-@pytest.fixture(scope="module")
-def temporal_address(tmp_path_factory):
-    """A Temporal frontend: $DUETIME_TEMPORAL_ADDRESS, or a dev server started here."""
-    if os.environ.get(ADDRESS_ENV):
-        yield os.environ[ADDRESS_ENV]
-        return
-    binary = _temporal_binary()
+START_ATTEMPTS = 3
+"""Dev servers started before giving up: each takes four ports that were free
+a moment before, and another process on the machine may bind one first."""
+
+
+def _start_dev_server(binary: str, log) -> tuple[subprocess.Popen, str] | None:
+    """A Temporal dev server on fresh ports, healthy; None when it exited
+    first (a port taken meanwhile: see the log). Fails past STARTUP_SECONDS."""
     port = free_port()
     address = f"127.0.0.1:{port}"
-    log = (tmp_path_factory.mktemp("temporal") / "server.log").open("w")
     proc = subprocess.Popen(
         [binary, "server", "start-dev", "--ip", "127.0.0.1", "--headless", "--port", str(port),
          "--ui-port", str(free_port()), "--http-port", str(free_port()),
          "--metrics-port", str(free_port()), "--log-level", "error"],
         stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while not _healthy(binary, address):
+        if proc.poll() is not None:
+            return None
+        if time.monotonic() > deadline:
+            _stop(proc)
+            pytest.fail(f"the Temporal dev server did not become healthy on {address} within "
+                        f"{STARTUP_SECONDS} s; see {log.name}")
+        time.sleep(0.2)
+    return proc, address
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
     try:
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while not _healthy(binary, address):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the Temporal dev server did not become healthy on {address} "
-                            f"(exit code {proc.poll()}); see {log.name}")
-            time.sleep(0.2)
-        yield address
-    finally:
-        proc.terminate()
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="module")
+def temporal_address(tmp_path_factory):
+    """A Temporal frontend: $DUETIME_TEMPORAL_ADDRESS, or a dev server started
+    here (again on other ports, up to START_ATTEMPTS times, when one exits
+    before it is healthy)."""
+    if os.environ.get(ADDRESS_ENV):
+        yield os.environ[ADDRESS_ENV]
+        return
+    binary = _temporal_binary()
+    log = (tmp_path_factory.mktemp("temporal") / "server.log").open("w")
+    try:
+        for _ in range(START_ATTEMPTS):
+            started = _start_dev_server(binary, log)
+            if started is not None:
+                break
+        else:
+            pytest.fail(f"the Temporal dev server exited before it was healthy, "
+                        f"{START_ATTEMPTS} times; see {log.name}")
+        proc, address = started
         try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            yield address
+        finally:
+            _stop(proc)
+    finally:
         log.close()
 
 

@@ -292,8 +292,9 @@ class MessageTimeout(Refusal):
     reason = "MESSAGE_TIMEOUT"
 
     def __init__(self, seconds: float):
-        text = (f"did not arrive within {seconds:g} s of the call's start; a unary call's request "
-                f"message must be sent with it (the server's --body-timeout is {seconds:g} s)")
+        text = (f"did not arrive within {seconds:g} s of the server taking the call up; a unary "
+                f"call's request message must be sent with it (the server's --body-timeout is "
+                f"{seconds:g} s)")
         super().__init__(f"request: {text}", violations=[FieldViolation("request", text)],
                          metadata={"body_timeout_seconds": f"{seconds:g}"})
 
@@ -310,9 +311,9 @@ class _Wait:
 
 
 class MessageWaits:
-    """The unary calls of one server whose request message has not arrived:
-    a call still waiting for it ``timeout`` seconds after it began is
-    cancelled (``context.cancel()``), so that a client that opens calls and
+    """The unary calls (and health Watches) of one server whose request
+    message has not arrived: a call still waiting for it ``timeout``
+    seconds after a thread took it up is cancelled (``context.cancel()``), so that a client that opens calls and
     sends nothing (as a slow HTTP client sends no body) holds none of the
     server's threads longer than that. A thread of its own looks every
     :data:`WAIT_CHECK` s (:meth:`start`, :meth:`stop`); a call adds and
@@ -450,14 +451,16 @@ def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None
         return handler._replace(request_deserializer=None, **{kind: wrapped})
 
     if handler.response_streaming:  # unary request, streamed answer (health's Watch)
-        def wrapped(data, context):
-            request = read(data)
+        def watched(requests, context):
+            """Its one request read here, not by gRPC before: under ``waits``."""
+            request = read(_one_message(requests, context, waits))
             try:
                 yield from behavior(_unwrapped(request, context), context)
             finally:
                 if isinstance(request, _Counted):
                     request.release()
-        return handler._replace(request_deserializer=None, **{kind: wrapped})
+        return grpc.stream_stream_rpc_method_handler(
+            watched, request_deserializer=None, response_serializer=handler.response_serializer)
 
     def one_request(requests, context):
         """The unary call's request, read only now: after its tenant was let in."""
