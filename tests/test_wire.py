@@ -26,6 +26,7 @@ from duetime.api.wire import (
     MESSAGE_BYTES,
     PARSING_BYTES_PER_BYTE,
     STRING_BYTES,
+    TEXT_BYTES,
     VALUE_BYTES,
     TooManyValues,
     cheap_bound,
@@ -56,7 +57,7 @@ def test_exact_counts_of_small_messages():
     item = b"\x12\x033bd" + b"\x1a\x00"
     data = b"\x0a" + bytes([len(item)]) + item
     assert parsing_bytes(data, BATCH, NO_LIMIT) == (
-        message_bytes(BATCH) + 192 + (STRING_BYTES + 3 * VALUE_BYTES)
+        message_bytes(BATCH) + 192 + (STRING_BYTES + 3 * TEXT_BYTES)
         + message_bytes(pb.Calendar.DESCRIPTOR))
     # a holiday (no lists, no sub-messages) is counted from its length, not walked
     holiday = pb.Holiday(date="2026-12-25", name="Christmas").SerializeToString()
@@ -67,11 +68,11 @@ def test_exact_counts_of_small_messages():
         + len(holiday) + VALUE_BYTES)
     # unknown fields: a varint, a string
     assert parsing_bytes(b"\x78\x05" + b"\x7a\x02ab", DUE, NO_LIMIT) == (
-        192 + VALUE_BYTES + STRING_BYTES + 2 * VALUE_BYTES)
+        192 + VALUE_BYTES + STRING_BYTES + 2 * TEXT_BYTES)
     # tags and lengths of more than one byte: unknown field 16 (a varint of 300),
     # field 2 (duration) of 200 characters
     assert parsing_bytes(b"\x80\x01\xac\x02" + b"\x12\xc8\x01" + b"x" * 200, DUE, NO_LIMIT) == (
-        192 + VALUE_BYTES + STRING_BYTES + 200 * VALUE_BYTES)
+        192 + VALUE_BYTES + STRING_BYTES + 200 * TEXT_BYTES)
 
 
 def test_counting_stops_past_the_limit_and_at_the_most_values():
@@ -272,6 +273,17 @@ def test_a_limit_reads_in_mebibytes():
     from duetime.api.admission import readable_bytes
     assert [readable_bytes(n) for n in (8 << 20, 3 << 30, 44_739_242, 1000, (256 << 20) // 3)] == [
         "8MiB", "3GiB", "42.7MiB", "1000B", "85.3MiB"]
+
+
+def test_a_packed_list_counts_each_byte_as_a_value_twice_over():
+    """Weekend days packed (a calendar's weekend, field 1 of WeekendDays):
+    16 bytes a byte, as a list grows by doubling."""
+    days = pb.ComputeDueTimeRequest(calendar=pb.Calendar(weekend=pb.WeekendDays(
+        days=[pb.WEEKDAY_SATURDAY] * 1000)))
+    data = days.SerializeToString()
+    assert parsing_bytes(data, DUE, NO_LIMIT) == (
+        192 + message_bytes(pb.Calendar.DESCRIPTOR) + message_bytes(pb.WeekendDays.DESCRIPTOR)
+        + 1000 * VALUE_BYTES)
 
 
 def test_a_group_does_not_stop_the_count():

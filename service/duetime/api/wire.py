@@ -44,10 +44,16 @@ element, twice over, since a list grows by doubling and keeps what it
 outgrew until the message is dropped (measured: a packed list of 2**20 + 1
 days takes 16.8 MB)."""
 STRING_BYTES = 64
-"""Bytes counted for each string or bytes value beside its length: its
+"""Bytes counted for each string or bytes value beside its text: its
 16-byte view in the message, twice over as for :data:`VALUE_BYTES`, and
 as much again for what Python makes of it when a list of them is read
 (measured: 2**20 + 1 empty strings in a list take 67 MB)."""
+TEXT_BYTES = 8
+"""Bytes counted for each byte of a string or bytes value (unknown fields
+alike): its copy in the message and the Python string made of it (up to 4
+bytes a character, and its UTF-8)."""
+_PACKED = "packed"
+"""A plan's mark for a repeated scalar field (its values may come packed)."""
 MAX_COUNTED_VALUES = 200_000
 """The most values (fields, list elements, sub-messages) :func:`parsing_bytes`
 counts in one message by default; a message holding more is refused
@@ -122,7 +128,8 @@ def _plan(descriptor: Descriptor) -> dict[int, object]:
     """Field number → how a length-delimited value of that field is counted:
     the sub-message's descriptor (walked), an int ``-n`` for a sub-message
     type without lists or sub-messages (counted ``n`` plus its length,
-    not walked), or None (a string, bytes or packed list)."""
+    not walked), :data:`_PACKED` (a packed list of scalars), or None (a
+    string or bytes)."""
     plan = _plans.get(descriptor.full_name)
     if plan is None:
         plan = {}
@@ -131,6 +138,9 @@ def _plan(descriptor: Descriptor) -> dict[int, object]:
             if child is not None and all(g.type != FieldDescriptor.TYPE_MESSAGE and not g.is_repeated
                                          for g in child.fields):
                 plan[f.number] = -message_bytes(child)
+            elif child is None and f.is_repeated and f.type not in (
+                    FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES):
+                plan[f.number] = _PACKED
             else:
                 plan[f.number] = child
         _plans[descriptor.full_name] = plan  # one assignment: atomic; the same in every thread
@@ -157,9 +167,10 @@ def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
     """What parsing ``data`` as a message of type ``descriptor`` may take,
     bytes, not counting ``data`` itself: :func:`message_bytes` for each
     message (a sub-message without lists or sub-messages: that plus its
-    length, not walked), :data:`STRING_BYTES` plus :data:`VALUE_BYTES` a
-    byte for each string, bytes or packed list (unknown fields alike), and
-    :data:`VALUE_BYTES` for each other scalar. Returns a count above
+    length, not walked), :data:`STRING_BYTES` plus :data:`TEXT_BYTES` a
+    byte for each string or bytes value (unknown fields alike),
+    :data:`VALUE_BYTES` a byte of a packed list, and :data:`VALUE_BYTES`
+    for each other scalar. Returns a count above
     ``limit`` as soon as there is one. Malformed data is counted up to where
     it stops making sense (its parsing then fails at once). Raises
     :class:`TooManyValues` past ``most_values`` values walked. A sub-message
@@ -200,8 +211,10 @@ def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
                 if i + n > end:
                     return cost
                 child = plan.get(tag >> 3)
-                if child is None:
-                    cost += STRING_BYTES + VALUE_BYTES * n
+                if child is None:  # a string or bytes (or an unknown field)
+                    cost += STRING_BYTES + TEXT_BYTES * n
+                elif child is _PACKED:
+                    cost += VALUE_BYTES * n
                 elif child.__class__ is int:
                     cost += n - child  # a flat sub-message: its struct and its bytes
                 else:
