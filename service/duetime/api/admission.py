@@ -181,6 +181,25 @@ class TenantCallsExhausted(Refusal):
         self.limit = limit
 
 
+class _PerTenant(dict):
+    """An amount per tenant (a :class:`~duetime.api.callers.Caller`), kept
+    only while above zero. Not locked: its owner's lock guards it."""
+
+    __slots__ = ()
+
+    def of(self, tenant: Caller) -> int:
+        """What ``tenant`` holds now (0: nothing)."""
+        return self.get(tenant, 0)
+
+    def add(self, tenant: Caller, amount: int) -> None:
+        """``amount`` more for ``tenant`` (negative: less); forgotten at zero."""
+        left = self.get(tenant, 0) + amount
+        if left:
+            self[tenant] = left
+        else:
+            self.pop(tenant, None)
+
+
 class InFlightBytes:
     """The bytes of requests one server holds, at most ``limit`` together
     (see :func:`in_flight_limit`), and, with ``tenant_limit``, at most that
@@ -195,7 +214,7 @@ class InFlightBytes:
         self.tenant_limit = tenant_limit
         self.max_values = max_values
         self._held = 0
-        self._tenants: dict[Caller, int] = {}
+        self._tenants = _PerTenant()
         self._lock = threading.Lock()
 
     @property
@@ -205,7 +224,7 @@ class InFlightBytes:
 
     def held_by(self, tenant: Caller) -> int:
         """The bytes ``tenant`` holds now (0 without a share)."""
-        return self._tenants.get(tenant, 0)
+        return self._tenants.of(tenant)
 
     def limit_for(self, tenant: Caller | None) -> int:
         """The most bytes ``tenant``'s requests may hold together: the share
@@ -221,10 +240,10 @@ class InFlightBytes:
             if held + size > self.limit:
                 raise InFlightBytesExhausted(size, held, self.limit)
             if tenant is not None and self.tenant_limit:
-                mine = self._tenants.get(tenant, 0)
+                mine = self._tenants.of(tenant)
                 if mine + size > self.tenant_limit:
                     raise InFlightBytesExhausted(size, mine, self.tenant_limit, tenant=True)
-                self._tenants[tenant] = mine + size
+                self._tenants.add(tenant, size)
             self._held = held + size
 
     def release(self, size: int, tenant: Caller | None = None) -> None:
@@ -232,11 +251,7 @@ class InFlightBytes:
         with self._lock:
             self._held -= size
             if tenant is not None and self.tenant_limit:
-                mine = self._tenants[tenant] - size
-                if mine:
-                    self._tenants[tenant] = mine
-                else:
-                    del self._tenants[tenant]
+                self._tenants.add(tenant, -size)
 
     def take_message(self, data: bytes, descriptor, tenant: Caller | None = None) -> int:
         """Count a gRPC request message's bytes ``data`` and what parsing
@@ -252,7 +267,7 @@ class InFlightBytes:
         limit = self.limit_for(tenant)
         free = self.limit - self._held  # read without the lock: take() checks again
         if tenant is not None and self.tenant_limit:
-            free = min(free, limit - self._tenants.get(tenant, 0))
+            free = min(free, limit - self._tenants.of(tenant))
         cheap = cheap_bound(size)
         if cheap <= free:
             try:
@@ -278,12 +293,12 @@ class TenantCalls:
 
     def __init__(self, limit: int = 0):
         self.limit = limit
-        self._calls: dict[Caller, int] = {}
+        self._calls = _PerTenant()
         self._lock = threading.Lock()
 
     def in_flight(self, caller: Caller) -> int:
         """How many calls ``caller`` has in flight now."""
-        return self._calls.get(caller, 0)
+        return self._calls.of(caller)
 
     def enter(self, caller: Caller) -> None:
         """Count one more call of ``caller``; TenantCallsExhausted (nothing
@@ -291,21 +306,16 @@ class TenantCalls:
         if not self.limit:
             return
         with self._lock:
-            calls = self._calls.get(caller, 0)
-            if calls >= self.limit:
+            if self._calls.of(caller) >= self.limit:
                 raise TenantCallsExhausted(self.limit)
-            self._calls[caller] = calls + 1
+            self._calls.add(caller, 1)
 
     def leave(self, caller: Caller) -> None:
         """Count one call of ``caller`` (entered before) ended."""
         if not self.limit:
             return
         with self._lock:
-            calls = self._calls[caller] - 1
-            if calls:
-                self._calls[caller] = calls
-            else:
-                del self._calls[caller]
+            self._calls.add(caller, -1)
 
     @contextmanager
     def call(self, caller: Caller) -> Iterator[None]:
@@ -361,7 +371,7 @@ class StreamSlots:
         self.limit = limit
         self.tenant_limit = tenant_limit
         self._open = 0
-        self._tenants: dict[Caller, int] = {}
+        self._tenants = _PerTenant()
         self._lock = threading.Lock()
 
     @property
@@ -375,10 +385,9 @@ class StreamSlots:
             if self._open >= self.limit:
                 raise StreamsExhausted(self.limit)
             if tenant is not None and self.tenant_limit:
-                mine = self._tenants.get(tenant, 0)
-                if mine >= self.tenant_limit:
+                if self._tenants.of(tenant) >= self.tenant_limit:
                     raise StreamsExhausted(self.tenant_limit, tenant=True)
-                self._tenants[tenant] = mine + 1
+                self._tenants.add(tenant, 1)
             self._open += 1
 
     def leave(self, tenant: Caller | None = None) -> None:
@@ -386,11 +395,7 @@ class StreamSlots:
         with self._lock:
             self._open -= 1
             if tenant is not None and self.tenant_limit:
-                mine = self._tenants[tenant] - 1
-                if mine:
-                    self._tenants[tenant] = mine
-                else:
-                    del self._tenants[tenant]
+                self._tenants.add(tenant, -1)
 
 
 @dataclass
