@@ -478,9 +478,10 @@ def main(argv: list[str] | None = None) -> int:
             the answer printed as JSON."""
             if len(body) > DEFAULT_MAX_MESSAGE_BYTES:
                 raise RequestTooLarge(len(body), True, DEFAULT_MAX_MESSAGE_BYTES)
-            if json_values(body) > json_max_values():
-                raise TooManyJsonValues(len(body), json_values(body), json_max_values())
-            reading = json_reading_bytes(body)
+            values = json_values(body)
+            if values > json_max_values():
+                raise TooManyJsonValues(len(body), values, json_max_values())
+            reading = json_reading_bytes(body, values)
             if reading + len(body) > in_flight:
                 raise JsonTooCostly(len(body), reading, in_flight)
             parsed = build_request(json_bindings[method], body, {}, [])
