@@ -1030,43 +1030,110 @@ def test_one_tenant_holds_at_most_two_of_the_three_stream_slots(shared):
             stream.cancel()
 
 
-def test_a_unary_call_whose_message_does_not_come_is_cancelled_at_the_body_timeout(small):
-    """Ten health Checks, health Watches and ComputeDueTimes that open and
-    never send their message (more than the server's 8 threads) are
-    cancelled 3 s (--body-timeout) after a thread took them up, logged as
-    such; a health Check sent meanwhile is answered once they are."""
-    def idle(method: str) -> tuple[grpc.StatusCode, float]:
-        streamed = method.endswith("/Watch")
-        opener = small.channel.stream_stream if streamed else small.channel.stream_unary
-        call = opener(method, request_serializer=lambda data: data,
-                      response_deserializer=lambda data: data)
-        began = time.monotonic()
-        gate = threading.Event()
-        try:
-            answer = call(iter(lambda: gate.wait(30) and None, 1), timeout=30)
-            if streamed:
-                list(answer)
-        except grpc.RpcError as exc:
-            return exc.code(), time.monotonic() - began
-        return grpc.StatusCode.OK, time.monotonic() - began
+def logged(server, text: str, within: float = 5.0) -> bool:
+    """Whether ``text`` is in ``server``'s log within ``within`` s (the access
+    log is written in batches)."""
+    until = time.monotonic() + within
+    while text not in "".join(server.stderr):
+        if time.monotonic() > until:
+            return False
+        time.sleep(0.05)
+    return True
 
+
+def _idle_call(channel: grpc.Channel, method: str, gate: threading.Event
+               ) -> tuple[grpc.StatusCode, float]:
+    """Open ``method`` and send no request message until ``gate`` is set (or
+    30 s): its status and how long it took (s)."""
+    streamed = method.endswith("/Watch")
+    opener = channel.stream_stream if streamed else channel.stream_unary
+    call = opener(method, request_serializer=lambda data: data,
+                  response_deserializer=lambda data: data)
+    began = time.monotonic()
+    try:
+        answer = call(iter(lambda: gate.wait(30) and None, 1), timeout=30)
+        if streamed:
+            list(answer)
+    except grpc.RpcError as exc:
+        return exc.code(), time.monotonic() - began
+    return grpc.StatusCode.OK, time.monotonic() - began
+
+
+def _idle_calls(channel: grpc.Channel, methods: list[str], gate: threading.Event
+                ) -> tuple[list[threading.Thread], list[tuple[grpc.StatusCode, float]]]:
     results: list[tuple[grpc.StatusCode, float]] = []
-    methods = (["/grpc.health.v1.Health/Check"] * 4 + ["/grpc.health.v1.Health/Watch"] * 2
-               + ["/duetime.v1.DueTimeService/ComputeDueTime"] * 4)
-    threads = [threading.Thread(target=lambda m=m: results.append(idle(m))) for m in methods]
+    threads = [threading.Thread(target=lambda m=m: results.append(_idle_call(channel, m, gate)))
+               for m in methods]
     for thread in threads:
         thread.start()
+    return threads, results
+
+
+def test_a_unary_call_whose_message_does_not_come_is_cancelled_at_the_body_timeout(small):
+    """A health Check, a Watch and a ComputeDueTime that open and never send
+    their message (fewer than half the server's 8 threads) are
+    cancelled 3 s (--body-timeout) after a thread took them up, logged as
+    such; a health Check sent meanwhile is answered at once."""
+    gate = threading.Event()
+    methods = ["/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch",
+               "/duetime.v1.DueTimeService/ComputeDueTime"]
+    threads, results = _idle_calls(small.channel, methods, gate)
     time.sleep(0.5)
     began = time.monotonic()
     health = health_pb2_grpc.HealthStub(small.channel).Check(
         health_pb2.HealthCheckRequest(service=""), timeout=20)
     assert health.status == health_pb2.HealthCheckResponse.SERVING
-    assert time.monotonic() - began < 15
+    assert time.monotonic() - began < 2
     for thread in threads:
         thread.join(timeout=40)
-    assert [code for code, _ in results] == [grpc.StatusCode.CANCELLED] * 10
-    assert all(2.5 < took < 20 for _, took in results), results
-    log = "".join(small.stderr)
-    assert "did not send its request message within 3 s: call cancelled" in log
-    assert "ComputeDueTime DEADLINE_EXCEEDED" in log
+    assert [code for code, _ in results] == [grpc.StatusCode.CANCELLED] * 3
+    assert all(2.8 < took < 10 for _, took in results), results
+    assert logged(small, "did not send its request message within 3 s: call cancelled")
+    assert logged(small, "ComputeDueTime DEADLINE_EXCEEDED")
+    answers_still(small)
+
+
+def test_calls_without_their_message_hold_at_most_half_the_threads_for_long(small):
+    """Forty idle calls (five times the server's threads; no token needed):
+    once half the threads wait for a message, each such call is cancelled
+    0.5 s after a thread took it up, so a health Check and a ComputeDueTime
+    sent behind all forty are answered within a few seconds, not after
+    --body-timeout (3 s) for every eight of them (15 s)."""
+    gate = threading.Event()
+    methods = (["/grpc.health.v1.Health/Check"] * 30
+               + ["/duetime.v1.DueTimeService/ComputeDueTime"] * 10)
+    threads, results = _idle_calls(small.channel, methods, gate)
+    time.sleep(0.3)
+    began = time.monotonic()
+    health = health_pb2_grpc.HealthStub(small.channel).Check(
+        health_pb2.HealthCheckRequest(service=""), timeout=20)
+    assert health.status == health_pb2.HealthCheckResponse.SERVING
+    answer = small.stub.ComputeDueTime(zagreb_request(), timeout=20)
+    assert answer.due.ToJsonString() == "2026-12-02T15:00:00Z"
+    took = time.monotonic() - began
+    for thread in threads:
+        thread.join(timeout=40)
+    assert [code for code, _ in results] == [grpc.StatusCode.CANCELLED] * 40
+    assert took < 6, took
+    assert max(took for _, took in results) < 8, results
+    assert logged(small, "did not send its request message within 0.5 s: call cancelled")
+    answers_still(small)
+
+
+def test_calls_past_the_accepted_bound_are_refused_at_once(small):
+    """Past 64 calls taken at once (running or queued for a thread), a new
+    call is refused RESOURCE_EXHAUSTED at once (gRPC's own refusal); the
+    idle ones are cancelled, and calls are answered again."""
+    gate = threading.Event()
+    threads, results = _idle_calls(small.channel, ["/grpc.health.v1.Health/Check"] * 70, gate)
+    time.sleep(0.3)
+    codes = [code for code, _ in results]
+    assert codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) >= 6, codes
+    assert all(took < 1 for code, took in results
+               if code == grpc.StatusCode.RESOURCE_EXHAUSTED), results
+    for thread in threads:
+        thread.join(timeout=40)
+    codes = [code for code, _ in results]
+    assert codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) + codes.count(
+        grpc.StatusCode.CANCELLED) == 70, codes
     answers_still(small)

@@ -163,9 +163,19 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DueTimeService"].full_name
 CALENDAR_SERVICE_NAME = pb.DESCRIPTOR.services_by_name["CalendarService"].full_name
 GRACE_SECONDS = DEFAULT_GRACE
 """How long in-flight calls may run on after SIGINT/SIGTERM (``--grace``)."""
-WAIT_CHECK = 0.5
+WAIT_CHECK = 0.1
 """How often (s) a server looks for unary calls whose request message is
 overdue (:class:`MessageWaits`)."""
+PRESSED_WAIT = 0.5
+"""Seconds a unary call may hold a thread waiting for its request message
+while half the server's threads or more are so held (:class:`MessageWaits`);
+otherwise it may wait the whole ``--body-timeout``."""
+MAX_CALLS_ACCEPTED = 64
+"""Calls one server process takes at once, running or queued for one of its
+:data:`~duetime.api.calls.MAX_WORKERS` threads (gRPC's
+``maximum_concurrent_rpcs``): past it a new call is refused at once with
+RESOURCE_EXHAUSTED ("Concurrent RPC limit exceeded!"), so that no call
+waits in the queue behind more than this many others."""
 IDLE_CUT = 0.1
 """Seconds without a running call after which a stopping server ends the
 connections gRPC still waits for (see :meth:`RunningServer.stop`): a call a
@@ -284,44 +294,56 @@ NO_REQUEST = InvalidArgument.at("request", "is missing: this method takes exactl
 
 
 class MessageTimeout(Refusal):
-    """A unary call whose request message did not arrive within the server's
-    ``--body-timeout`` (DEADLINE_EXCEEDED on ``request``; the call is
-    cancelled, so its client sees CANCELLED; the log and metrics say this)."""
+    """A unary call whose request message did not arrive in time: within the
+    server's ``--body-timeout``, or within :data:`PRESSED_WAIT` while half
+    its threads waited for messages (DEADLINE_EXCEEDED on ``request``; the
+    call is cancelled, so its client sees CANCELLED; the log and metrics say
+    this)."""
 
     kind = ErrorKind.OVER_BUDGET
     reason = "MESSAGE_TIMEOUT"
 
-    def __init__(self, seconds: float):
-        text = (f"did not arrive within {seconds:g} s of the server taking the call up; a unary "
-                f"call's request message must be sent with it (the server's --body-timeout is "
-                f"{seconds:g} s)")
+    def __init__(self, seconds: float, body_timeout: float):
+        pressed = seconds < body_timeout
+        text = (f"did not arrive within {seconds:g} s of the server taking the call up"
+                + (" while half its threads or more waited for request messages" if pressed
+                   else "")
+                + f"; a unary call's request message must be sent with it (the server's "
+                  f"--body-timeout is {body_timeout:g} s)")
         super().__init__(f"request: {text}", violations=[FieldViolation("request", text)],
-                         metadata={"body_timeout_seconds": f"{seconds:g}"})
+                         metadata={"body_timeout_seconds": f"{body_timeout:g}",
+                                   "waited_seconds": f"{seconds:g}"})
 
 
 class _Wait:
-    """One call waiting for its request message: when it is ``due``, and
-    whether it was cancelled for being ``overdue``."""
+    """One call waiting for its request message: ``since`` when (monotonic
+    s), and ``cut``: the seconds it was allowed when it was cancelled for not
+    sending it (0: not cancelled)."""
 
-    __slots__ = ("due", "overdue")
+    __slots__ = ("since", "cut")
 
-    def __init__(self, due: float):
-        self.due = due
-        self.overdue = False
+    def __init__(self, since: float):
+        self.since = since
+        self.cut = 0.0
 
 
 class MessageWaits:
     """The unary calls (and health Watches) of one server whose request
-    message has not arrived: a call still waiting for it ``timeout``
-    seconds after a thread took it up is cancelled (``context.cancel()``), so that a client that opens calls and
-    sends nothing (as a slow HTTP client sends no body) holds none of the
-    server's threads longer than that. A thread of its own looks every
-    :data:`WAIT_CHECK` s (:meth:`start`, :meth:`stop`); a call adds and
-    removes itself with :meth:`waiting`, a dictionary store and pop without
-    a lock."""
+    message has not arrived. A call still waiting for it ``timeout`` seconds
+    after a thread took it up is cancelled (``context.cancel()``); so is one
+    waiting :data:`PRESSED_WAIT` s while half the server's ``threads`` or
+    more are held by such calls. A client that opens calls and sends nothing
+    (as a slow HTTP client sends no body) thus holds no thread for long, nor
+    more than half of them for longer than :data:`PRESSED_WAIT`; with
+    :data:`MAX_CALLS_ACCEPTED` this bounds how long another call waits
+    behind its calls. A thread of its own looks every :data:`WAIT_CHECK` s
+    (:meth:`start`, :meth:`stop`); a call adds and removes itself with
+    :meth:`waiting`, a dictionary store and pop without a lock."""
 
-    def __init__(self, timeout: float):
+    def __init__(self, timeout: float, threads: int = MAX_WORKERS):
         self.timeout = timeout
+        self.pressed_wait = min(PRESSED_WAIT, timeout)
+        self.pressed_at = max(1, threads // 2)
         self._waiting: dict[object, _Wait] = {}
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name="duetime-message-waits",
@@ -337,18 +359,20 @@ class MessageWaits:
     def waiting(self, context) -> Iterator[_Wait]:
         """Watch ``context``'s call while the ``with`` block waits for its
         message; the :class:`_Wait` says afterwards whether it was cancelled."""
-        wait = self._waiting[context] = _Wait(time.monotonic() + self.timeout)
+        wait = self._waiting[context] = _Wait(time.monotonic())
         try:
             yield wait
         finally:
             self._waiting.pop(context, None)
 
     def _run(self) -> None:
-        while not self._stopped.wait(min(WAIT_CHECK, self.timeout)):
-            now = time.monotonic()
-            for context, wait in self._waiting.copy().items():
-                if wait.due <= now and self._waiting.pop(context, None) is not None:
-                    wait.overdue = True
+        while not self._stopped.wait(min(WAIT_CHECK, self.pressed_wait)):
+            waiting = self._waiting.copy()
+            allowed = self.pressed_wait if len(waiting) >= self.pressed_at else self.timeout
+            cut = time.monotonic() - allowed
+            for context, wait in waiting.items():
+                if wait.since <= cut and self._waiting.pop(context, None) is not None:
+                    wait.cut = allowed
                     context.cancel()
 
 
@@ -494,10 +518,11 @@ def _one_message(requests, context, waits: MessageWaits | None) -> bytes:
             try:
                 data = next(requests, None)
             except grpc.RpcError:  # the call was cancelled while it waited
-                if wait.overdue:
+                if wait.cut:
                     log.info("client %s did not send its request message within %g s: call "
-                             "cancelled", peer or "(unknown)", waits.timeout)
-                    context.abort_with_status(grpc_status(MessageTimeout(waits.timeout)))
+                             "cancelled", peer or "(unknown)", wait.cut)
+                    context.abort_with_status(grpc_status(MessageTimeout(wait.cut,
+                                                                         waits.timeout)))
                 context.abort(grpc.StatusCode.CANCELLED, "the client cancelled the call")
     if data is None:
         context.abort_with_status(grpc_status(NO_REQUEST))
@@ -1086,6 +1111,7 @@ def start_server(
     interceptors.append(UndecodableRequests(admission, waits))
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=MAX_WORKERS),
                          interceptors=interceptors,
+                         maximum_concurrent_rpcs=MAX_CALLS_ACCEPTED,
                          options=[("grpc.so_reuseport", 1 if reuse_port else 0),
                                   ("grpc.max_receive_message_length", max_message_bytes),
                                   # no window growth from bandwidth probes: a stream
