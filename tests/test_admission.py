@@ -368,14 +368,14 @@ def test_a_body_whose_json_would_take_too_much_memory_is_413_and_fits_are_answer
 
 def test_a_body_of_more_json_values_than_one_may_hold_is_413_before_it_is_read(small):
     """3 MiB of empty arrays (1.5 million values: seconds to read) is refused
-    413 on ``body``, counting 150,000 at most; nothing is INTERNAL."""
+    413 on ``body``, counting 100,000 at most; nothing is INTERNAL."""
     body = b"[" + b",".join([b"[]"] * (MESSAGE // 4)) + b"]"
     error, info = refused_413(small, body)
     values = 2 * (MESSAGE // 4) + 1
-    assert dict(info["metadata"]) == {"limit": "values in one body", "max_values": "150000"}
+    assert dict(info["metadata"]) == {"limit": "values in one body", "max_values": "100000"}
     assert error["message"] == (
         f"body: is {len(body)} bytes of JSON that may hold {values} values (counting each ',', "
-        f"':', '[' and '{{'), more than the 150000 one body may hold, since reading JSON costs "
+        f"':', '[' and '{{'), more than the 100000 one body may hold, since reading JSON costs "
         f"about 2 µs a value: name a calendar bundle instead of repeating an inline calendar in "
         f"every item, send the batch over gRPC, or split it")
     answers_still(small)

@@ -362,5 +362,57 @@ def test_an_integer_out_of_its_fields_range_names_the_field(client):
                                                      "number from -2147483648 to 2147483647"}
     found = violation(client.request("POST", "/v1/openPeriods:list", content=b'{"pageSize": ' + b"9" * 5001 + b"}",
                                      headers={"content-type": "application/json"}))
-    assert found["field"] == "body" and "int_max_str_digits" not in found["description"]
-    assert found["description"].endswith("a number has more than 4,300 digits; no field holds one that long")
+    assert found == {"field": "body", "description": "is not valid JSON for duetime.v1.ListOpenPeriodsRequest: "
+                                                     "an integer of 5001 digits (at most 20: no field holds a "
+                                                     "longer one)"}
+    found = violation(client.request("POST", "/v1/openPeriods:list", content=b'{"pageSize": -' + b"9" * 21 + b"}",
+                                     headers={"content-type": "application/json"}))
+    assert found["description"].endswith("an integer of 21 digits (at most 20: no field holds a longer one)")
+
+
+# ---------------------------------------------------------------------------
+# large bodies: the printed form only
+
+
+def _batch(items: int, holidays: int) -> dict:
+    calendar = {"timeZone": "Europe/Zagreb",
+                "holidays": [{"date": f"2027-01-{day + 1:02d}", "name": "h".ljust(200, "x")}
+                             for day in range(holidays)]}
+    return {"items": [{"start": "2026-11-27T15:00:00Z", "duration": "3bd", "calendar": calendar,
+                       "landingTime": None} for _ in range(items)]}
+
+
+def test_a_large_body_in_the_printed_form_with_nulls_is_read(client):
+    """A 2.3 MB batch whose every item gives ``"landingTime": null`` is read
+    (a null leaves a field unset) and answered."""
+    body = _batch(1000, 10)
+    assert len(json.dumps(body)) > http.FALL_BACK_BYTES
+    response = client.post("/v1/dueTimes:batchCompute", body)
+    assert response.status_code == 200, response.text[:300]
+    results = response.json()["results"]
+    assert len(results) == 1000, results[-1]
+    assert results[-1]["response"]["due"] == "2026-12-02T15:00:00Z", results[-1]
+
+
+def test_a_large_body_with_a_value_not_in_the_printed_form_is_refused(client):
+    """A key given under both its names is read in a small body, and refused
+    in one of more than 2 MiB, saying why and what to do."""
+    body = _batch(2, 10)
+    body["items"][-1]["calendar"] = dict(body["items"][-1]["calendar"], time_zone="Europe/Zagreb")
+    assert client.post("/v1/dueTimes:batchCompute", body).status_code == 200
+    body = _batch(1000, 10)
+    body["items"][-1]["calendar"] = dict(body["items"][-1]["calendar"], time_zone="Europe/Zagreb")
+    found = violation(client.post("/v1/dueTimes:batchCompute", body))
+    assert found == {"field": "body", "description": http.NOT_IN_PRINTED_FORM}
+    assert found["description"].startswith("is over 25000 JSON values or 2 MiB and holds a value not "
+                                           "in the form the protobuf JSON mapping prints")
+
+
+def test_a_byte_order_mark_before_the_body_is_skipped(client):
+    """RFC 8259 §8.1: a reader may ignore a UTF-8 byte order mark, as Windows
+    tools write one; the body is read as without it."""
+    body = b"\xef\xbb\xbf" + json.dumps({"start": "2026-11-27T15:00:00Z", "duration": "3bd",
+                                         "calendar": {"timeZone": "Europe/Zagreb"}}).encode()
+    response = client.request("POST", COMPUTE, content=body,
+                              headers={"Content-Type": "application/json"})
+    assert (response.status_code, response.json()["due"]) == (200, "2026-12-02T15:00:00Z")

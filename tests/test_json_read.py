@@ -14,7 +14,7 @@ import random
 
 import pytest
 from duetime.api.json_print import to_json_object
-from duetime.api.json_read import READERS, read_json_object
+from duetime.api.json_read import READERS, NotInPrintedForm, read_json_object
 from duetime.v1 import duetime_pb2 as pb
 from google.protobuf import json_format
 from hypothesis import given, settings
@@ -114,3 +114,23 @@ def test_the_common_forms_are_read_here():
     read_json_object(tree, ours)
     assert ours == json_format.ParseDict(tree, pb.EvaluateSlaRequest())
     assert ours.events[1].time.nanos == 500_000_000
+
+
+def test_a_null_field_is_read_here_as_unset():
+    """``null`` for a field (a oneof member too) leaves it unset, as ParseDict
+    does, without handing the object to ParseDict: read with
+    ``fall_back=False``. A null in a list still is not read here."""
+    tree = {"start": "2026-11-27T15:00:00Z", "duration": "3bd", "landingTime": None,
+            "calendar": {"timeZone": "Europe/Zagreb", "holidays": [{"date": "2026-12-25",
+                                                                     "name": None}]},
+            "idempotencyKey": None, "explain": None}
+    ours = pb.ComputeDueTimeRequest()
+    read_json_object(tree, ours, fall_back=False)
+    assert ours == json_format.ParseDict(tree, pb.ComputeDueTimeRequest())
+    assert ours.calendar.holidays[0].date == "2026-12-25" and ours.landing_time == ""
+    with pytest.raises(NotInPrintedForm):
+        read_json_object({"calendar": {"holidays": [None]}}, pb.ComputeDueTimeRequest(),
+                         fall_back=False)
+    with pytest.raises(NotInPrintedForm):
+        read_json_object({"calendar": {"weekPeriods": "x"}}, pb.ComputeDueTimeRequest(),
+                         fall_back=False)

@@ -140,7 +140,7 @@ from duetime.api.admission import (
 from duetime.api.wire import max_values
 from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
 from duetime.api.convert import JsonValueError, canonical_json, json_error_text, message_json
-from duetime.api.json_read import read_json_object
+from duetime.api.json_read import NotInPrintedForm, read_json_object
 from duetime.api.observe import logged_namespace, record_id_of
 from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
 from duetime.api.tracing import call_tracer
@@ -334,21 +334,23 @@ what they carry. An ASCII body counts 2: its text and strings take a byte
 a character."""
 
 
-def json_values(body: bytes) -> int:
-    """The most JSON values ``body`` may hold: one per ``,``, ``:``, ``[``
-    and ``{``, plus one (a ``:`` in a string, as in ``"09:00"``, counts too).
-    A few passes at memory speed."""
+def json_values(body: bytes | str) -> int:
+    """The most JSON values ``body`` (its bytes or its text) may hold: one
+    per ``,``, ``:``, ``[`` and ``{``, plus one (a ``:`` in a string, as in
+    ``"09:00"``, counts too). A few passes at memory speed."""
+    if isinstance(body, str):
+        return body.count(",") + body.count(":") + body.count("[") + body.count("{") + 1
     return body.count(b",") + body.count(b":") + body.count(b"[") + body.count(b"{") + 1
 
 
 def json_max_values(max_batch_calendar_weight: int = MAX_BATCH_CALENDAR_WEIGHT) -> int:
     """The most JSON values (:func:`json_values`) one request body may hold:
-    three quarters of what a gRPC message may hold
-    (:func:`duetime.api.wire.max_values`), 150,000 by default. Reading JSON
+    half of what a gRPC message may hold
+    (:func:`duetime.api.wire.max_values`), 100,000 by default. Reading JSON
     costs 1 to 2 µs a value counted so; the costliest bodies within the
     other limits count about 93,000 (a calendar of 10,000 working
     intervals)."""
-    return max_values(max_batch_calendar_weight) * 3 // 4
+    return max_values(max_batch_calendar_weight) // 2
 
 
 class TooManyJsonValues(TooCostlyToRead):
@@ -567,6 +569,41 @@ class _LongKey(Exception):
     def __init__(self, size: int):
         super().__init__(size)
         self.size = size
+
+
+MAX_JSON_DIGITS = 20
+"""Most digits an integer of a request body's JSON may have (the largest
+64-bit integer has 20, and no field holds a longer one): a longer one is
+refused while the body is read, before Python works out its value (which
+costs the square of its digits: 4,000 integers of 4,299 digits took
+0.5 s)."""
+
+
+class _LongNumber(Exception):
+    """A JSON integer has more than :data:`MAX_JSON_DIGITS` digits."""
+
+    def __init__(self, size: int):
+        super().__init__(size)
+        self.size = size
+
+
+def _bounded_integer(text: str) -> int:
+    """A JSON integer literal's value (``json.loads``' ``parse_int``);
+    :class:`_LongNumber` when it has more than :data:`MAX_JSON_DIGITS` digits."""
+    if len(text) > MAX_JSON_DIGITS + 1 and len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise _LongNumber(len(text.lstrip("-")))
+    return int(text)
+
+
+FALL_BACK_VALUES = 25_000
+"""A body that may hold more JSON values than this (:func:`json_values`), or
+:data:`FALL_BACK_BYTES` bytes, must write every value in the form the
+protobuf JSON mapping prints (see :mod:`duetime.api.json_read`): reading
+the other forms it accepts takes about three times as long a value, and
+30 ns a character of every string, which for a body of 100,000 values or
+16 MiB would pass a call's 250 ms of CPU."""
+FALL_BACK_BYTES = 2 << 20
+"""See :data:`FALL_BACK_VALUES`."""
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
@@ -807,13 +844,23 @@ PARSE_CHUNK = 64
 ``items``) are read into messages between two checks of the call's deadline."""
 
 
-def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None) -> None:
+NOT_IN_PRINTED_FORM = (
+    f"is over {FALL_BACK_VALUES} JSON values or {FALL_BACK_BYTES >> 20} MiB and holds a value "
+    f"not in the form the protobuf JSON mapping prints (a quoted number, a null item, a key "
+    f"under both its names): print it so, or split it")
+"""The refusal of a large body (:data:`FALL_BACK_VALUES`) whose values are
+valid but not all in the printed form."""
+
+
+def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None,
+                fall_back: bool = True) -> None:
     """``json_format.ParseDict(tree, target)`` (read by
-    :func:`~duetime.api.json_read.read_json_object`); with ``check``, a long
-    top-level list of messages is read :data:`PARSE_CHUNK` elements at a
-    time with ``check()`` between them (it raises to stop the parse)."""
+    :func:`~duetime.api.json_read.read_json_object`, with ``fall_back``); with
+    ``check``, a long top-level list of messages is read :data:`PARSE_CHUNK`
+    elements at a time with ``check()`` between them (it raises to stop the
+    parse)."""
     if check is None:
-        read_json_object(tree, target)
+        read_json_object(tree, target, fall_back)
         return
     fields = target.DESCRIPTOR.fields_by_name
     camel = target.DESCRIPTOR.fields_by_camelcase_name
@@ -827,12 +874,12 @@ def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None) -
             lists.append((key, value))
         else:
             rest[key] = value
-    read_json_object(rest, target)
+    read_json_object(rest, target, fall_back)
     for key, value in lists:
         for first in range(0, len(value), PARSE_CHUNK):
             check()
             part = type(target)()
-            read_json_object({key: value[first:first + PARSE_CHUNK]}, part)
+            read_json_object({key: value[first:first + PARSE_CHUNK]}, part, fall_back)
             target.MergeFrom(part)
     check()
 
@@ -875,11 +922,14 @@ def _parse_body(text: str, target: Message, check: Callable[[], None] | None = N
     parse, it raises to stop it (see :func:`_parse_tree`)."""
     descriptor = target.DESCRIPTOR
     try:
-        tree = json.loads(text, object_pairs_hook=_unique_keys)
+        tree = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_bounded_integer)
     except _DuplicateKey as exc:
         why = f"duplicate key {exc.key}"
     except _LongKey as exc:
         why = f"a key of {exc.size} characters (at most {MAX_JSON_KEY}: no field is named so long)"
+    except _LongNumber as exc:
+        why = (f"an integer of {exc.size} digits (at most {MAX_JSON_DIGITS}: no field holds a "
+               f"longer one)")
     except RecursionError:
         why = "it is nested too deeply"
     except ValueError as exc:
@@ -896,7 +946,8 @@ def _parse_body(text: str, target: Message, check: Callable[[], None] | None = N
             canonical = canonical_json(tree, descriptor)
             if check is not None:
                 check()
-            _parse_tree(canonical, target, check)
+            fall_back = len(text) <= FALL_BACK_BYTES and json_values(text) <= FALL_BACK_VALUES
+            _parse_tree(canonical, target, check, fall_back)
             return
         except JsonValueError as exc:
             raise InvalidArgument.at("body", f"field {exc.path}: {exc.text}") from None
@@ -909,8 +960,15 @@ def _parse_body(text: str, target: Message, check: Callable[[], None] | None = N
             if problem is not None and problem.path:
                 raise InvalidArgument.at("body", f"field {'.'.join(problem.path)}: "
                                                  f"{problem.text}") from None
+            if problem is None and isinstance(exc, NotInPrintedForm):
+                raise InvalidArgument.at("body", NOT_IN_PRINTED_FORM) from None
             why = problem.text if problem is not None else _first_line(exc)
     raise InvalidArgument.at("body", f"is not valid JSON for {descriptor.full_name}: {why}")
+
+
+UTF8_BOM = b"\xef\xbb\xbf"
+"""A byte order mark some editors and Windows tools write before UTF-8
+text; one before a body is skipped."""
 
 
 def build_request(binding: HttpBinding, body: bytes, path_params: dict[str, str],
@@ -939,6 +997,8 @@ def build_request(binding: HttpBinding, body: bytes, path_params: dict[str, str]
         if name != "*":
             field = _field(descriptor, name)
             target = getattr(request, field.name)
+        if body.startswith(UTF8_BOM):  # RFC 8259 §8.1: a reader may ignore one
+            body = body[len(UTF8_BOM):]
         try:
             text = body.decode("utf-8") if body.strip() else "{}"
         except UnicodeDecodeError as exc:
