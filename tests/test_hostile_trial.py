@@ -149,7 +149,7 @@ def test_a_large_http_body_is_stopped_within_the_call_budget(caplog):
     tests/test_admission.py.)"""
     caplog.set_level(logging.INFO, logger="duetime")
     running = start_server(MemoryLedger(), port=0, call_budget=0.5, memory_budget=2 << 30,
-                           max_batch_items=10_000, max_batch_calendar_weight=100_000)
+                           max_batch_items=10_000, max_batch_calendar_weight=150_000)
     served = http.start_http_server(running.app, "127.0.0.1", 0, limits=running.limits,
                                     admission=running.admission)
     try:

@@ -852,16 +852,20 @@ NOT_IN_PRINTED_FORM = (
 valid but not all in the printed form."""
 
 
+def _no_check() -> None:
+    pass
+
+
 def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None,
                 fall_back: bool = True) -> None:
     """``json_format.ParseDict(tree, target)`` (read by
-    :func:`~duetime.api.json_read.read_json_object`, with ``fall_back``); with
-    ``check``, a long top-level list of messages is read :data:`PARSE_CHUNK`
-    elements at a time with ``check()`` between them (it raises to stop the
-    parse)."""
+    :func:`~duetime.api.json_read.read_json_object`, with ``fall_back``): a
+    long top-level list of messages is read :data:`PARSE_CHUNK` elements at
+    a time, with ``check()`` (when given) between them (it raises to stop
+    the parse); what is not in the printed form is looked for in the chunk
+    that holds it (:class:`~duetime.api.json_read.NotInPrintedForm`'s ``tree``)."""
     if check is None:
-        read_json_object(tree, target, fall_back)
-        return
+        check = _no_check
     fields = target.DESCRIPTOR.fields_by_name
     camel = target.DESCRIPTOR.fields_by_camelcase_name
     rest, lists = {}, []
@@ -874,12 +878,21 @@ def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None,
             lists.append((key, value))
         else:
             rest[key] = value
-    read_json_object(rest, target, fall_back)
+    try:
+        read_json_object(rest, target, fall_back)
+    except NotInPrintedForm as exc:
+        exc.tree = rest
+        raise
     for key, value in lists:
         for first in range(0, len(value), PARSE_CHUNK):
             check()
             part = type(target)()
-            read_json_object({key: value[first:first + PARSE_CHUNK]}, part, fall_back)
+            chunk = value[first:first + PARSE_CHUNK]
+            try:
+                read_json_object({key: chunk}, part, fall_back)
+            except NotInPrintedForm as exc:  # what to look at for the problem: this chunk
+                exc.tree = {**rest, key: [{}] * first + chunk}  # (at its indexes)
+                raise
             target.MergeFrom(part)
     check()
 
@@ -956,7 +969,8 @@ def _parse_body(text: str, target: Message, check: Callable[[], None] | None = N
         except Refusal:  # from ``check``: the call's budget ran out or its caller went
             raise
         except Exception as exc:  # noqa: BLE001 - whatever json_format refuses is the body's
-            problem = _message_problem(tree, descriptor, descriptor.name)
+            looked = getattr(exc, "tree", tree) if isinstance(exc, NotInPrintedForm) else tree
+            problem = _message_problem(looked, descriptor, descriptor.name)
             if problem is not None and problem.path:
                 raise InvalidArgument.at("body", f"field {'.'.join(problem.path)}: "
                                                  f"{problem.text}") from None

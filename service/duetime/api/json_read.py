@@ -59,7 +59,10 @@ at import; read-only after)."""
 class NotInPrintedForm(ValueError):
     """A JSON object :func:`read_json_object` did not read itself and was told
     not to hand to ``json_format`` (``fall_back=False``): it holds a value
-    in another form than the mapping prints, or a mistake."""
+    in another form than the mapping prints, or a mistake. ``tree``: where
+    to look for the mistake, when its raiser knows better than the whole."""
+
+    tree: Any
 
 
 class _NotHere(Exception):
