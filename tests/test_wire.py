@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tracemalloc
 
 import pytest
 
@@ -23,6 +24,7 @@ import duetime.api.wire as wire
 from duetime.api.callers import Caller
 from duetime.api.wire import (
     MAX_COUNTED_VALUES,
+    MAX_REMEMBERED,
     MESSAGE_BYTES,
     PARSING_BYTES_PER_BYTE,
     STRING_BYTES,
@@ -80,7 +82,7 @@ def test_counting_stops_past_the_limit_and_at_the_most_values():
     assert parsing_bytes(dense, BATCH, 10_000) == message_bytes(BATCH) + 52 * 192  # first past 10,000
     with pytest.raises(TooManyValues):
         parsing_bytes(dense, BATCH, NO_LIMIT)
-    assert MAX_COUNTED_VALUES == 200_000
+    assert MAX_COUNTED_VALUES == 150_000
     fits = b"\x0a\x00" * MAX_COUNTED_VALUES
     assert parsing_bytes(fits, BATCH, NO_LIMIT) == message_bytes(BATCH) + MAX_COUNTED_VALUES * 192
     with pytest.raises(TooManyValues):
@@ -89,10 +91,10 @@ def test_counting_stops_past_the_limit_and_at_the_most_values():
 
 def test_a_server_letting_heavier_batches_in_counts_more_values():
     assert (max_values(1_000), max_values(6_000), max_values(12_000), max_values(1_000_000)) == (
-        200_000, 200_000, 400_000, 33_333_333)
-    dense = b"\x0a\x00" * 300_000
+        150_000, 150_000, 300_000, 25_000_000)
+    dense = b"\x0a\x00" * 250_000
     assert parsing_bytes(dense, BATCH, NO_LIMIT, max_values(12_000)) == (
-        message_bytes(BATCH) + 300_000 * 192)
+        message_bytes(BATCH) + 250_000 * 192)
     with pytest.raises(TooCostlyToRead) as caught:
         InFlightBytes(40 * MiB, max_values=150_000).take_message(dense, BATCH)
     assert caught.value.metadata == {"limit": "values in one message", "max_values": "150000"}
@@ -209,10 +211,10 @@ def test_a_message_is_counted_cheaply_when_that_fits_else_walked():
     # the count stops at the first item past the limit
     assert 10 * MiB < int(caught.value.metadata["reading_bytes"]) <= 10 * MiB + 192
     assert in_flight.held == counted
-    # 300,000 empty items: 58 MB cheaply, over 40 MiB; walked, past 200,000 values first
+    # 300,000 empty items: 58 MB cheaply, over 40 MiB; walked, past 150,000 values first
     with pytest.raises(TooCostlyToRead) as caught:
         InFlightBytes(40 * MiB).take_message(b"\x0a\x00" * 300_000, BATCH)
-    assert caught.value.metadata == {"limit": "values in one message", "max_values": "200000"}
+    assert caught.value.metadata == {"limit": "values in one message", "max_values": "150000"}
 
 
 def test_a_tenant_holds_at_most_its_share():
@@ -302,3 +304,47 @@ def test_a_varint_longer_than_ten_bytes_ends_the_count_at_once():
     data = b"\x08" + b"\xff" * (16 << 20) + b"\x01"
     assert parsing_bytes(data, BATCH, NO_LIMIT) == message_bytes(BATCH)
     assert parsing_bytes(b"\x78" + b"\xff" * 9 + b"\x01", DUE, NO_LIMIT) == 192 + VALUE_BYTES
+
+
+def test_each_byte_of_a_varint_past_its_third_counts_as_a_value():
+    """A message of 10-byte varints (padded tags and numbers, as upb reads
+    them) reaches the value bound after a seventh as many: walking it costs
+    at most what walking short ones does."""
+    padded_tag = b"\x88" + b"\x80" * 8 + b"\x00"  # field 1, varint, padded to 10 bytes
+    number = b"\xff" * 9 + b"\x01"  # 10 bytes
+    one = padded_tag + number  # 1 value + 7 + 7 more
+    fits = MAX_COUNTED_VALUES // 15
+    counted = parsing_bytes(one * fits, BATCH, NO_LIMIT)
+    assert counted == message_bytes(BATCH) + fits * VALUE_BYTES
+    with pytest.raises(TooManyValues):
+        parsing_bytes(one * (fits + 1), BATCH, NO_LIMIT)
+    # three bytes still count one value: a length of up to 2 MiB, a field number up to 2**18
+    assert parsing_bytes(b"\x20\xff\x7f" * MAX_COUNTED_VALUES, DUE, NO_LIMIT) == (
+        192 + MAX_COUNTED_VALUES * VALUE_BYTES)
+
+
+def test_what_is_remembered_is_bounded(monkeypatch):
+    """Only the first MAX_REMEMBERED sub-messages are remembered: a batch
+    whose calendar is shared from the first item on is counted the same
+    with 1 remembered as with all."""
+    data = shared_calendar_batch(300, 20).SerializeToString()
+    counted = parsing_bytes(data, BATCH, NO_LIMIT)
+    monkeypatch.setattr(wire, "MAX_REMEMBERED", 1)
+    assert wire.parsing_bytes(data, BATCH, NO_LIMIT) == counted
+    monkeypatch.setattr(wire, "MAX_REMEMBERED", MAX_REMEMBERED)
+    distinct = pb.BatchComputeDueTimesRequest(items=[
+        pb.ComputeDueTimeRequest(idempotency_key=f"{i:08d}".ljust(130, "k"), duration="1bd")
+        for i in range(20_000)]).SerializeToString()
+    assert peak_bytes(lambda: parsing_bytes(distinct, BATCH, NO_LIMIT)) < 2_000_000
+    monkeypatch.setattr(wire, "MAX_REMEMBERED", 1 << 62)  # as before the bound
+    assert peak_bytes(lambda: wire.parsing_bytes(distinct, BATCH, NO_LIMIT)) > 5_000_000
+
+
+def peak_bytes(work) -> int:
+    """The most memory ``work()`` held at once (tracemalloc), bytes."""
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()

@@ -343,14 +343,19 @@ def json_values(body: bytes | str) -> int:
     return body.count(b",") + body.count(b":") + body.count(b"[") + body.count(b"{") + 1
 
 
+MAX_JSON_VALUES = 100_000
+"""The most JSON values (:func:`json_values`) one request body may hold at
+the default ``--max-batch-calendar-weight`` (:func:`json_max_values`)."""
+
+
 def json_max_values(max_batch_calendar_weight: int = MAX_BATCH_CALENDAR_WEIGHT) -> int:
     """The most JSON values (:func:`json_values`) one request body may hold:
-    half of what a gRPC message may hold
-    (:func:`duetime.api.wire.max_values`), 100,000 by default. Reading JSON
-    costs 1 to 2 µs a value counted so; the costliest bodies within the
-    other limits count about 93,000 (a calendar of 10,000 working
-    intervals)."""
-    return max_values(max_batch_calendar_weight) // 2
+    :data:`MAX_JSON_VALUES` by default, scaled with
+    ``max_batch_calendar_weight`` as a gRPC message's
+    (:func:`duetime.api.wire.max_values`). Reading JSON costs 1 to 2 µs a
+    value counted so; the costliest bodies within the other limits count
+    about 93,000 (a calendar of 10,000 working intervals)."""
+    return max_values(max_batch_calendar_weight, MAX_JSON_VALUES)
 
 
 class TooManyJsonValues(TooCostlyToRead):

@@ -54,30 +54,39 @@ alike): its copy in the message and the Python string made of it (up to 4
 bytes a character, and its UTF-8)."""
 _PACKED = "packed"
 """A plan's mark for a repeated scalar field (its values may come packed)."""
-MAX_COUNTED_VALUES = 200_000
+MAX_COUNTED_VALUES = 150_000
 """The most values (fields, list elements, sub-messages) :func:`parsing_bytes`
 counts in one message by default; a message holding more is refused
 (:class:`TooManyValues`). The costliest requests within the default limits
 hold about 110,000 (a batch of 1,000 items whose calendars have 96 working
 hours intervals each: 2.2 MB). A server whose ``--max-batch-calendar-weight``
-is raised counts more (:func:`max_values`)."""
+is raised counts more (:func:`max_values`). Each byte of a varint past its
+third counts as one more value: a message of long varints (10 bytes each,
+as a padded number may be) costs at most what one of short ones does."""
 
 
-def max_values(max_batch_calendar_weight: int) -> int:
+def max_values(max_batch_calendar_weight: int, most: int = MAX_COUNTED_VALUES) -> int:
     """The most values counted in one message of a server letting in
     ``max_batch_calendar_weight`` of distinct inline calendars a message:
-    :data:`MAX_COUNTED_VALUES` at the default weight (6,000) or less, and in
-    proportion above it (each unit of weight, a calendar's entry, is a few
-    values: an operator who lets in heavier messages lets their values be
-    counted too)."""
-    return max(MAX_COUNTED_VALUES,
-               MAX_COUNTED_VALUES * max_batch_calendar_weight // MAX_BATCH_CALENDAR_WEIGHT)
+    ``most`` (:data:`MAX_COUNTED_VALUES`) at the default weight (6,000) or
+    less, and in proportion above it (each unit of weight, a calendar's
+    entry, is a few values: an operator who lets in heavier messages lets
+    their values be counted too)."""
+    return max(most, most * max_batch_calendar_weight // MAX_BATCH_CALENDAR_WEIGHT)
 
 
 SAME_FROM = 128
 """Sub-messages of this many bytes or more are remembered by their bytes
 while one message is counted (:func:`parsing_bytes`), so that a repeated
 one is not walked again."""
+MAX_REMEMBERED = 4096
+"""The most sub-messages :func:`parsing_bytes` remembers in one message (the
+first ones walked; a batch's shared calendar is among them), so that what
+it remembers stays within about 1.5 MB (a message of 99,000 distinct
+items held 37 MB of them)."""
+LONG_VARINT = 3
+"""Bytes of a varint counted as one value; each byte past these counts as
+one more (:data:`MAX_COUNTED_VALUES`)."""
 
 
 class TooManyValues(Exception):
@@ -196,6 +205,7 @@ def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
                 got = _long_varint(data, i, end, tag)
                 if got is None:
                     return cost
+                values -= max(0, got[1] - i + 1 - LONG_VARINT)
                 tag, i = got
             wire_type = tag & 7
             if wire_type == 2:
@@ -207,6 +217,7 @@ def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
                     got = _long_varint(data, i, end, n)
                     if got is None:
                         return cost
+                    values -= max(0, got[1] - i + 1 - LONG_VARINT)
                     n, i = got
                 if i + n > end:
                     return cost
@@ -248,6 +259,7 @@ def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
                     got = _long_varint(data, i, end, b)  # at most 10 bytes
                     if got is None:
                         return cost
+                    values -= max(0, got[1] - i + 1 - LONG_VARINT)
                     i = got[1]
                 cost += VALUE_BYTES
             elif wire_type == 1:
@@ -267,5 +279,5 @@ def parsing_bytes(data: bytes, descriptor: Descriptor, limit: int,
             return cost
         i = end
         end, plan, key, before = stack.pop()
-        if key is not None:
+        if key is not None and len(seen) < MAX_REMEMBERED:
             seen[key] = cost - before
