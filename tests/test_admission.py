@@ -88,8 +88,14 @@ def test_tenant_calls_are_counted_per_tenant():
             tenants.enter(a)
         with tenants.call(b):
             assert (tenants.in_flight(a), tenants.in_flight(b)) == (2, 1)
-    # the same namespaces, scopes and default: the same tenant (a rotated token)
+    # the same namespaces: the same tenant (a rotated token; one with other scopes or default)
     assert tenants.in_flight(Caller(frozenset({"team-a"}), frozenset({"compute"}), "team-a")) == 1
+    other_scopes = Caller(frozenset({"team-a"}), frozenset({"read", "admin"}), "")
+    with tenants.call(other_scopes):
+        assert tenants.in_flight(a) == 2
+        with pytest.raises(TenantCallsExhausted):
+            tenants.enter(a)
+        assert tenants.in_flight(Caller(frozenset({"team-a", "team-b"}))) == 0  # other namespaces
     tenants.leave(a)
     assert (tenants.in_flight(a), tenants.in_flight(b)) == (0, 0)
     unbounded = TenantCalls(0)
@@ -624,6 +630,7 @@ def test_many_slow_bodies_and_large_messages_keep_rss_within_the_budget(small):
 
 TEAM_A = "team-a-token.1"
 TEAM_B = "team-b-token.2"
+TEAM_A_COMPUTE = "team-a-compute-token.3"
 
 
 @pytest.fixture(scope="module")
@@ -711,6 +718,7 @@ def shared(tmp_path_factory):
     hold 4 MiB of them."""
     directory = tmp_path_factory.mktemp("shared")
     (directory / "tokens").write_text(f"{TEAM_A} namespaces=team-a scopes=compute,read\n"
+                                      f"{TEAM_A_COMPUTE} namespaces=team-a scopes=compute\n"
                                       f"{TEAM_B} namespaces=team-b scopes=compute,read\n")
     server = start_with_http(directory / "ledger.db", "--auth-tokens", str(directory / "tokens"),
                              "--memory-budget", "24MiB", "--max-message-bytes", str(MESSAGE),
@@ -1000,9 +1008,10 @@ def test_an_array_longer_than_any_list_of_a_request_is_refused_before_it_is_read
 
 
 def test_one_tenant_holds_at_most_two_of_the_three_stream_slots(shared):
-    """team-a's two idle streams hold two slots; its third is refused
-    STREAMS_EXHAUSTED for one tenant (below its --tenant-calls, 4), while
-    team-b's stream is served."""
+    """team-a's two idle streams hold two slots; its third, opened with
+    another token of team-a's namespace (other scopes: one tenant all the
+    same), is refused STREAMS_EXHAUSTED for one tenant (below its
+    --tenant-calls, 4), while team-b's stream is served."""
     release = threading.Event()
 
     def silent():
@@ -1015,7 +1024,8 @@ def test_one_tenant_holds_at_most_two_of_the_three_stream_slots(shared):
     try:
         time.sleep(0.5)  # both are in their handlers
         with pytest.raises(grpc.RpcError) as caught:
-            list(shared.stub.StreamComputeDueTimes(silent(), metadata=auth(TEAM_A), timeout=30))
+            list(shared.stub.StreamComputeDueTimes(silent(), metadata=auth(TEAM_A_COMPUTE),
+                                                   timeout=30))
         info = error_info(rpc_status.from_call(caught.value))
         assert (caught.value.code(), info.reason, dict(info.metadata)) == (
             grpc.StatusCode.RESOURCE_EXHAUSTED, "STREAMS_EXHAUSTED",

@@ -20,9 +20,9 @@ in one process keep their own.
   is :class:`TooCostlyToRead` (413, not retryable); its bytes are dropped,
   the server stays up.
 - **Calls per tenant** (:class:`TenantCalls`): with bearer tokens, the calls
-  one tenant (a token's namespaces, scopes and default namespace: tokens
-  with the same ones, such as a token and its replacement during a
-  rotation, are one tenant) has in flight over both faces are at most
+  one tenant (the namespaces a token is bound to: tokens bound to the same
+  ones, such as a token and its replacement during a rotation, or a team's
+  tokens of other scopes, are one tenant) has in flight over both faces are at most
   ``--tenant-calls``; one more is refused at once
   (:class:`TenantCallsExhausted`: RESOURCE_EXHAUSTED, HTTP 429 with
   ``Retry-After``), so one tenant cannot take every thread from the others.
@@ -182,17 +182,20 @@ class TenantCallsExhausted(Refusal):
 
 
 class _PerTenant(dict):
-    """An amount per tenant (a :class:`~duetime.api.callers.Caller`), kept
-    only while above zero. Not locked: its owner's lock guards it."""
+    """An amount per tenant (of a :class:`~duetime.api.callers.Caller`: its
+    :attr:`~duetime.api.callers.Caller.tenant`, the namespaces its token is
+    bound to), kept only while above zero. Not locked: its owner's lock
+    guards it."""
 
     __slots__ = ()
 
-    def of(self, tenant: Caller) -> int:
-        """What ``tenant`` holds now (0: nothing)."""
-        return self.get(tenant, 0)
+    def of(self, caller: Caller) -> int:
+        """What ``caller``'s tenant holds now (0: nothing)."""
+        return self.get(caller.tenant, 0)
 
-    def add(self, tenant: Caller, amount: int) -> None:
-        """``amount`` more for ``tenant`` (negative: less); forgotten at zero."""
+    def add(self, caller: Caller, amount: int) -> None:
+        """``amount`` more for ``caller``'s tenant (negative: less); forgotten at zero."""
+        tenant = caller.tenant
         left = self.get(tenant, 0) + amount
         if left:
             self[tenant] = left

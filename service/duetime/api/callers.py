@@ -106,6 +106,14 @@ class Caller:
     scopes: frozenset[str] = frozenset(SCOPES)
     default: str = ""
 
+    @property
+    def tenant(self) -> frozenset[str] | None:
+        """Whose share of the server this caller's calls take
+        (:mod:`duetime.api.admission`): the namespaces its token is bound to.
+        Tokens bound to the same namespaces, whatever their scopes or
+        default, are one tenant (None: the tokens of every namespace)."""
+        return self.namespaces
+
     @classmethod
     def of(cls, entry: TokenEntry) -> Caller:
         """The caller holding the token of ``entry`` (:data:`ANYONE` itself
