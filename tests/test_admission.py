@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import json
+import re
 import select
 import socket
 import threading
@@ -384,6 +385,9 @@ def test_a_body_of_more_json_values_than_one_may_hold_is_413_before_it_is_read(s
         f"':', '[' and '{{'), more than the 100000 one body may hold, since reading JSON costs "
         f"about 2 µs a value: name a calendar bundle instead of repeating an inline calendar in "
         f"every item, send the batch over gRPC, or split it")
+    assert logged(small, "RESOURCE_EXHAUSTED")
+    assert re.search(r"RESOURCE_EXHAUSTED [0-9.]+ ms namespace=\S+ peer=\S+ "
+                     r"reason=REQUEST_TOO_LARGE", "".join(small.stderr))  # which bound it met
     answers_still(small)
 
 

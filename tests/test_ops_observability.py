@@ -70,6 +70,11 @@ def test_metrics_count_every_call_by_code(ops_server, tmp_path):
         (("code", "NOT_FOUND"), ("method", GET_RECORD)): 1.0,
         (("code", "OK"), ("method", CHECK)): 1.0,  # the readiness check, without a token
     }
+    assert series(samples, "duetime_rpc_refusals_total") == {  # by ErrorInfo reason
+        (("method", DUE), ("reason", "INVALID_ARGUMENT")): 1.0,
+        (("method", DUE), ("reason", "TOKEN_MISSING")): 2.0,
+        (("method", GET_RECORD), ("reason", "RECORD_NOT_FOUND")): 1.0,
+    }
     counts = series(samples, "duetime_rpc_duration_seconds_count")
     assert counts == {(("method", DUE),): 6.0, (("method", GET_RECORD),): 1.0,
                       (("method", CHECK),): 1.0}
@@ -123,6 +128,8 @@ def test_json_logs_one_object_a_line_with_the_request_fields(ops_server, tmp_pat
     assert requests[2]["peer"].startswith("ipv4:127.0.0.1:")  # refused: it is
     assert isinstance(answered["latency_ms"], float) and answered["latency_ms"] > 0
     assert "record_id" not in requests[2] and requests[2]["namespace"] == ""
+    assert requests[2]["reason"] == "TOKEN_MISSING" and "reason" not in answered
+    assert requests[2]["message"].endswith(" reason=TOKEN_MISSING")
     (config,) = [line["config"] for line in lines if "config" in line]
     assert (config["log_format"], config["auth_tokens"], config["port"]) == (
         "json", str(tokens), 0)

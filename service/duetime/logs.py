@@ -37,7 +37,8 @@ from datetime import datetime, timezone
 ACCESS = "duetime.access"
 """The logger of the one line per finished call."""
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(message)s"
-FIELDS = ("rpc", "code", "latency_ms", "record_id", "namespace", "peer", "config", "worker", "pid")
+FIELDS = ("rpc", "code", "latency_ms", "record_id", "namespace", "peer", "reason", "config",
+          "worker", "pid")
 """Record attributes (``extra=``) a JSON line carries when present."""
 FLUSH_SECONDS = 0.05
 """The longest a request line waits in the buffer before it is written."""
@@ -181,7 +182,7 @@ def configure(log_format: str = "text", level: int = logging.INFO,
     root.setLevel(level)
 
 
-_CALL_MESSAGE = "rpc %s %s %.3f ms%s namespace=%s%s"
+_CALL_MESSAGE = "rpc %s %s %.3f ms%s namespace=%s%s%s"
 _CALL_TEMPLATE = vars(logging.LogRecord(ACCESS, logging.INFO, __file__, 0, _CALL_MESSAGE, (), None))
 """The attributes every request line's record shares (made once: a
 LogRecord's own constructor looks up the file name, thread, process and
@@ -191,9 +192,10 @@ _new_record = object.__new__
 
 
 def log_call(rpc: str, code: str, seconds: float, record_id: str, namespace: str,
-             peer: str) -> None:
+             peer: str, reason: str = "") -> None:
     """The request line of one finished call (logger ``duetime.access``, INFO):
-    ``record_id`` and ``peer`` only when not ``""``.
+    ``record_id``, ``peer`` and ``reason`` (a refusal's ErrorInfo reason,
+    such as ``IN_FLIGHT_BYTES_EXHAUSTED``) only when not ``""``.
 
     The record is made from :data:`_CALL_TEMPLATE` (no caller lookup: no
     format shows the source line) and handed to the handlers directly."""
@@ -206,7 +208,8 @@ def log_call(rpc: str, code: str, seconds: float, record_id: str, namespace: str
     created = time.time()
     attributes.update(
         args=(rpc, code, latency_ms, f" record_id={record_id}" if record_id else "",
-              namespace or '""', f" peer={peer}" if peer else ""),
+              namespace or '""', f" peer={peer}" if peer else "",
+              f" reason={reason}" if reason else ""),
         created=created, msecs=int((created - int(created)) * 1000) + 0.0,
         relativeCreated=_CALL_TEMPLATE["relativeCreated"]
         + (created - _CALL_TEMPLATE["created"]) * 1000,
@@ -217,4 +220,6 @@ def log_call(rpc: str, code: str, seconds: float, record_id: str, namespace: str
         attributes["record_id"] = record_id
     if peer:
         attributes["peer"] = peer
+    if reason:
+        attributes["reason"] = reason
     access_log.handle(record)

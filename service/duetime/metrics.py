@@ -13,6 +13,12 @@ process registers there). That port answers ``GET`` and ``HEAD`` of
     Counted by the server's call interceptor, so refused calls (a missing
     token, a call over budget) count too; a message refused by gRPC itself
     for its size never reaches a handler and is not counted.
+``duetime_rpc_refusals_total{method, reason}`` (counter)
+    Calls refused or failed, by method and the reason of their ErrorInfo
+    (``REQUEST_TOO_LARGE``, ``IN_FLIGHT_BYTES_EXHAUSTED``,
+    ``TENANT_CALLS_EXHAUSTED``, ``MESSAGE_TIMEOUT``, ``INVALID_ARGUMENT`` …;
+    docs/semantics.md lists them): which bound a server's callers meet. Counted as
+    ``duetime_rpc_requests_total`` is.
 ``duetime_rpc_duration_seconds{method}`` (histogram)
     Seconds from the handler's start to its answer (a stream: to its end).
 ``duetime_ledger_commit_seconds`` (histogram)
@@ -89,12 +95,15 @@ class Metrics:
         # Finished calls, appended without a lock (deque.append is atomic) and
         # counted into the series below at each scrape: registered first, so
         # a scrape counts them before it reads the series.
-        self._pending: deque[tuple[str, str, float]] = deque()
+        self._pending: deque[tuple[str, str, float, str]] = deque()
         self._counting = threading.Lock()
         self.registry.register(_PendingCalls(self))
         self.requests = Counter(
             "duetime_rpc_requests", "gRPC calls finished, by method and status code",
             ("method", "code"), registry=self.registry)
+        self.refusals = Counter(
+            "duetime_rpc_refusals", "gRPC calls refused or failed, by method and reason",
+            ("method", "reason"), registry=self.registry)
         self.duration = Histogram(
             "duetime_rpc_duration_seconds", "Seconds a gRPC call took in the server",
             ("method",), buckets=RPC_BUCKETS, registry=self.registry)
@@ -116,14 +125,15 @@ class Metrics:
         self._http = None
         self._calls: dict[tuple[str, str], tuple] = {}
 
-    def observe_call(self, method: str, code: str, seconds: float) -> None:
-        """Count one finished call (``seconds``: its duration): held in a
-        buffer (no lock taken) and counted into ``duetime_rpc_requests_total``
-        and ``duetime_rpc_duration_seconds`` at the next scrape, or by this
-        call when :data:`MAX_PENDING` are held."""
+    def observe_call(self, method: str, code: str, seconds: float, reason: str = "") -> None:
+        """Count one finished call (``seconds``: its duration; ``reason``: a
+        refusal's ErrorInfo reason, ``""`` for none): held in a buffer (no
+        lock taken) and counted into ``duetime_rpc_requests_total``,
+        ``duetime_rpc_refusals_total`` and ``duetime_rpc_duration_seconds``
+        at the next scrape, or by this call when :data:`MAX_PENDING` are held."""
         if len(self._pending) >= self.MAX_PENDING:
             self.count_pending()
-        self._pending.append((method, code, seconds))
+        self._pending.append((method, code, seconds, reason))
 
     def count_pending(self) -> None:
         """Count the buffered calls into their series now (a scrape does this
@@ -132,13 +142,15 @@ class Metrics:
         pending = self._pending
         with self._counting:
             while pending:
-                method, code, seconds = pending.popleft()
+                method, code, seconds, reason = pending.popleft()
                 children = self._calls.get((method, code))
                 if children is None:
                     children = self._calls[method, code] = (self.requests.labels(method, code),
                                                             self.duration.labels(method))
                 children[0].inc()
                 children[1].observe(seconds)
+                if reason:
+                    self.refusals.labels(method, reason).inc()
 
     def set_catalog(self, catalog: Catalog) -> None:
         """Make ``duetime_bundle_info`` list ``catalog``'s bundles (and only

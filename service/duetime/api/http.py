@@ -142,7 +142,7 @@ from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
 from duetime.api.convert import JsonValueError, canonical_json, json_error_text, message_json
 from duetime.api.json_read import NotInPrintedForm, read_json_object
 from duetime.api.observe import logged_namespace, record_id_of
-from duetime.api.status import HTTP_STATUS, code_name, http_status_of, status_of
+from duetime.api.status import HTTP_STATUS, code_name, http_status_of, reason_of, status_of
 from duetime.api.tracing import call_tracer
 from duetime.app import DueTimeApp, ShuttingDown
 from duetime.app.limits import MAX_BATCH_CALENDAR_WEIGHT
@@ -1444,12 +1444,13 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                 log_failure(log, exc)
                 error = exc
             code = code_name(error) if error is not None else "OK"
+            reason = reason_of(error) if error is not None else ""
             seconds = time.perf_counter() - began
             if metrics is not None:
-                metrics.observe_call(rpc, code, seconds)
+                metrics.observe_call(rpc, code, seconds, reason)
             if log_calls:
                 log_call(rpc, code, seconds, record_id_of(response),
-                         logged_namespace(metadata, caller.default), peer)
+                         logged_namespace(metadata, caller.default), peer, reason)
             if tracer is not None:
                 tracer.http_call(rpc, binding.verb, binding.template,
                                  200 if error is None else http_status_of(error), code, seconds,

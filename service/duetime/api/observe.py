@@ -9,7 +9,8 @@ call budget — and for each one, once it has finished:
   only when metrics are on);
 - writes one request line (:func:`duetime.logs.log_call`): rpc, status code,
   latency_ms, record_id (when the answer has one), namespace (the one named,
-  else the caller's default: :class:`ObservedContext`), and peer when
+  else the caller's default: :class:`ObservedContext`), reason (a refusal's
+  ErrorInfo reason, when the call was ended with one), and peer when
   the call did not end OK (``context.peer()`` lets go of the GIL twice, which
   costs a busy server a thread switch each time: a call answered OK is not
   worth it, a refused or failed one is where the caller's address helps).
@@ -26,6 +27,7 @@ import time
 
 import grpc
 
+from duetime.api.status import reason_in
 from duetime.api.tracing import call_tracer
 from duetime.app import NAMESPACE_METADATA
 from duetime.logs import access_log, log_call
@@ -52,15 +54,22 @@ class ObservedContext:
     it (:meth:`note_caller`, called by :mod:`duetime.auth`), for the
     call's log line and span; everything else is the wrapped context's."""
 
-    __slots__ = ("_context", "default_namespace")
+    __slots__ = ("_context", "default_namespace", "reason")
 
     def __init__(self, context):
         self._context = context
         self.default_namespace = ""
+        self.reason = ""
 
     def note_caller(self, caller) -> None:
         """Remember ``caller``'s default namespace (a :class:`~duetime.api.callers.Caller`)."""
         self.default_namespace = caller.default
+
+    def abort_with_status(self, status) -> None:
+        """End the call with ``status``, remembering its ErrorInfo reason
+        for the call's log line and metrics."""
+        self.reason = reason_in(status)
+        self._context.abort_with_status(status)
 
     def __getattr__(self, name: str):
         return getattr(self._context, name)
@@ -111,12 +120,12 @@ class CallObserver(grpc.ServerInterceptor):
                 context: grpc.ServicerContext, observed: ObservedContext) -> None:
         seconds = time.perf_counter() - began
         if self.metrics is not None:
-            self.metrics.observe_call(method, code, seconds)
+            self.metrics.observe_call(method, code, seconds, observed.reason)
         if self.log_calls and access_log.isEnabledFor(logging.INFO):
             log_call(method, code, seconds, record_id_of(response),
                      logged_namespace(context.invocation_metadata(),
                                       observed.default_namespace),
-                     "" if code == "OK" else context.peer())
+                     "" if code == "OK" else context.peer(), observed.reason)
         if self.tracer is not None:
             self.tracer.grpc_call(method, code, seconds, record_id_of(response),
                                   logged_namespace(context.invocation_metadata(),

@@ -220,3 +220,22 @@ def grpc_status(exc: BaseException) -> grpc.Status:
     """:func:`status_of` ``exc`` as gRPC sends it (code, message and the
     status in ``grpc-status-details-bin``), for ``abort_with_status``."""
     return rpc_status.to_status(status_of(exc))
+
+
+def reason_of(exc: BaseException) -> str:
+    """The ErrorInfo reason :func:`status_of` gives ``exc`` (``INTERNAL``
+    for an exception that is not a refusal), for logs and metrics."""
+    return exc.reason if isinstance(exc, Refusal) else "INTERNAL"
+
+
+def reason_in(status: grpc.Status) -> str:
+    """The ErrorInfo reason a status made by :func:`grpc_status` carries,
+    ``""`` for one without (``context.abort`` with a code and a text)."""
+    for key, value in status.trailing_metadata or ():
+        if key == "grpc-status-details-bin":
+            for detail in status_pb2.Status.FromString(value).details:
+                if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                    info = error_details_pb2.ErrorInfo()
+                    detail.Unpack(info)
+                    return info.reason
+    return ""
