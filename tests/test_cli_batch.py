@@ -168,3 +168,44 @@ def test_batch_without_a_server_to_reach_exits_1(tmp_path, capsys):
         "listening there: is duetime serve running, and on which port? (its gRPC port, --port, "
         "default 50051)\n")
     assert out.read_text() == ""
+
+
+def test_batch_sends_fewer_items_a_call_when_their_explanations_would_pass_the_weight(
+        server, tmp_path, capsys):
+    """Five explained items in a calendar of 48 intervals a day weigh 240,
+    more than one message may hold (100): sent in calls of two, two and one,
+    every item is answered with its explanation. A calendar heavier than a
+    message may hold goes alone, and its refusal is its own line's error."""
+    intervals = [{"start": f"{h:02d}:{m:02d}", "end": f"{h:02d}:{m + 15:02d}"}
+                 for h in range(24) for m in (0, 30)]
+    calendar = {"timeZone": "Europe/Zagreb", "workingHours": {"days": [
+        {"weekday": day, "intervals": intervals} for day in ("MONDAY", "TUESDAY")]}}
+    heavy = {"timeZone": "UTC", "holidays": [{"date": f"{2030 + y}-01-{d:02d}"}
+                                             for y in range(200) for d in range(1, 31)]}
+    lines = [json.dumps({"start": "2026-11-30T08:00:00Z", "duration": "2bh", "explain": True,
+                         "calendar": calendar, "idempotencyKey": f"explained-{i}"})
+             for i in range(5)]
+    lines.append(json.dumps({"start": "2026-11-30T08:00:00Z", "duration": "1bd",
+                             "calendar": heavy}))
+    lines.append(json.dumps({"start": "2026-11-30T08:00:00Z", "duration": "1bd",
+                             "calendar": {"timeZone": "UTC"}}))
+    source, out = write_input(tmp_path, lines), tmp_path / "results.jsonl"
+    calls: list[int] = []
+    real = cli.DuetimeClient.compute_due_times
+
+    def counted(self, items):
+        items = list(items)
+        calls.append(len(items))
+        return real(self, items)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cli.DuetimeClient, "compute_due_times", counted)
+        code = cli.main(["batch", str(source), "--server", server.address, "--out", str(out)])
+    assert calls == [2, 2, 1, 1, 1]
+    results = read_output(out)
+    assert [("response" in r) for r in results] == [True] * 5 + [False, True]
+    assert all(r["response"]["explanation"] for r in results[:5])
+    assert results[0]["response"]["due"] == "2026-11-30T11:45:00Z"  # 8 intervals of 15 min from 09:00 local
+    assert results[5]["error"]["violations"][0]["field"] == "items[0].calendar"
+    assert code == 1
+    assert capsys.readouterr().err.splitlines()[-1] == "7 items: 6 ok, 1 failed"

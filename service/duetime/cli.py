@@ -163,6 +163,12 @@ from duetime.api.convert import (
     request_from_json,
 )
 from duetime.app import MAX_BATCH_ITEMS, RecordNotFound, check_namespace
+from duetime.app.limits import (
+    MAX_BATCH_CALENDAR_WEIGHT,
+    MAX_EXPLANATION_WEIGHT,
+    calendar_weight,
+    explanation_weight,
+)
 from duetime.app.catalog_reads import PolicyNotFound
 from duetime.api.convert import policies_listing, policy_to_proto
 from duetime.bundles.policy import check_policies, compile_policies
@@ -1200,6 +1206,37 @@ def _chunks(lines: Iterator[tuple[int, bytes]], size: int) -> Iterator[list[tupl
         yield chunk
 
 
+def _message_parts(requests: list[pb.ComputeDueTimeRequest]) -> Iterator[range]:
+    """``requests`` (one chunk) cut, in order, into the parts one
+    BatchComputeDueTimes message may hold at the server's default limits:
+    explanations weighing at most :data:`~duetime.app.limits.MAX_EXPLANATION_WEIGHT`
+    and distinct inline calendars weighing at most
+    :data:`~duetime.app.limits.MAX_BATCH_CALENDAR_WEIGHT` (docs/operations.md,
+    "What one request may hold"). An item heavier than that alone is a part
+    of its own, which the server refuses naming its field."""
+    first = explained = weight = 0
+    calendars: set[bytes] = set()
+    for i, request in enumerate(requests):
+        adds = explanation_weight(request.calendar) if request.explain else 0
+        calendar, weighs = b"", 0
+        if request.HasField("calendar") and not (request.calendar.bundle
+                                                 and len(request.calendar.ListFields()) == 1):
+            calendar = request.calendar.SerializeToString(deterministic=True)
+            weighs = 0 if calendar in calendars else calendar_weight(request.calendar)
+        if i > first and (explained + adds > MAX_EXPLANATION_WEIGHT
+                          or weight + weighs > MAX_BATCH_CALENDAR_WEIGHT):
+            yield range(first, i)
+            first, explained, weight = i, 0, 0
+            calendars.clear()
+            weighs = calendar_weight(request.calendar) if calendar else 0
+        explained += adds
+        weight += weighs
+        if calendar:
+            calendars.add(calendar)
+    if first < len(requests):
+        yield range(first, len(requests))
+
+
 def cmd_batch(args: argparse.Namespace) -> int:
     """``duetime batch FILE.jsonl``: answer every request line, in order, one
     JSON result a line; 0 when every item was answered, 1 when some failed."""
@@ -1233,11 +1270,19 @@ def cmd_batch(args: argparse.Namespace) -> int:
                 except DuetimeError as exc:
                     results[k] = {"error": _local_error(exc)}
             if duetime is not None and requests:
-                answers = duetime.compute_due_times(requests)
-                for k, answer in zip(positions, answers, strict=True):
-                    results[k] = ({"response": message_dict(
-                                      answer.due_time.recorded.message)}
-                                  if answer.ok else {"error": _call_error(answer.error)})
+                for part in _message_parts(requests):
+                    try:
+                        answers = duetime.compute_due_times(requests[part.start:part.stop])
+                    except CallError as exc:
+                        if exc.code not in _BAD_INPUT:
+                            raise  # the server failed: the lines written so far stand
+                        for k in positions[part.start:part.stop]:  # the message was refused
+                            results[k] = {"error": _call_error(exc)}
+                        continue
+                    for k, answer in zip(positions[part.start:part.stop], answers, strict=True):
+                        results[k] = ({"response": message_dict(
+                                          answer.due_time.recorded.message)}
+                                      if answer.ok else {"error": _call_error(answer.error)})
             elif requests:
                 if catalog is None and any(r.calendar.bundle for r in requests):
                     catalog = _bundles_catalog(args.calendars)
@@ -2301,7 +2346,9 @@ mapping (blank lines are skipped), e.g.
 Each result is one JSON line, in input order, naming the input line: {"line": 1, "response": {...}} (a ComputeDueTimeResponse) or
 {"line": 2, "error": {"code", "message", "reason", "violations": [{"field",
 "description"}]}}. With --server the requests go in BatchComputeDueTimes
-calls of --chunk requests and every answer is recorded; without, they are
+calls of --chunk requests (fewer when their explanations or distinct inline
+calendars would weigh more than one message may hold) and every answer is
+recorded; without, they are
 computed locally and nothing is recorded. A progress line goes to stderr every
 10,000 items, a summary at the end. Exit code: 0 every item answered, 1 some
 failed (or the server failed: the lines written so far stand), 2 usage.
