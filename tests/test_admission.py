@@ -34,6 +34,7 @@ from duetime.api.admission import (
     InFlightBytesExhausted,
     TenantCalls,
     TenantCallsExhausted,
+    TooCostlyToRead,
     in_flight_limit,
     retry_after,
 )
@@ -533,6 +534,47 @@ def test_a_request_head_not_sent_in_time_is_408_and_an_idle_connection_is_closed
     assert line.split()[2] == "INFO", line
     assert "Traceback" not in "".join(small.stderr)
     answers_still(small)
+
+
+def test_refused_messages_of_the_largest_size_leave_no_memory_behind(tmp_path):
+    """A server at the default limits (16 MiB messages, 256 MiB budget):
+    eight clients each send four 16 MiB messages of 8 million empty items,
+    all refused unparsed. Within two seconds after, the server is back
+    within 24 MiB of where it was (it was 340 MB above: the refusals kept
+    the messages alive until the cyclic garbage collector ran, and the C
+    allocator kept what gRPC received them in), and answers."""
+    server = start_with_http(tmp_path / "ledger.db")
+    try:
+        answers_still(server)
+        pid = server.proc.pid
+        before = rss(pid)
+        raw = server.channel.unary_unary("/duetime.v1.DueTimeService/BatchComputeDueTimes",
+                                         request_serializer=lambda data: data,
+                                         response_deserializer=lambda data: data)
+        dense = b"\x0a\x00" * (8 * MiB - 8)
+        codes: list[grpc.StatusCode] = []
+
+        def send() -> None:
+            for _ in range(4):
+                try:
+                    raw(dense, timeout=60)
+                except grpc.RpcError as exc:
+                    codes.append(exc.code())
+
+        clients = [threading.Thread(target=send) for _ in range(8)]
+        for client in clients:
+            client.start()
+        for client in clients:
+            client.join(timeout=120)
+        assert codes == [grpc.StatusCode.RESOURCE_EXHAUSTED] * 32
+        settled = time.monotonic() + 2
+        while rss(pid) > before + 24 * MiB and time.monotonic() < settled:
+            time.sleep(0.1)
+        assert rss(pid) <= before + 24 * MiB, (before, rss(pid))
+        answers_still(server)
+        assert server.terminate() == 0, "".join(server.stderr)
+    finally:
+        server.kill()
 
 
 def test_many_slow_bodies_and_large_messages_keep_rss_within_the_budget(small):
@@ -1151,3 +1193,32 @@ def test_calls_past_the_accepted_bound_are_refused_at_once(small):
     assert codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) + codes.count(
         grpc.StatusCode.CANCELLED) == 70, codes
     answers_still(small)
+
+
+def test_freed_memory_is_handed_back_after_a_mebibyte_of_requests_at_most_once_a_second(
+        monkeypatch):
+    from duetime.api import server as served
+    trims: list[float] = []
+    clock = [100.0]
+    monkeypatch.setattr(served.time, "monotonic", lambda: clock[0])
+    in_flight = InFlightBytes(64 * MiB)
+    freed = served.FreedMemory(in_flight, trim=lambda: trims.append(clock[0]))
+    freed.check()
+    assert trims == []  # nothing came yet
+    in_flight.take(MiB - 1)
+    freed.check()
+    assert trims == []
+    with pytest.raises(TooCostlyToRead):  # refused messages count too
+        in_flight.take_message(b"\x0a\x00" * 400_000, pb.BatchComputeDueTimesRequest.DESCRIPTOR)
+    assert in_flight.passed == MiB - 1 + 800_000
+    freed.check()
+    assert trims == [100.0]
+    in_flight.take(2 * MiB)
+    clock[0] += 0.5
+    freed.check()
+    assert trims == [100.0]  # not again within a second
+    clock[0] += 0.5
+    freed.check()
+    assert trims == [100.0, 101.0]
+    served.FreedMemory(None, trim=lambda: trims.append(0.0)).check()  # no budget: nothing to do
+    assert trims == [100.0, 101.0]

@@ -210,13 +210,14 @@ class InFlightBytes:
     message is counted up to ``max_values`` values (:meth:`take_message`). Thread-safe;
     :meth:`take` and :meth:`release` are a lock and an addition or two each."""
 
-    __slots__ = ("limit", "tenant_limit", "max_values", "_held", "_tenants", "_lock")
+    __slots__ = ("limit", "tenant_limit", "max_values", "_held", "_tenants", "_lock", "_passed")
 
     def __init__(self, limit: int, tenant_limit: int = 0, max_values: int = MAX_COUNTED_VALUES):
         self.limit = limit
         self.tenant_limit = tenant_limit
         self.max_values = max_values
         self._held = 0
+        self._passed = 0
         self._tenants = _PerTenant()
         self._lock = threading.Lock()
 
@@ -224,6 +225,16 @@ class InFlightBytes:
     def held(self) -> int:
         """The bytes held now."""
         return self._held
+
+    @property
+    def passed(self) -> int:
+        """The bytes counted so far, taken or refused (it only grows): how
+        much request memory came and went (:class:`duetime.api.server.FreedMemory`)."""
+        return self._passed
+
+    def _refused(self, size: int) -> None:
+        with self._lock:
+            self._passed += size
 
     def held_by(self, tenant: Caller) -> int:
         """The bytes ``tenant`` holds now (0 without a share)."""
@@ -248,6 +259,7 @@ class InFlightBytes:
                     raise InFlightBytesExhausted(size, mine, self.tenant_limit, tenant=True)
                 self._tenants.add(tenant, size)
             self._held = held + size
+            self._passed += size
 
     def release(self, size: int, tenant: Caller | None = None) -> None:
         """Count ``size`` bytes (taken before, for ``tenant``) no longer held."""
@@ -281,10 +293,16 @@ class InFlightBytes:
         try:
             reading = size + parsing_bytes(data, descriptor, limit - size, self.max_values)
         except TooManyValues:
+            self._refused(size)
             raise message_too_costly(size, None, self.max_values) from None
         if reading > limit:
+            self._refused(size)
             raise message_too_costly(size, reading, limit, limit != self.limit)
-        self.take(reading, tenant)
+        try:
+            self.take(reading, tenant)
+        except InFlightBytesExhausted:
+            self._refused(size)
+            raise
         return reading
 
 
