@@ -577,6 +577,44 @@ def test_refused_messages_of_the_largest_size_leave_no_memory_behind(tmp_path):
         server.kill()
 
 
+def test_refused_bodies_of_the_largest_size_leave_no_memory_behind(tmp_path):
+    """The HTTP face of a server at the default limits: eight clients each
+    send three 15 MiB bodies whose instant is 15 MiB long (400, or 503 when
+    the request bytes in flight are full). Within two seconds after, the
+    server is back within 24 MiB of where it was (it stayed 450 MB above:
+    each refusal kept its body and a dozen copies of the instant until the
+    cyclic garbage collector ran), and answers."""
+    server = start_with_http(tmp_path / "ledger.db")
+    try:
+        answers_still(server)
+        pid = server.proc.pid
+        before = rss(pid)
+        body = b'{"start": "' + b"2" * (15 * MiB) + b'", "duration": "1bd"}'
+        statuses: list[int] = []
+
+        def send() -> None:
+            for _ in range(3):
+                statuses.append(httpx.post(f"{server.http_url}/v1/dueTimes:compute",
+                                           content=body, timeout=60,
+                                           headers={"content-type": "application/json"})
+                                .status_code)
+
+        clients = [threading.Thread(target=send) for _ in range(8)]
+        for client in clients:
+            client.start()
+        for client in clients:
+            client.join(timeout=120)
+        assert len(statuses) == 24 and set(statuses) <= {400, 503} and 400 in statuses
+        settled = time.monotonic() + 2
+        while rss(pid) > before + 24 * MiB and time.monotonic() < settled:
+            time.sleep(0.1)
+        assert rss(pid) <= before + 24 * MiB, (before, rss(pid))
+        answers_still(server)
+        assert server.terminate() == 0, "".join(server.stderr)
+    finally:
+        server.kill()
+
+
 def test_many_slow_bodies_and_large_messages_keep_rss_within_the_budget(small):
     """CONNECTIONS (150) connections each announcing and sending most of a 3 MiB body (the
     body is never finished), and 40 gRPC messages of 1.5 MiB each (each

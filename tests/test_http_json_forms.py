@@ -416,3 +416,13 @@ def test_a_byte_order_mark_before_the_body_is_skipped(client):
     response = client.request("POST", COMPUTE, content=body,
                               headers={"Content-Type": "application/json"})
     assert (response.status_code, response.json()["due"]) == (200, "2026-12-02T15:00:00Z")
+
+
+def test_an_instant_or_value_name_longer_than_any_is_refused_before_it_is_read(client):
+    found = violation(client.post(COMPUTE, {"start": "2" * 100_000, "duration": "1bd"}))
+    assert found == {"field": "body", "description": "field start: is 100000 characters long; "
+                                                     "an instant is at most 256"}
+    found = violation(client.post(COMPUTE, {"start": "2026-11-27T16:00Z", "duration": "1bh",
+                                            "atClose": "N" * 300}))
+    assert found == {"field": "body", "description": "field atClose: is 300 characters long; "
+                                                     "a value name is at most 256"}

@@ -1232,8 +1232,22 @@ def _canonical_message(tree: dict, descriptor, prefix: str) -> None:
             tree[key] = _canonical_value(field, value, path)
 
 
+MAX_FORM_TEXT = 256
+"""Most characters of an instant or an enum value's name as a request's
+JSON gives it (the longest either may be is far shorter: an RFC 3339
+instant with nanoseconds and an offset is 35): a longer one is refused on
+its field before it is rewritten or echoed, since each rewriting or echo
+would copy it whole (a 15 MB instant took twelve copies)."""
+
+
 def _canonical_value(field, value: object, path: str) -> object:
     message = field.message_type
+    if type(value) is str and len(value) > MAX_FORM_TEXT and (
+            field.enum_type is not None
+            or message is not None and message.full_name == "google.protobuf.Timestamp"):
+        raise JsonValueError(path, f"is {len(value)} characters long; "
+                                   f"{'an instant' if message is not None else 'a value name'} "
+                                   f"is at most {MAX_FORM_TEXT}")
     if message is not None:
         if message.full_name == "google.protobuf.Timestamp":
             return _instant_json(value, path) if isinstance(value, str) else value

@@ -142,7 +142,14 @@ from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
 from duetime.api.convert import JsonValueError, canonical_json, json_error_text, message_json
 from duetime.api.json_read import NotInPrintedForm, read_json_object
 from duetime.api.observe import logged_namespace, record_id_of
-from duetime.api.status import HTTP_STATUS, code_name, http_status_of, reason_of, status_of
+from duetime.api.status import (
+    HTTP_STATUS,
+    code_name,
+    http_status_of,
+    reason_of,
+    status_of,
+    without_frames,
+)
 from duetime.api.tracing import call_tracer
 from duetime.app import DueTimeApp, ShuttingDown
 from duetime.app.limits import MAX_BATCH_CALENDAR_WEIGHT
@@ -1442,7 +1449,7 @@ def create_app(app: DueTimeApp, tokens: TokenSet | None = None,
                                                      "its whole request body"))
             except Exception as exc:  # noqa: BLE001 - every error becomes a status
                 log_failure(log, exc)
-                error = exc
+                error = without_frames(exc)  # which hold the body and what was made of it
             code = code_name(error) if error is not None else "OK"
             reason = reason_of(error) if error is not None else ""
             seconds = time.perf_counter() - began

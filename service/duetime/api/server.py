@@ -127,7 +127,7 @@ from duetime.api.admission import (
 from duetime.api.callers import Caller
 from duetime.api.http import start_http_server
 from duetime.api.observe import CallObserver
-from duetime.api.status import clip, grpc_status
+from duetime.api.status import clip, grpc_status, without_frames
 from duetime.auth import (
     OPEN_METHODS,
     BearerTokenInterceptor,
@@ -235,16 +235,6 @@ class _Counted:
     __del__ = release
 
 
-def _bare(exc: BaseException) -> BaseException:
-    """``exc`` without its traceback and the exceptions before it, to be
-    kept: their frames hold the request's bytes (up to
-    ``--max-message-bytes``), which would otherwise wait for the cyclic
-    garbage collector (an idle server runs it seldom: 16 MiB messages
-    refused, eight at a time, kept 140 MB alive)."""
-    exc.__traceback__ = exc.__context__ = exc.__cause__ = None
-    return exc
-
-
 def _reader(deserializer, in_flight: InFlightBytes | None = None):
     """``read(data, tenant)``: the request message of the bytes ``data``
     (which gRPC hands over unparsed), parsed by ``deserializer`` (a message
@@ -267,13 +257,13 @@ def _reader(deserializer, in_flight: InFlightBytes | None = None):
                     counted = len(data)
                     in_flight.take(counted, tenant)
             except (InFlightBytesExhausted, TooCostlyToRead) as exc:
-                return _Refused(_bare(exc))
+                return _Refused(without_frames(exc))
         try:
             message = deserializer(data)
         except Exception as exc:  # noqa: BLE001 - any decoding failure is the caller's
             if in_flight is not None:
                 in_flight.release(counted, tenant)
-            return _Undecodable(_bare(exc))
+            return _Undecodable(without_frames(exc))
         return message if in_flight is None else _Counted(message, counted, in_flight, tenant)
 
     return read

@@ -239,3 +239,15 @@ def reason_in(status: grpc.Status) -> str:
                     detail.Unpack(info)
                     return info.reason
     return ""
+
+
+def without_frames(exc: BaseException) -> BaseException:
+    """``exc`` without its traceback and the exceptions before it, to be
+    kept once it is caught: their frames hold what the call was given (up
+    to ``--max-message-bytes`` of request bytes, and what was made of
+    them), and an exception kept in a frame of its own traceback waits for
+    the cyclic garbage collector, which an idle server runs seldom (16 MiB
+    messages refused, eight at a time, kept 140 MB alive; 15 MB HTTP
+    bodies, 450 MB)."""
+    exc.__traceback__ = exc.__context__ = exc.__cause__ = None
+    return exc
