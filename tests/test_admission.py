@@ -1183,6 +1183,8 @@ def test_a_unary_call_whose_message_does_not_come_is_cancelled_at_the_body_timeo
     assert [code for code, _ in results] == [grpc.StatusCode.CANCELLED] * 3
     assert all(2.8 < took < 10 for _, took in results), results
     assert logged(small, "did not send its request message within 3 s: call cancelled")
+    assert re.search(r"client ipv4:127\.0\.0\.1:\d+ did not send its request message",
+                     "".join(small.stderr))  # its peer, read before the call was cancelled
     assert logged(small, "ComputeDueTime DEADLINE_EXCEEDED")
     answers_still(small)
 

@@ -319,13 +319,16 @@ class MessageTimeout(Refusal):
 class _Wait:
     """One call waiting for its request message: ``since`` when (monotonic
     s), and ``cut``: the seconds it was allowed when it was cancelled for not
-    sending it (0: not cancelled)."""
+    sending it (0: not cancelled), with its client's ``peer`` read then
+    (unknown once the call is cancelled; read only for such a call, since
+    reading it lets go of the GIL twice)."""
 
-    __slots__ = ("since", "cut")
+    __slots__ = ("since", "cut", "peer")
 
     def __init__(self, since: float):
         self.since = since
         self.cut = 0.0
+        self.peer = ""
 
 
 class MessageWaits:
@@ -340,7 +343,7 @@ class MessageWaits:
     :data:`MAX_CALLS_ACCEPTED` this bounds how long another call waits
     behind its calls. A thread of its own looks every :data:`WAIT_CHECK` s
     (:meth:`start`, :meth:`stop`); a call adds and removes itself with
-    :meth:`waiting`, a dictionary store and pop without a lock."""
+    :meth:`add` and :meth:`remove`, a dictionary store and pop without a lock."""
 
     def __init__(self, timeout: float, threads: int = MAX_WORKERS,
                  freed: FreedMemory | None = None):
@@ -359,15 +362,16 @@ class MessageWaits:
     def stop(self) -> None:
         self._stopped.set()
 
-    @contextmanager
-    def waiting(self, context) -> Iterator[_Wait]:
-        """Watch ``context``'s call while the ``with`` block waits for its
-        message; the :class:`_Wait` says afterwards whether it was cancelled."""
+    def add(self, context) -> _Wait:
+        """Watch ``context``'s call while it waits for its message, until
+        :meth:`remove`; the :class:`_Wait` says afterwards whether it was
+        cancelled."""
         wait = self._waiting[context] = _Wait(time.monotonic())
-        try:
-            yield wait
-        finally:
-            self._waiting.pop(context, None)
+        return wait
+
+    def remove(self, context) -> None:
+        """Stop watching ``context``'s call (its message came, or it ended)."""
+        self._waiting.pop(context, None)
 
     def _run(self) -> None:
         while not self._stopped.wait(min(WAIT_CHECK, self.pressed_wait)):
@@ -376,6 +380,7 @@ class MessageWaits:
             cut = time.monotonic() - allowed
             for context, wait in waiting.items():
                 if wait.since <= cut and self._waiting.pop(context, None) is not None:
+                    wait.peer = context.peer()
                     wait.cut = allowed
                     context.cancel()
             if self.freed is not None:
@@ -519,17 +524,17 @@ def _one_message(requests, context, waits: MessageWaits | None) -> bytes:
     if waits is None:
         data = next(requests, None)
     else:
-        peer = context.peer()  # unknown once the call is cancelled
-        with waits.waiting(context) as wait:
-            try:
-                data = next(requests, None)
-            except grpc.RpcError:  # the call was cancelled while it waited
-                if wait.cut:
-                    log.info("client %s did not send its request message within %g s: call "
-                             "cancelled", peer or "(unknown)", wait.cut)
-                    context.abort_with_status(grpc_status(MessageTimeout(wait.cut,
-                                                                         waits.timeout)))
-                context.abort(grpc.StatusCode.CANCELLED, "the client cancelled the call")
+        wait = waits.add(context)
+        try:
+            data = next(requests, None)
+        except grpc.RpcError:  # the call was cancelled while it waited
+            if wait.cut:
+                log.info("client %s did not send its request message within %g s: call "
+                         "cancelled", wait.peer or "(unknown)", wait.cut)
+                context.abort_with_status(grpc_status(MessageTimeout(wait.cut, waits.timeout)))
+            context.abort(grpc.StatusCode.CANCELLED, "the client cancelled the call")
+        finally:
+            waits.remove(context)
     if data is None:
         context.abort_with_status(grpc_status(NO_REQUEST))
     return data
