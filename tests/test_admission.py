@@ -536,6 +536,23 @@ def test_a_request_head_not_sent_in_time_is_408_and_an_idle_connection_is_closed
     answers_still(small)
 
 
+def at_once(work, clients: int) -> None:
+    """Run ``work`` in ``clients`` threads at once, until each is done."""
+    threads = [threading.Thread(target=work) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+
+
+def settles_within(pid: int, most: int, seconds: float) -> bool:
+    """Whether process ``pid``'s RSS is at most ``most`` bytes within ``seconds``."""
+    until = time.monotonic() + seconds
+    while rss(pid) > most and time.monotonic() < until:
+        time.sleep(0.1)
+    return rss(pid) <= most
+
+
 def test_refused_messages_of_the_largest_size_leave_no_memory_behind(tmp_path):
     """A server at the default limits (16 MiB messages, 256 MiB budget):
     eight clients each send four 16 MiB messages of 8 million empty items,
@@ -561,16 +578,9 @@ def test_refused_messages_of_the_largest_size_leave_no_memory_behind(tmp_path):
                 except grpc.RpcError as exc:
                     codes.append(exc.code())
 
-        clients = [threading.Thread(target=send) for _ in range(8)]
-        for client in clients:
-            client.start()
-        for client in clients:
-            client.join(timeout=120)
+        at_once(send, 8)
         assert codes == [grpc.StatusCode.RESOURCE_EXHAUSTED] * 32
-        settled = time.monotonic() + 2
-        while rss(pid) > before + 24 * MiB and time.monotonic() < settled:
-            time.sleep(0.1)
-        assert rss(pid) <= before + 24 * MiB, (before, rss(pid))
+        assert settles_within(pid, before + 24 * MiB, 2.0), (before, rss(pid))
         answers_still(server)
         assert server.terminate() == 0, "".join(server.stderr)
     finally:
@@ -599,16 +609,9 @@ def test_refused_bodies_of_the_largest_size_leave_no_memory_behind(tmp_path):
                                            headers={"content-type": "application/json"})
                                 .status_code)
 
-        clients = [threading.Thread(target=send) for _ in range(8)]
-        for client in clients:
-            client.start()
-        for client in clients:
-            client.join(timeout=120)
+        at_once(send, 8)
         assert len(statuses) == 24 and set(statuses) <= {400, 503} and 400 in statuses
-        settled = time.monotonic() + 2
-        while rss(pid) > before + 24 * MiB and time.monotonic() < settled:
-            time.sleep(0.1)
-        assert rss(pid) <= before + 24 * MiB, (before, rss(pid))
+        assert settles_within(pid, before + 24 * MiB, 2.0), (before, rss(pid))
         answers_still(server)
         assert server.terminate() == 0, "".join(server.stderr)
     finally:
@@ -1235,7 +1238,7 @@ def test_calls_past_the_accepted_bound_are_refused_at_once(small):
     answers_still(small)
 
 
-def test_freed_memory_is_handed_back_after_a_mebibyte_of_requests_at_most_once_a_second(
+def test_freed_memory_is_handed_back_after_16_mib_of_requests_at_most_once_a_second(
         monkeypatch):
     from duetime.api import server as served
     trims: list[float] = []
@@ -1245,15 +1248,16 @@ def test_freed_memory_is_handed_back_after_a_mebibyte_of_requests_at_most_once_a
     freed = served.FreedMemory(in_flight, trim=lambda: trims.append(clock[0]))
     freed.check()
     assert trims == []  # nothing came yet
-    in_flight.take(MiB - 1)
+    in_flight.take(15 * MiB)
     freed.check()
     assert trims == []
     with pytest.raises(TooCostlyToRead):  # refused messages count too
-        in_flight.take_message(b"\x0a\x00" * 400_000, pb.BatchComputeDueTimesRequest.DESCRIPTOR)
-    assert in_flight.passed == MiB - 1 + 800_000
+        in_flight.take_message(b"\x0a\x00" * MiB, pb.BatchComputeDueTimesRequest.DESCRIPTOR)
+    assert in_flight.passed == 17 * MiB
     freed.check()
     assert trims == [100.0]
-    in_flight.take(2 * MiB)
+    in_flight.release(15 * MiB)
+    in_flight.take(16 * MiB)
     clock[0] += 0.5
     freed.check()
     assert trims == [100.0]  # not again within a second
