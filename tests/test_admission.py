@@ -158,7 +158,7 @@ def in_flight_error(size: int, held: int, limit: int) -> dict:
 def tenant_error(limit: int) -> dict:
     return {"error": {
         "code": 429, "status": "RESOURCE_EXHAUSTED",
-        "message": f"this token already has {limit} calls in flight, the most one tenant may "
+        "message": f"the tokens of this tenant (its namespaces) already have {limit} calls in flight, the most one tenant may "
                    f"have at once (--tenant-calls {limit}): wait for one of them to end and "
                    "retry (in about 1 s), or send fewer calls at a time",
         "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
@@ -1199,6 +1199,7 @@ def test_calls_without_their_message_hold_at_most_half_the_threads_for_long(smal
     sent behind all forty are answered within a few seconds, not after
     --body-timeout (3 s) for every eight of them (15 s)."""
     gate = threading.Event()
+    logged_before = len("".join(small.stderr))
     methods = (["/grpc.health.v1.Health/Check"] * 30
                + ["/duetime.v1.DueTimeService/ComputeDueTime"] * 10)
     threads, results = _idle_calls(small.channel, methods, gate)
@@ -1216,6 +1217,16 @@ def test_calls_without_their_message_hold_at_most_half_the_threads_for_long(smal
     assert took < 6, took
     assert max(took for _, took in results) < 8, results
     assert logged(small, "did not send its request message within 0.5 s: call cancelled")
+    # each is counted as cut for its message, with its client's address (none as a caller's
+    # mistake: a call cancelled as its wait ended could read no message, INVALID_ARGUMENT)
+    timed_out = re.compile(r"rpc /\S+ DEADLINE_EXCEEDED [0-9.]+ ms namespace=\S+ "
+                           r"peer=ipv4:127\.0\.0\.1:\d+ reason=MESSAGE_TIMEOUT")
+    until = time.monotonic() + 5
+    while (len(timed_out.findall("".join(small.stderr)[logged_before:])) < 40
+           and time.monotonic() < until):
+        time.sleep(0.1)
+    assert len(timed_out.findall("".join(small.stderr)[logged_before:])) == 40
+    assert "Check INVALID_ARGUMENT" not in "".join(small.stderr)[logged_before:]
     answers_still(small)
 
 

@@ -148,11 +148,11 @@ def test_batch_usage_errors_exit_2(tmp_path, capsys):
                                        "characters of A-Z a-z 0-9 . _ -\n")
     assert cli.main(["batch", str(source), "--out", str(tmp_path / "no" / "such" / "dir.jsonl")]) == 2
     assert "error: --out: cannot write" in capsys.readouterr().err
-    for chunk in ("0", "1001", "x"):
+    for chunk in ("0", "100001", "x"):
         with pytest.raises(SystemExit) as usage:
             cli.main(["batch", str(source), "--chunk", chunk])
         assert usage.value.code == 2
-        assert f"argument --chunk: '{chunk}' is not 1 to 1000 requests" in capsys.readouterr().err
+        assert f"argument --chunk: '{chunk}' is not 1 to 100000 requests" in capsys.readouterr().err
 
 
 def test_batch_without_a_server_to_reach_exits_1(tmp_path, capsys):
@@ -209,3 +209,36 @@ def test_batch_sends_fewer_items_a_call_when_their_explanations_would_pass_the_w
     assert results[5]["error"]["violations"][0]["field"] == "items[0].calendar"
     assert code == 1
     assert capsys.readouterr().err.splitlines()[-1] == "7 items: 6 ok, 1 failed"
+
+
+def test_batch_follows_a_server_that_takes_fewer_items_a_message(tmp_path, capsys):
+    """A server started with --max-batch-items 100 refuses the first call of
+    1,000 saying so (ErrorInfo ``max_batch_items``); ``duetime batch`` sends
+    that chunk and the rest in calls of 100, and every line is answered."""
+    from server_process import CALENDARS, ServerProcess
+    server = ServerProcess(tmp_path / "ledger.db", CALENDARS, "--max-batch-items", "100")
+    try:
+        lines = [json.dumps({"start": "2026-11-27T15:00:00Z", "duration": f"{1 + i % 3}bd",
+                             "calendar": {"timeZone": "Europe/Zagreb"}}) for i in range(1500)]
+        source, out = write_input(tmp_path, lines), tmp_path / "results.jsonl"
+        calls: list[int] = []
+        real = cli.DuetimeClient.compute_due_times
+
+        def counted(self, items):
+            items = list(items)
+            calls.append(len(items))
+            return real(self, items)
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(cli.DuetimeClient, "compute_due_times", counted)
+            code = cli.main(["batch", str(source), "--server", server.address, "--out", str(out)])
+        assert capsys.readouterr().err.splitlines()[-1] == "1,500 items: 1,500 ok, 0 failed"
+        assert code == 0
+        assert calls == [1000] + [100] * 10 + [100] * 5  # refused once, then followed
+        results = read_output(out)
+        assert [r["line"] for r in results] == list(range(1, 1501))
+        assert results[0]["response"]["due"] == "2026-11-30T15:00:00Z"
+        assert results[2]["response"]["due"] == "2026-12-02T15:00:00Z"
+        assert server.terminate() == 0
+    finally:
+        server.kill()

@@ -368,6 +368,13 @@ def test_an_integer_out_of_its_fields_range_names_the_field(client):
     found = violation(client.request("POST", "/v1/openPeriods:list", content=b'{"pageSize": -' + b"9" * 21 + b"}",
                                      headers={"content-type": "application/json"}))
     assert found["description"].endswith("an integer of 21 digits (at most 20: no field holds a longer one)")
+    found = violation(client.request("POST", "/v1/openPeriods:list", content=b'{"pageSize": 1' + b"0" * 20 + b"}",
+                                     headers={"content-type": "application/json"}))
+    assert found["description"].endswith("an integer of 21 digits (at most 20: no field holds a longer one)")
+    found = violation(client.request("POST", "/v1/openPeriods:list", content=b'{"pageSize": -' + b"9" * 20 + b"}",
+                                     headers={"content-type": "application/json"}))
+    assert found["description"] == ("field pageSize: -99999999999999999999 is out of range: give a whole "
+                                    "number from -2147483648 to 2147483647")
 
 
 # ---------------------------------------------------------------------------

@@ -127,6 +127,7 @@ import re
 import socket
 import sys
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime, timedelta, timezone
 from datetime import time as dt_time
@@ -162,7 +163,7 @@ from duetime.api.convert import (
     record_of,
     request_from_json,
 )
-from duetime.app import MAX_BATCH_ITEMS, RecordNotFound, check_namespace
+from duetime.app import RecordNotFound, check_namespace
 from duetime.app.limits import (
     MAX_BATCH_CALENDAR_WEIGHT,
     MAX_EXPLANATION_WEIGHT,
@@ -1124,6 +1125,10 @@ def cmd_record(args: argparse.Namespace) -> int:
 
 BATCH_CHUNK = 1000
 """Requests per BatchComputeDueTimes call ``duetime batch`` sends by default."""
+MAX_BATCH_CHUNK = 100_000
+"""The most ``--chunk`` may be (a server's ``--max-batch-items`` may be
+raised past the default 1,000; one that takes fewer says so, and ``duetime
+batch`` follows it)."""
 BATCH_TIMEOUT = 120.0
 """Seconds one BatchComputeDueTimes call of ``duetime batch`` may take."""
 BATCH_PROGRESS = 10_000
@@ -1147,8 +1152,8 @@ def _batch_chunk(text: str) -> int:
         value = int(text)
     except ValueError:
         value = 0
-    if not 1 <= value <= MAX_BATCH_ITEMS:
-        raise argparse.ArgumentTypeError(f"{text!r} is not 1 to {MAX_BATCH_ITEMS} requests")
+    if not 1 <= value <= MAX_BATCH_CHUNK:
+        raise argparse.ArgumentTypeError(f"{text!r} is not 1 to {MAX_BATCH_CHUNK} requests")
     return value
 
 
@@ -1206,14 +1211,16 @@ def _chunks(lines: Iterator[tuple[int, bytes]], size: int) -> Iterator[list[tupl
         yield chunk
 
 
-def _message_parts(requests: list[pb.ComputeDueTimeRequest]) -> Iterator[range]:
+def _message_parts(requests: list[pb.ComputeDueTimeRequest],
+                   most_items: int | None = None) -> Iterator[range]:
     """``requests`` (one chunk) cut, in order, into the parts one
     BatchComputeDueTimes message may hold at the server's default limits:
     explanations weighing at most :data:`~duetime.app.limits.MAX_EXPLANATION_WEIGHT`
     and distinct inline calendars weighing at most
     :data:`~duetime.app.limits.MAX_BATCH_CALENDAR_WEIGHT` (docs/operations.md,
-    "What one request may hold"). An item heavier than that alone is a part
-    of its own, which the server refuses naming its field."""
+    "What one request may hold"), and at most ``most_items`` items (None: no
+    bound beyond the chunk's). An item heavier than that alone is a part of
+    its own, which the server refuses naming its field."""
     first = explained = weight = 0
     calendars: set[bytes] = set()
     for i, request in enumerate(requests):
@@ -1224,7 +1231,8 @@ def _message_parts(requests: list[pb.ComputeDueTimeRequest]) -> Iterator[range]:
             calendar = request.calendar.SerializeToString(deterministic=True)
             weighs = 0 if calendar in calendars else calendar_weight(request.calendar)
         if i > first and (explained + adds > MAX_EXPLANATION_WEIGHT
-                          or weight + weighs > MAX_BATCH_CALENDAR_WEIGHT):
+                          or weight + weighs > MAX_BATCH_CALENDAR_WEIGHT
+                          or most_items is not None and i - first >= most_items):
             yield range(first, i)
             first, explained, weight = i, 0, 0
             calendars.clear()
@@ -1235,6 +1243,13 @@ def _message_parts(requests: list[pb.ComputeDueTimeRequest]) -> Iterator[range]:
             calendars.add(calendar)
     if first < len(requests):
         yield range(first, len(requests))
+
+
+def _server_batch_items(exc: CallError) -> int | None:
+    """The most items a message may hold, as the server said when it refused
+    one for holding more (ErrorInfo metadata ``max_batch_items``), else None."""
+    most = exc.metadata.get("max_batch_items", "")
+    return int(most) if most.isdigit() and int(most) > 0 else None
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
@@ -1259,6 +1274,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if args.server:
         duetime = _client(args, BATCH_TIMEOUT, namespace)
     done = failed = 0
+    server_items: int | None = None  # the server's --max-batch-items, once it named it
     try:
         for chunk in _chunks(_batch_lines(source), args.chunk):
             results: list[dict | None] = [None] * len(chunk)
@@ -1270,10 +1286,19 @@ def cmd_batch(args: argparse.Namespace) -> int:
                 except DuetimeError as exc:
                     results[k] = {"error": _local_error(exc)}
             if duetime is not None and requests:
-                for part in _message_parts(requests):
+                parts = deque(_message_parts(requests, server_items))
+                while parts:
+                    part = parts.popleft()
                     try:
                         answers = duetime.compute_due_times(requests[part.start:part.stop])
                     except CallError as exc:
+                        most = _server_batch_items(exc)
+                        if most is not None and most < len(part):  # the server takes fewer
+                            server_items = most
+                            parts.extendleft(reversed([range(first, min(first + most, part.stop))
+                                                       for first in range(part.start, part.stop,
+                                                                          most)]))
+                            continue
                         if exc.code not in _BAD_INPUT:
                             raise  # the server failed: the lines written so far stand
                         for k in positions[part.start:part.stop]:  # the message was refused
@@ -2374,8 +2399,9 @@ def _batch_command(sub) -> None:
     batch.add_argument("--out", "-o", metavar="FILE", help="write the results to FILE "
                                                            "(default stdout)")
     batch.add_argument("--chunk", type=_batch_chunk, default=BATCH_CHUNK, metavar="N",
-                       help=f"requests per BatchComputeDueTimes call (default {BATCH_CHUNK}; at "
-                            "most the server's --max-batch-items)")
+                       help=f"requests per BatchComputeDueTimes call (default {BATCH_CHUNK}; "
+                            f"at most {MAX_BATCH_CHUNK}; a server whose --max-batch-items is "
+                            "lower is followed)")
     batch.set_defaults(run=cmd_batch)
 
 

@@ -172,7 +172,7 @@ class TenantCallsExhausted(Refusal):
 
     def __init__(self, limit: int):
         super().__init__(
-            f"this token already has {limit} call{'' if limit == 1 else 's'} in flight, the most "
+            f"the tokens of this tenant (its namespaces) already have {limit} call{'' if limit == 1 else 's'} in flight, the most "
             f"one tenant may have at "
             f"once (--tenant-calls {limit}): wait for one of them to end and retry (in about "
             f"{RETRY_AFTER_SECONDS} s), or send fewer calls at a time",
@@ -369,7 +369,7 @@ class StreamsExhausted(Refusal):
     retryable = True
 
     def __init__(self, limit: int, tenant: bool = False):
-        who = (f"this token already has {limit} streams open, the most one tenant may have at "
+        who = (f"the tokens of this tenant (its namespaces) already have {limit} streams open, the most one tenant may have at "
                f"once (so that another always has one)" if tenant else
                f"the server has {limit} streams open, the most it serves at once")
         super().__init__(

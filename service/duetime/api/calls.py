@@ -103,15 +103,18 @@ class CallLimits:
 
     def check_item_count(self, count: int) -> None:
         """At most :attr:`max_batch_items` items in one message, else
-        InvalidArgument on ``items`` (the HTTP face checks a body's ``items``
-        array with it before reading any)."""
+        InvalidArgument on ``items``, its ErrorInfo metadata ``max_batch_items``
+        the bound (the HTTP face checks a body's ``items`` array with it
+        before reading any)."""
         limit = self.max_batch_items
         if count > limit:
-            raise InvalidArgument([FieldViolation(
+            error = InvalidArgument([FieldViolation(
                 "items", f"has {count} items; at most {limit} are allowed in one message "
                          f"(the server's --max-batch-items): send them in several messages, or "
                          f"stream them (StreamComputeDueTimes)",
                 str(count), str(limit))])
+            error.metadata = {"max_batch_items": str(limit)}  # for clients to follow
+            raise error
 
     def deadline(self) -> CallDeadline:
         """A new deadline for one call, from the budget; without a budget one

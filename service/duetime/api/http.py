@@ -602,7 +602,7 @@ class _LongNumber(Exception):
 def _bounded_integer(text: str) -> int:
     """A JSON integer literal's value (``json.loads``' ``parse_int``);
     :class:`_LongNumber` when it has more than :data:`MAX_JSON_DIGITS` digits."""
-    if len(text) > MAX_JSON_DIGITS + 1 and len(text.lstrip("-")) > MAX_JSON_DIGITS:
+    if len(text) > MAX_JSON_DIGITS and len(text.lstrip("-")) > MAX_JSON_DIGITS:
         raise _LongNumber(len(text.lstrip("-")))
     return int(text)
 

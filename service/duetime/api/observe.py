@@ -54,12 +54,18 @@ class ObservedContext:
     it (:meth:`note_caller`, called by :mod:`duetime.auth`), for the
     call's log line and span; everything else is the wrapped context's."""
 
-    __slots__ = ("_context", "default_namespace", "reason")
+    __slots__ = ("_context", "default_namespace", "reason", "known_peer")
 
     def __init__(self, context):
         self._context = context
         self.default_namespace = ""
         self.reason = ""
+        self.known_peer = ""
+
+    def note_peer(self, peer: str) -> None:
+        """Remember the call's peer, read before the call was cancelled (then
+        gRPC no longer knows it), for its log line."""
+        self.known_peer = peer
 
     def note_caller(self, caller) -> None:
         """Remember ``caller``'s default namespace (a :class:`~duetime.api.callers.Caller`)."""
@@ -125,7 +131,8 @@ class CallObserver(grpc.ServerInterceptor):
             log_call(method, code, seconds, record_id_of(response),
                      logged_namespace(context.invocation_metadata(),
                                       observed.default_namespace),
-                     "" if code == "OK" else context.peer(), observed.reason)
+                     "" if code == "OK" else observed.known_peer or context.peer(),
+                     observed.reason)
         if self.tracer is not None:
             self.tracer.grpc_call(method, code, seconds, record_id_of(response),
                                   logged_namespace(context.invocation_metadata(),

@@ -516,6 +516,10 @@ def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None
         response_serializer=handler.response_serializer)
 
 
+_CANCELLED = object()
+"""What :func:`_one_message` read when its call was cancelled while it waited."""
+
+
 def _one_message(requests, context, waits: MessageWaits | None) -> bytes:
     """The bytes of a unary call's request message, or the call ended:
     INVALID_ARGUMENT when its client sent none, DEADLINE_EXCEEDED
@@ -528,13 +532,18 @@ def _one_message(requests, context, waits: MessageWaits | None) -> bytes:
         try:
             data = next(requests, None)
         except grpc.RpcError:  # the call was cancelled while it waited
-            if wait.cut:
-                log.info("client %s did not send its request message within %g s: call "
-                         "cancelled", wait.peer or "(unknown)", wait.cut)
-                context.abort_with_status(grpc_status(MessageTimeout(wait.cut, waits.timeout)))
-            context.abort(grpc.StatusCode.CANCELLED, "the client cancelled the call")
+            data = _CANCELLED
         finally:
             waits.remove(context)
+        if wait.cut:  # cancelled for it (the wait then ends in an error, or in no message)
+            log.info("client %s did not send its request message within %g s: call "
+                     "cancelled", wait.peer or "(unknown)", wait.cut)
+            note_peer = getattr(context, "note_peer", None)
+            if note_peer is not None:
+                note_peer(wait.peer)
+            context.abort_with_status(grpc_status(MessageTimeout(wait.cut, waits.timeout)))
+        if data is _CANCELLED:
+            context.abort(grpc.StatusCode.CANCELLED, "the client cancelled the call")
     if data is None:
         context.abort_with_status(grpc_status(NO_REQUEST))
     return data
