@@ -377,6 +377,13 @@ def test_a_token_that_is_not_visible_ascii_is_refused_before_any_call():
     assert result.returncode == 2
     assert result.stderr == ("error: --token: is empty or holds a character other than "
                              "visible ASCII (letters, digits, punctuation)\n")
+    empty = subprocess.run(  # as DUETIME_TOKEN=$(cat missing-file) leaves it: not "no token"
+        [sys.executable, "-m", "duetime", "open", "2026-11-27T16:00+01:00",
+         "--server", "127.0.0.1:1"],
+        env={**os.environ, "DUETIME_TOKEN": ""}, capture_output=True, text=True, timeout=60)
+    assert (empty.returncode, empty.stderr) == (
+        2, "error: $DUETIME_TOKEN: is set but empty: set it to the bearer token, or unset it "
+           "to call without one\n")
 
 
 def test_clock_state_running_intervals_must_be_ordered_and_not_inverted():

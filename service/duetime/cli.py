@@ -394,10 +394,14 @@ def check_duration_text(text: str, field: str) -> None:
 
 def connection_from_args(args: argparse.Namespace) -> ConnectionOptions:
     """The connection flags of a command (``--tls``, ``--tls-ca``,
-    ``--tls-cert``, ``--tls-key``, ``--token``, else ``$DUETIME_TOKEN``)."""
+    ``--tls-cert``, ``--tls-key``, ``--token``, else ``$DUETIME_TOKEN``).
+    ChannelError when ``$DUETIME_TOKEN`` is set but empty."""
     token = getattr(args, "token", None)
     if token is None:
-        token = os.environ.get(TOKEN_ENV) or None
+        token = os.environ.get(TOKEN_ENV)
+        if token is not None and not token.strip():  # as $(cat missing-file) leaves it
+            raise ChannelError(f"${TOKEN_ENV}", "is set but empty: set it to the bearer token, "
+                                                "or unset it to call without one")
     return ConnectionOptions(
         tls=bool(getattr(args, "tls", False)), tls_ca=getattr(args, "tls_ca", None),
         tls_cert=getattr(args, "tls_cert", None), tls_key=getattr(args, "tls_key", None),
@@ -2487,8 +2491,9 @@ def main(argv: list[str] | None = None) -> int:
     except ServerUnreachable as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    except ChannelError as exc:  # a connection flag that cannot be used
-        print(f"error: --{exc.option.replace('_', '-')}: {exc.message}", file=sys.stderr)
+    except ChannelError as exc:  # a connection flag (or variable) that cannot be used
+        where = exc.option if exc.option.startswith("$") else f"--{exc.option.replace('_', '-')}"
+        print(f"error: {where}: {exc.message}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. | head: the reader has gone; end quietly
         _silence_stdout()
