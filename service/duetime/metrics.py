@@ -99,10 +99,10 @@ class Metrics:
         self._counting = threading.Lock()
         self.registry.register(_PendingCalls(self))
         self.requests = Counter(
-            "duetime_rpc_requests", "gRPC calls finished, by method and status code",
+            "duetime_rpc_requests", "Calls (gRPC and HTTP/JSON) finished, by method and status code",
             ("method", "code"), registry=self.registry)
         self.refusals = Counter(
-            "duetime_rpc_refusals", "gRPC calls refused or failed, by method and reason",
+            "duetime_rpc_refusals", "Calls (gRPC and HTTP/JSON) refused or failed, by method and reason",
             ("method", "reason"), registry=self.registry)
         self.duration = Histogram(
             "duetime_rpc_duration_seconds", "Seconds a gRPC call took in the server",
