@@ -14,7 +14,7 @@ import random
 
 import pytest
 from duetime.api.json_print import to_json_object
-from duetime.api.json_read import READERS, NotInPrintedForm, read_json_object
+from duetime.api.json_read import READERS, NotReadHere, read_json_object
 from duetime.v1 import duetime_pb2 as pb
 from google.protobuf import json_format
 from hypothesis import given, settings
@@ -128,9 +128,9 @@ def test_a_null_field_is_read_here_as_unset():
     read_json_object(tree, ours, fall_back=False)
     assert ours == json_format.ParseDict(tree, pb.ComputeDueTimeRequest())
     assert ours.calendar.holidays[0].date == "2026-12-25" and ours.landing_time == ""
-    with pytest.raises(NotInPrintedForm):
+    with pytest.raises(NotReadHere):
         read_json_object({"calendar": {"holidays": [None]}}, pb.ComputeDueTimeRequest(),
                          fall_back=False)
-    with pytest.raises(NotInPrintedForm):
+    with pytest.raises(NotReadHere):
         read_json_object({"calendar": {"weekPeriods": "x"}}, pb.ComputeDueTimeRequest(),
                          fall_back=False)

@@ -140,7 +140,7 @@ from duetime.api.admission import (
 from duetime.api.wire import max_values
 from duetime.api.calls import MAX_WORKERS, CallLimits, log_failure, unary_calls
 from duetime.api.convert import JsonValueError, canonical_json, json_error_text, message_json
-from duetime.api.json_read import NotInPrintedForm, read_json_object
+from duetime.api.json_read import NotReadHere, read_json_object
 from duetime.api.observe import logged_namespace, record_id_of
 from duetime.api.status import (
     HTTP_STATUS,
@@ -609,11 +609,12 @@ def _bounded_integer(text: str) -> int:
 
 FALL_BACK_VALUES = 25_000
 """A body that may hold more JSON values than this (:func:`json_values`), or
-:data:`FALL_BACK_BYTES` bytes, must write every value in the form the
-protobuf JSON mapping prints (see :mod:`duetime.api.json_read`): reading
-the other forms it accepts takes about three times as long a value, and
-30 ns a character of every string, which for a body of 100,000 values or
-16 MiB would pass a call's 250 ms of CPU."""
+:data:`FALL_BACK_BYTES` bytes, must write every value in a form
+:mod:`duetime.api.json_read` reads itself (the printed form, the forms of
+docs/semantics.md §14, quoted integers, enum numbers, ``null`` fields):
+reading the rarer forms protobuf's own reader accepts takes about three
+times as long a value, and 30 ns a character of every string, which for
+a body of 100,000 values or 16 MiB would pass a call's 250 ms of CPU."""
 FALL_BACK_BYTES = 2 << 20
 """See :data:`FALL_BACK_VALUES`."""
 
@@ -856,10 +857,10 @@ PARSE_CHUNK = 64
 ``items``) are read into messages between two checks of the call's deadline."""
 
 
-NOT_IN_PRINTED_FORM = (
+RARE_FORM_IN_A_LARGE_BODY = (
     f"is over {FALL_BACK_VALUES} JSON values or {FALL_BACK_BYTES >> 20} MiB and holds a value "
-    f"not in the form the protobuf JSON mapping prints (a quoted number, a null item, a key "
-    f"under both its names): print it so, or split it")
+    f"in a rare form (a null list item, a key under both its names, a number as a float or "
+    f"in words): write it as the protobuf JSON mapping prints it, or split the body")
 """The refusal of a large body (:data:`FALL_BACK_VALUES`) whose values are
 valid but not all in the printed form."""
 
@@ -875,7 +876,7 @@ def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None,
     long top-level list of messages is read :data:`PARSE_CHUNK` elements at
     a time, with ``check()`` (when given) between them (it raises to stop
     the parse); what is not in the printed form is looked for in the chunk
-    that holds it (:class:`~duetime.api.json_read.NotInPrintedForm`'s ``tree``)."""
+    that holds it (:class:`~duetime.api.json_read.NotReadHere`'s ``tree``)."""
     if check is None:
         check = _no_check
     fields = target.DESCRIPTOR.fields_by_name
@@ -892,7 +893,7 @@ def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None,
             rest[key] = value
     try:
         read_json_object(rest, target, fall_back)
-    except NotInPrintedForm as exc:
+    except NotReadHere as exc:
         exc.tree = rest
         raise
     for key, value in lists:
@@ -902,7 +903,7 @@ def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None,
             chunk = value[first:first + PARSE_CHUNK]
             try:
                 read_json_object({key: chunk}, part, fall_back)
-            except NotInPrintedForm as exc:  # what to look at for the problem: this chunk
+            except NotReadHere as exc:  # what to look at for the problem: this chunk
                 exc.tree = {**rest, key: [{}] * first + chunk}  # (at its indexes)
                 raise
             target.MergeFrom(part)
@@ -981,13 +982,13 @@ def _parse_body(text: str, target: Message, check: Callable[[], None] | None = N
         except Refusal:  # from ``check``: the call's budget ran out or its caller went
             raise
         except Exception as exc:  # noqa: BLE001 - whatever json_format refuses is the body's
-            looked = getattr(exc, "tree", tree) if isinstance(exc, NotInPrintedForm) else tree
+            looked = getattr(exc, "tree", tree) if isinstance(exc, NotReadHere) else tree
             problem = _message_problem(looked, descriptor, descriptor.name)
             if problem is not None and problem.path:
                 raise InvalidArgument.at("body", f"field {'.'.join(problem.path)}: "
                                                  f"{problem.text}") from None
-            if problem is None and isinstance(exc, NotInPrintedForm):
-                raise InvalidArgument.at("body", NOT_IN_PRINTED_FORM) from None
+            if problem is None and isinstance(exc, NotReadHere):
+                raise InvalidArgument.at("body", RARE_FORM_IN_A_LARGE_BODY) from None
             why = problem.text if problem is not None else _first_line(exc)
     raise InvalidArgument.at("body", f"is not valid JSON for {descriptor.full_name}: {why}")
 

@@ -8,14 +8,16 @@ Here each ``duetime.v1`` message type's reading is worked out once, at
 import, from its descriptor: a table from JSON name (and field name) to the
 field and a setter for the JSON types the mapping gives that field.
 
-Only values of exactly the type the mapping prints are read here: a JSON
-string for a string, Timestamp, Duration, int64 (digits only) or enum (a
-value's full name); a number for a number; a boolean for a bool; an array
-for a repeated field; an object for a message or a map; ``null`` for a
-field (which leaves it unset). Anything else — a ``null`` in a list or
-map, a number for an enum, an unknown key, a key given under both its
-JSON and its field name, two members of one oneof, bytes, well-known types
-other than Timestamp and Duration, a value out of its field's range — makes
+Only values of exactly the type the mapping prints, or its most common
+other forms, are read here: a JSON string for a string, Timestamp,
+Duration, integer (digits only) or enum (a value's full name); a number
+for a number, or for an enum (one of its values' numbers); a boolean for
+a bool; an array for a repeated field; an object for a message or a map;
+``null`` for a field (which leaves it unset). Anything else — a ``null``
+in a list or map, a number that is no value of its enum, an unknown key,
+a key given under both its JSON and its field name, two members of one
+oneof, bytes, well-known types other than Timestamp and Duration, a value
+out of its field's range — makes
 :func:`read_json_object` hand the whole object to ``json_format.ParseDict``,
 which reads it or refuses it with its own words. So the answer, and every
 refusal's text, is ``ParseDict``'s (``tests/test_json_read.py`` holds them
@@ -56,10 +58,10 @@ _NULL_VALUED: set[FieldDescriptor] = set()
 at import; read-only after)."""
 
 
-class NotInPrintedForm(ValueError):
+class NotReadHere(ValueError):
     """A JSON object :func:`read_json_object` did not read itself and was told
     not to hand to ``json_format`` (``fall_back=False``): it holds a value
-    in another form than the mapping prints, or a mistake. ``tree``: where
+    in a rarer form than this module reads, or a mistake. ``tree``: where
     to look for the mistake, when its raiser knows better than the whole."""
 
     tree: Any
@@ -74,7 +76,7 @@ def _integer(long: bool) -> Callable[[Any], int]:
         kind = type(value)
         if kind is int:
             return value
-        if long and kind is str and _DIGITS.match(value):
+        if kind is str and _DIGITS.match(value):  # quoted, as int64 prints (any int reads so)
             return int(value)
         raise _NotHere
 
@@ -103,12 +105,16 @@ def _string(value: Any) -> str:
 
 def _enum(field: FieldDescriptor) -> Callable[[Any], int]:
     numbers = {v.name: v.number for v in field.enum_type.values}
+    known = frozenset(numbers.values())
 
     def read(value: Any) -> int:
-        if type(value) is str:
+        kind = type(value)
+        if kind is str:
             number = numbers.get(value)
             if number is not None:
                 return number
+        elif kind is int and value in known:  # a value's number
+            return value
         raise _NotHere
 
     return read
@@ -263,7 +269,7 @@ def read_json_object(tree: Any, target: Message, fall_back: bool = True) -> None
     read here when ``target`` is empty and every value has the type the
     mapping prints (into a new message merged into ``target`` once whole),
     else by ``ParseDict`` itself (``target`` untouched before it). With
-    ``fall_back`` False, :class:`NotInPrintedForm` instead of ``ParseDict``
+    ``fall_back`` False, :class:`NotReadHere` instead of ``ParseDict``
     (which takes about three times as long, and far longer for long
     strings: its check for unpaired surrogates costs about 30 ns a
     character)."""
@@ -278,5 +284,5 @@ def read_json_object(tree: Any, target: Message, fall_back: bool = True) -> None
             target.MergeFrom(fresh)
             return
     if not fall_back:
-        raise NotInPrintedForm(target.DESCRIPTOR.full_name)
+        raise NotReadHere(target.DESCRIPTOR.full_name)
     json_format.ParseDict(tree, target)
