@@ -206,7 +206,7 @@ def test_batch_sends_fewer_items_a_call_when_their_explanations_would_pass_the_w
     assert [("response" in r) for r in results] == [True] * 5 + [False, True]
     assert all(r["response"]["explanation"] for r in results[:5])
     assert results[0]["response"]["due"] == "2026-11-30T11:45:00Z"  # 8 intervals of 15 min from 09:00 local
-    assert results[5]["error"]["violations"][0]["field"] == "items[0].calendar"
+    assert results[5]["error"]["violations"][0]["field"] == "line 6.calendar"  # its own line
     assert code == 1
     assert capsys.readouterr().err.splitlines()[-1] == "7 items: 6 ok, 1 failed"
 

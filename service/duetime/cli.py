@@ -1191,10 +1191,21 @@ def _local_error(exc: DuetimeError) -> dict:
                         exc.reason, ((v.field, v.description) for v in exc.violations))
 
 
-def _call_error(exc: CallError) -> dict:
-    """The ``error`` object of a batch item the server refused."""
+def _call_error(exc: CallError, lines: Sequence[int] = ()) -> dict:
+    """The ``error`` object of a batch item the server refused. ``lines``:
+    the input line of each item of a message the server refused whole; a
+    field ``items[i]…`` of its refusal is then named ``line N…``."""
+    def field(name: str) -> str:
+        found = _ITEM_FIELD.match(name)
+        if found is None or not int(found[1]) < len(lines):
+            return name
+        return f"line {lines[int(found[1])]}{found[2]}"
+
     return _batch_error(exc.code.name, exc.details, exc.reason,
-                        ((v.field, v.description) for v in exc.violations))
+                        ((field(v.field), v.description) for v in exc.violations))
+
+
+_ITEM_FIELD = re.compile(r"items\[(\d+)\](.*)\Z")
 
 
 def _batch_lines(source) -> Iterator[tuple[int, bytes]]:
@@ -1305,8 +1316,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
                             continue
                         if exc.code not in _BAD_INPUT:
                             raise  # the server failed: the lines written so far stand
+                        lines = [chunk[k][0] for k in positions[part.start:part.stop]]
                         for k in positions[part.start:part.stop]:  # the message was refused
-                            results[k] = {"error": _call_error(exc)}
+                            results[k] = {"error": _call_error(exc, lines)}
                         continue
                     for k, answer in zip(positions[part.start:part.stop], answers, strict=True):
                         results[k] = ({"response": message_dict(
