@@ -862,7 +862,7 @@ RARE_FORM_IN_A_LARGE_BODY = (
     f"in a rare form (a null list item, a key under both its names, a number as a float or "
     f"in words): write it as the protobuf JSON mapping prints it, or split the body")
 """The refusal of a large body (:data:`FALL_BACK_VALUES`) whose values are
-valid but not all in the printed form."""
+valid but not all in the forms :mod:`duetime.api.json_read` reads."""
 
 
 def _no_check() -> None:
@@ -875,8 +875,8 @@ def _parse_tree(tree: dict, target: Message, check: Callable[[], None] | None,
     :func:`~duetime.api.json_read.read_json_object`, with ``fall_back``): a
     long top-level list of messages is read :data:`PARSE_CHUNK` elements at
     a time, with ``check()`` (when given) between them (it raises to stop
-    the parse); what is not in the printed form is looked for in the chunk
-    that holds it (:class:`~duetime.api.json_read.NotReadHere`'s ``tree``)."""
+    the parse); a value :mod:`~duetime.api.json_read` does not read is looked
+    for in the chunk that holds it (:class:`~duetime.api.json_read.NotReadHere`'s ``tree``)."""
     if check is None:
         check = _no_check
     fields = target.DESCRIPTOR.fields_by_name
