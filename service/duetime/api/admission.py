@@ -22,8 +22,8 @@ in one process keep their own.
 - **Calls per tenant** (:class:`TenantCalls`): with bearer tokens, the calls
   one tenant (the namespaces a token is bound to: tokens bound to the same
   ones, such as a token and its replacement during a rotation, or a team's
-  tokens of other scopes, are one tenant) has in flight over both faces are at most
-  ``--tenant-calls``; one more is refused at once
+  tokens of other scopes, are one tenant) has in flight over both faces
+  are at most ``--tenant-calls``; one more is refused at once
   (:class:`TenantCallsExhausted`: RESOURCE_EXHAUSTED, HTTP 429 with
   ``Retry-After``), so one tenant cannot take every thread from the others.
   Without tokens every caller is the same one and no such bound applies.
@@ -172,8 +172,8 @@ class TenantCallsExhausted(Refusal):
 
     def __init__(self, limit: int):
         super().__init__(
-            f"the tokens of this tenant (its namespaces) already have {limit} call{'' if limit == 1 else 's'} in flight, the most "
-            f"one tenant may have at "
+            f"the tokens of this tenant (its namespaces) already have {limit} "
+            f"call{'' if limit == 1 else 's'} in flight, the most one tenant may have at "
             f"once (--tenant-calls {limit}): wait for one of them to end and retry (in about "
             f"{RETRY_AFTER_SECONDS} s), or send fewer calls at a time",
             metadata={"limit": "--tenant-calls", "tenant_calls": str(limit),
@@ -369,8 +369,9 @@ class StreamsExhausted(Refusal):
     retryable = True
 
     def __init__(self, limit: int, tenant: bool = False):
-        who = (f"the tokens of this tenant (its namespaces) already have {limit} streams open, the most one tenant may have at "
-               f"once (so that another always has one)" if tenant else
+        who = (f"the tokens of this tenant (its namespaces) already have {limit} streams open, "
+               f"the most one tenant may have at once (so that another always has one)"
+               if tenant else
                f"the server has {limit} streams open, the most it serves at once")
         super().__init__(
             f"{who} (each holds one of "
