@@ -158,8 +158,9 @@ def in_flight_error(size: int, held: int, limit: int) -> dict:
 def tenant_error(limit: int) -> dict:
     return {"error": {
         "code": 429, "status": "RESOURCE_EXHAUSTED",
-        "message": f"the tokens of this tenant (its namespaces) already have {limit} calls in flight, the most one tenant may "
-                   f"have at once (--tenant-calls {limit}): wait for one of them to end and "
+        "message": f"the tokens of this tenant (its namespaces) already have {limit} calls in "
+                   f"flight, the most one tenant may have at once (--tenant-calls {limit}): "
+                   f"wait for one of them to end and "
                    "retry (in about 1 s), or send fewer calls at a time",
         "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo",
                      "reason": "TENANT_CALLS_EXHAUSTED", "domain": "duetime.dev",
