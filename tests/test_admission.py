@@ -20,6 +20,7 @@ import json
 import re
 import select
 import socket
+import struct
 import threading
 import time
 
@@ -1196,7 +1197,7 @@ def test_a_unary_call_whose_message_does_not_come_is_cancelled_at_the_body_timeo
 def test_calls_without_their_message_hold_at_most_half_the_threads_for_long(small):
     """Forty idle calls (five times the server's threads; no token needed):
     once half the threads wait for a message, each such call is cancelled
-    0.5 s after a thread took it up, so a health Check and a ComputeDueTime
+    0.1 s after a thread took it up, so a health Check and a ComputeDueTime
     sent behind all forty are answered within a few seconds, not after
     --body-timeout (3 s) for every eight of them (15 s)."""
     gate = threading.Event()
@@ -1217,7 +1218,7 @@ def test_calls_without_their_message_hold_at_most_half_the_threads_for_long(smal
     assert [code for code, _ in results] == [grpc.StatusCode.CANCELLED] * 40
     assert took < 6, took
     assert max(took for _, took in results) < 8, results
-    assert logged(small, "did not send its request message within 0.5 s: call cancelled")
+    assert logged(small, "did not send its request message within 0.1 s: call cancelled")
     # each is counted as cut for its message, with its client's address (none as a caller's
     # mistake: a call cancelled as its wait ended could read no message, INVALID_ARGUMENT)
     timed_out = re.compile(r"rpc /\S+ DEADLINE_EXCEEDED [0-9.]+ ms namespace=\S+ "
@@ -1266,15 +1267,116 @@ def test_freed_memory_is_handed_back_after_16_mib_of_requests_at_most_once_a_sec
     with pytest.raises(TooCostlyToRead):  # refused messages count too
         in_flight.take_message(b"\x0a\x00" * MiB, pb.BatchComputeDueTimesRequest.DESCRIPTOR)
     assert in_flight.passed == 17 * MiB
+    clock[0] += 1
     freed.check()
-    assert trims == [100.0]
+    assert trims == [101.0]
     in_flight.release(15 * MiB)
     in_flight.take(16 * MiB)
     clock[0] += 0.5
     freed.check()
-    assert trims == [100.0]  # not again within a second
+    assert trims == [101.0]  # not again within a second
     clock[0] += 0.5
     freed.check()
-    assert trims == [100.0, 101.0]
+    assert trims == [101.0, 102.0]
+    clock[0] += 9.9
+    freed.check()
+    assert trims == [101.0, 102.0]
+    clock[0] += 0.1
+    freed.check()
+    assert trims == [101.0, 102.0, 112.0]  # every 10 s whatever came
     served.FreedMemory(None, trim=lambda: trims.append(0.0)).check()  # no budget: nothing to do
-    assert trims == [100.0, 101.0]
+    assert trims == [101.0, 102.0, 112.0]
+
+
+class StalledReader:
+    """A raw HTTP/2 client connection that opens a zero flow-control window
+    and never widens it: the server can send it no answer's bytes."""
+
+    def __init__(self, port: int):
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.reset = 0
+        self.sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+                          + self._frame(4, 0, 0, struct.pack(">HI", 4, 0)))  # window 0
+        self._next_stream = 1
+        threading.Thread(target=self._read, daemon=True).start()
+
+    @staticmethod
+    def _frame(kind: int, flags: int, stream: int, payload: bytes) -> bytes:
+        return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + \
+            struct.pack(">I", stream) + payload
+
+    def _read(self) -> None:
+        try:
+            self._answer()
+        except OSError:  # closed
+            return
+
+    def _answer(self) -> None:
+        buffer = b""
+        while True:
+            data = self.sock.recv(65536)
+            if not data:
+                return
+            buffer += data
+            while len(buffer) >= 9 and len(buffer) >= 9 + int.from_bytes(buffer[:3], "big"):
+                size = int.from_bytes(buffer[:3], "big")
+                kind, flags, payload = buffer[3], buffer[4], buffer[9:9 + size]
+                buffer = buffer[9 + size:]
+                if kind == 4 and not flags & 1:  # SETTINGS: acknowledged
+                    self.sock.sendall(self._frame(4, 1, 0, b""))
+                elif kind == 6 and not flags & 1:  # PING: answered
+                    self.sock.sendall(self._frame(6, 1, 0, payload))
+                elif kind == 3:
+                    self.reset += 1
+
+    def call(self, method: str, message: bytes) -> None:
+        def literal(name: str, value: str) -> bytes:
+            return b"\x00" + bytes([len(name)]) + name.encode() + bytes([len(value)]) + value.encode()
+
+        head = b"".join(literal(k, v) for k, v in (
+            (":method", "POST"), (":scheme", "http"), (":path", method), (":authority", "x"),
+            ("content-type", "application/grpc"), ("te", "trailers")))
+        stream, self._next_stream = self._next_stream, self._next_stream + 2
+        self.sock.sendall(self._frame(1, 4, stream, head) + self._frame(
+            0, 1, stream, b"\x00" + struct.pack(">I", len(message)) + message))
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_answers_a_client_never_reads_are_counted_and_cut(small):
+    """Clients that open a zero HTTP/2 window and ask for ListRecords pages
+    of 1,000 records (about 300 KB each) on three connections: each
+    connection has at most 32 calls open; the unsent answers are counted in
+    the request bytes in flight (8 MiB here), so further calls are refused
+    IN_FLIGHT_BYTES_EXHAUSTED rather than piling up, and each is cancelled 3 s (--body-timeout) after its handler
+    returned. The server's RSS stays within the budget; it answers after.
+    (Before, 1,500 such calls on one connection took a server to 1.5 GB.)"""
+    batch = pb.BatchComputeDueTimesRequest(items=[
+        pb.ComputeDueTimeRequest(start=ts("2026-11-27T15:00:00Z"), duration=f"{1 + i % 40}bd",
+                                 calendar=pb.Calendar(time_zone="Europe/Zagreb"))
+        for i in range(1000)])
+    small.stub.BatchComputeDueTimes(batch, timeout=60)
+    pid = small.proc.pid
+    before = rss(pid)
+    page = pb.ListRecordsRequest(page_size=1000).SerializeToString()
+    readers = [StalledReader(int(small.address.rsplit(":", 1)[1])) for _ in range(3)]
+    try:
+        for _ in range(60):
+            for reader in readers:
+                reader.call("/duetime.v1.DueTimeService/ListRecords", page)
+            time.sleep(0.02)
+        time.sleep(1.5)
+        assert rss(pid) <= before + 24 * MiB + 32 * MiB, (before, rss(pid))
+        assert logged(small, "ListRecords RESOURCE_EXHAUSTED")
+        assert logged(small, "reason=IN_FLIGHT_BYTES_EXHAUSTED")
+        answers_still(small)
+        time.sleep(3.5)  # past --body-timeout: the stalled answers are cancelled, their bytes freed
+        health = health_pb2_grpc.HealthStub(small.channel).Check(
+            health_pb2.HealthCheckRequest(service=""), timeout=10)
+        assert health.status == health_pb2.HealthCheckResponse.SERVING
+        reply = small.stub.ListRecords(pb.ListRecordsRequest(page_size=1000), timeout=30)
+        assert len(reply.records) == 1000
+    finally:
+        for reader in readers:
+            reader.close()

@@ -261,6 +261,16 @@ class InFlightBytes:
             self._held = held + size
             self._passed += size
 
+    def take_anyway(self, size: int, tenant: Caller | None = None) -> None:
+        """Count ``size`` more bytes held (by ``tenant``) even past the limits:
+        memory already taken (an answer handed to gRPC and not yet sent),
+        so that further requests are refused until it is released."""
+        with self._lock:
+            if tenant is not None and self.tenant_limit:
+                self._tenants.add(tenant, size)
+            self._held += size
+            self._passed += size
+
     def release(self, size: int, tenant: Caller | None = None) -> None:
         """Count ``size`` bytes (taken before, for ``tenant``) no longer held."""
         with self._lock:

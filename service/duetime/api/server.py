@@ -66,7 +66,6 @@ from __future__ import annotations
 
 import ctypes
 import logging
-import math
 import select
 import signal
 import socket
@@ -164,13 +163,18 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DueTimeService"].full_name
 CALENDAR_SERVICE_NAME = pb.DESCRIPTOR.services_by_name["CalendarService"].full_name
 GRACE_SECONDS = DEFAULT_GRACE
 """How long in-flight calls may run on after SIGINT/SIGTERM (``--grace``)."""
-WAIT_CHECK = 0.1
+WAIT_CHECK = 0.05
 """How often (s) a server looks for unary calls whose request message is
-overdue (:class:`MessageWaits`)."""
-PRESSED_WAIT = 0.5
+overdue, or whose answer is not sent (:class:`MessageWaits`)."""
+PRESSED_WAIT = 0.1
 """Seconds a unary call may hold a thread waiting for its request message
 while half the server's threads or more are so held (:class:`MessageWaits`);
-otherwise it may wait the whole ``--body-timeout``."""
+otherwise it may wait the whole ``--body-timeout``. A client sends a unary
+call's message with its headers: on a network this takes milliseconds."""
+PRESSED_SEND = 0.5
+"""Seconds an answer may wait to be sent while unsent answers hold half the
+request bytes in flight (:class:`UnsentAnswers`); otherwise the whole
+``--body-timeout``."""
 MAX_CALLS_ACCEPTED = 64
 """Calls one server process takes at once, running or queued for one of its
 :data:`~duetime.api.calls.MAX_WORKERS` threads (gRPC's
@@ -346,9 +350,10 @@ class MessageWaits:
     :meth:`add` and :meth:`remove`, a dictionary store and pop without a lock."""
 
     def __init__(self, timeout: float, threads: int = MAX_WORKERS,
-                 freed: FreedMemory | None = None):
+                 freed: FreedMemory | None = None, unsent: UnsentAnswers | None = None):
         self.timeout = timeout
         self.freed = freed
+        self.unsent = unsent
         self.pressed_wait = min(PRESSED_WAIT, timeout)
         self.pressed_at = max(1, threads // 2)
         self._waiting: dict[object, _Wait] = {}
@@ -383,8 +388,68 @@ class MessageWaits:
                     wait.peer = context.peer()
                     wait.cut = allowed
                     context.cancel()
+            if self.unsent is not None and len(self.unsent):
+                self.unsent.check()
             if self.freed is not None:
                 self.freed.check()
+
+
+UNSENT_PRESSED = 1000
+"""Unsent answers past which (or past half the request bytes in flight)
+each is cancelled :data:`PRESSED_SEND` s after its handler returned
+(:class:`UnsentAnswers`): each holds a stream's state in gRPC, a few KB."""
+
+
+class UnsentAnswers:
+    """The answers of unary calls that gRPC holds, not yet sent: one whose
+    client does not read (an HTTP/2 window it never opens) stays in the
+    server's memory after its handler returned. Each is counted in
+    ``in_flight`` (for its caller; past the limits: it is memory taken
+    already, and further requests are refused meanwhile) until its call
+    ends; a call whose answer is not sent within ``timeout`` s
+    (``--body-timeout``) is cancelled, or within :data:`PRESSED_SEND` s
+    while unsent answers hold half the request bytes in flight or more, or
+    number more than :data:`UNSENT_PRESSED` (:meth:`check`, called by the
+    :class:`MessageWaits` thread). Before this, a client that read nothing
+    took a server to 1.5 GB with 1,500 ListRecords answers on one
+    connection."""
+
+    def __init__(self, in_flight: InFlightBytes | None, timeout: float):
+        self.in_flight = in_flight
+        self.timeout = timeout
+        self.pressed_wait = min(PRESSED_SEND, timeout)
+        self._unsent: dict[object, tuple[float, int, Caller | None]] = {}
+
+    def hold(self, response, context, caller: Caller | None) -> None:
+        """Count ``response`` (about to be handed to gRPC) until its call
+        ``context`` ends."""
+        in_flight = self.in_flight
+        if in_flight is None:
+            return
+        size = response.ByteSize()
+        in_flight.take_anyway(size, caller)
+        self._unsent[context] = (time.monotonic(), size, caller)
+        if not context.add_callback(lambda: self._sent(context)):
+            self._sent(context)
+
+    def _sent(self, context) -> None:
+        held = self._unsent.pop(context, None)
+        if held is not None:
+            self.in_flight.release(held[1], held[2])
+
+    def check(self) -> None:
+        """Cancel the calls whose answers have waited too long to be sent
+        (see the class docstring)."""
+        unsent = self._unsent.copy()
+        pressed = len(unsent) > UNSENT_PRESSED or (
+            sum(size for _, size, _ in unsent.values()) * 2 >= self.in_flight.limit)
+        cut = time.monotonic() - (self.pressed_wait if pressed else self.timeout)
+        for context, (since, _, _) in unsent.items():
+            if since <= cut:
+                context.cancel()  # the call ends: its callback releases its bytes
+
+    def __len__(self) -> int:
+        return len(self._unsent)
 
 
 class UndecodableRequests(grpc.ServerInterceptor):
@@ -497,17 +562,23 @@ def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None
         return grpc.stream_stream_rpc_method_handler(
             watched, request_deserializer=None, response_serializer=handler.response_serializer)
 
+    unsent = waits.unsent if waits is not None else None
+
     def one_request(requests, context):
-        """The unary call's request, read only now: after its tenant was let in."""
+        """The unary call's request, read only now: after its tenant was let
+        in; its answer, when large, counted until it is sent (``unsent``)."""
         caller = enter(context)
         try:
             data = _one_message(requests, context, waits)
             request = read(data, caller)
             try:
-                return behavior(_unwrapped(request, context), context)
+                response = behavior(_unwrapped(request, context), context)
             finally:
                 if isinstance(request, _Counted):
                     request.release()
+            if unsent is not None and response is not None:
+                unsent.hold(response, context, caller)
+            return response
         finally:
             tenants.leave(caller)
 
@@ -1127,8 +1198,9 @@ def start_server(
     admission = Admission.of(memory_budget, max_message_bytes,
                              tenant_calls if tokens is not None else 0, max_batch_calendar_weight)
     # innermost: sees the handlers as registered
-    waits = MessageWaits(message_timeout, freed=FreedMemory(
-        admission.in_flight if admission is not None else None))
+    in_flight = admission.in_flight if admission is not None else None
+    waits = MessageWaits(message_timeout, freed=FreedMemory(in_flight),
+                         unsent=UnsentAnswers(in_flight, message_timeout))
     interceptors.append(UndecodableRequests(admission, waits))
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=MAX_WORKERS),
                          interceptors=interceptors,
@@ -1253,6 +1325,9 @@ which a server hands the memory it freed back to the system
 (:class:`FreedMemory`)."""
 TRIM_GAP = 1.0
 """The fewest seconds between two such hand-backs."""
+TRIM_ANYWAY = 10.0
+"""Seconds after which a server hands freed memory back whatever came: a
+call cancelled while gRPC received its message never reaches the count."""
 
 
 def _malloc_trim() -> Callable[[], object] | None:
@@ -1269,7 +1344,8 @@ def _malloc_trim() -> Callable[[], object] | None:
 class FreedMemory:
     """Hands the memory a server freed back to the system once
     :data:`TRIM_EVERY` request bytes more have come through ``in_flight``,
-    at most every :data:`TRIM_GAP` s (:meth:`check`, called by the
+    at most every :data:`TRIM_GAP` s, and every :data:`TRIM_ANYWAY` s
+    whatever came (:meth:`check`, called by the
     :class:`MessageWaits` thread). gRPC receives a message in many small
     pieces, which the C allocator keeps in its heaps once they are freed:
     32 refused 16 MiB messages, eight at a time, left a server 55 MB above
@@ -1283,7 +1359,7 @@ class FreedMemory:
         self.in_flight = in_flight
         self.trim = trim if trim is not None else _malloc_trim()
         self._trimmed_at = 0
-        self._last = -math.inf
+        self._last = time.monotonic()
 
     def check(self) -> None:
         """Hand the freed memory back if it is time (see the class docstring)."""
@@ -1291,7 +1367,8 @@ class FreedMemory:
             return
         passed = self.in_flight.passed
         now = time.monotonic()
-        if passed - self._trimmed_at >= TRIM_EVERY and now - self._last >= TRIM_GAP:
+        if (passed - self._trimmed_at >= TRIM_EVERY and now - self._last >= TRIM_GAP
+                or now - self._last >= TRIM_ANYWAY):
             self._trimmed_at, self._last = passed, now
             self.trim()
 
