@@ -145,3 +145,17 @@ def test_text_request_lines_and_no_metrics_by_default(ops_server):
     line = server.await_log(r"rpc /duetime\.v1\.DueTimeService/ComputeDueTime OK ")
     assert line.rstrip().endswith(f"record_id={answer.record_id} namespace=\"\"")  # OK: no peer
     assert "metrics on" not in "".join(server.stderr)
+
+
+def test_a_namespace_that_is_none_is_logged_escaped(ops_server):
+    """A caller's ``x-duetime-namespace`` that is no namespace (refused by
+    the call) cannot write fields or control characters into its line: it
+    is logged in JSON quotes, its spaces escaped too."""
+    server = ops_server()
+    with pytest.raises(grpc.RpcError):
+        server.stub.ComputeDueTime(zagreb_request(), timeout=10, metadata=(
+            ("x-duetime-namespace", 'a" reason=FAKE record_id=x'),))
+    assert server.terminate() == 0
+    (line,) = [line for line in server.stderr if "ComputeDueTime INVALID_ARGUMENT" in line]
+    assert 'namespace="a\\"\\u0020reason=FAKE\\u0020record_id=x" peer=' in line
+    assert line.rstrip().endswith("reason=INVALID_ARGUMENT")

@@ -22,7 +22,9 @@ without setting one, CANCELLED when the client went away first.
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 import time
 
 import grpc
@@ -36,15 +38,24 @@ from duetime.metrics import Metrics
 _MAX_NAMESPACE = 64
 
 
+_NAMESPACE = re.compile(r"[A-Za-z0-9._-]{1,64}\Z")
+
+
 def logged_namespace(metadata, default: str = "") -> str:
     """The namespace a call's log line shows: its first ``x-duetime-namespace``
-    (call metadata, or HTTP headers: items with ``key`` and ``value``), cut to
-    64 characters; without one ``default`` (the caller's default namespace,
-    the one such a call is made in; ``""`` when its caller is not known).
-    Never raises (the call itself refuses a bad namespace)."""
+    (call metadata, or HTTP headers: items with ``key`` and ``value``); one
+    that is not a namespace (``A-Z a-z 0-9 . _ -``, 1–64 characters: the
+    call refuses it) in JSON quotes, escaped (a space too), cut to 64
+    characters, so that no caller can write `` reason=`` or a control
+    character into a line;
+    without one ``default`` (the caller's default namespace, the one such a
+    call is made in; ``""`` when its caller is not known). Never raises."""
     for item in metadata or ():
         if item.key == NAMESPACE_METADATA and isinstance(item.value, str):
-            return item.value[:_MAX_NAMESPACE]
+            value = item.value
+            if _NAMESPACE.match(value):
+                return value
+            return json.dumps(value[:_MAX_NAMESPACE]).replace(" ", "\\u0020")
     return default
 
 
