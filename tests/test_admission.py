@@ -1197,9 +1197,10 @@ def test_a_unary_call_whose_message_does_not_come_is_cancelled_at_the_body_timeo
 def test_calls_without_their_message_hold_at_most_half_the_threads_for_long(small):
     """Forty idle calls (five times the server's threads; no token needed):
     once half the threads wait for a message, each such call is cancelled
-    0.1 s after a thread took it up, so a health Check and a ComputeDueTime
-    sent behind all forty are answered within a few seconds, not after
-    --body-timeout (3 s) for every eight of them (15 s)."""
+    0.1 s (a health Check) or 0.5 s after a thread took it up, so a health
+    Check and a ComputeDueTime sent behind all forty are answered within a
+    few seconds, not after --body-timeout (3 s) for every eight of them
+    (15 s)."""
     gate = threading.Event()
     logged_before = len("".join(small.stderr))
     methods = (["/grpc.health.v1.Health/Check"] * 30
@@ -1237,7 +1238,8 @@ def test_calls_past_the_accepted_bound_are_refused_at_once(small):
     call is refused RESOURCE_EXHAUSTED at once (gRPC's own refusal); the
     idle ones are cancelled, and calls are answered again."""
     gate = threading.Event()
-    threads, results = _idle_calls(small.channel, ["/grpc.health.v1.Health/Check"] * 70, gate)
+    threads, results = _idle_calls(small.channel,
+                                   ["/duetime.v1.DueTimeService/ComputeDueTime"] * 70, gate)
     time.sleep(0.3)
     codes = [code for code, _ in results]
     assert codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) >= 6, codes
@@ -1380,3 +1382,32 @@ def test_answers_a_client_never_reads_are_counted_and_cut(small):
     finally:
         for reader in readers:
             reader.close()
+
+
+def test_tokens_whose_namespaces_overlap_are_one_tenant(tmp_path):
+    """``team-b`` and ``team-b,team-b-staging`` (as the docs' example file
+    has them) are one tenant, and so are tokens joined through another;
+    team-a and the operator's token of every namespace stay apart."""
+    from duetime.api.callers import tenant_groups
+    from duetime.auth import TokenSet
+    assert tenant_groups([frozenset({"a"}), frozenset({"a", "b"}), frozenset({"c"}), None,
+                          frozenset({"b", "d"})]) == [
+        frozenset({"a", "b", "d"}), frozenset({"a", "b", "d"}), frozenset({"c"}), None,
+        frozenset({"a", "b", "d"})]
+    path = tmp_path / "tokens"
+    path.write_text("tokA1 namespaces=team-a scopes=compute,read\n"
+                    "tokB1 namespaces=team-b scopes=compute,read\n"
+                    "tokB2 namespaces=team-b,team-b-staging default=team-b scopes=compute\n"
+                    "tokOP\n")
+    tokens = TokenSet(path)
+    a, b1, b2, operator = (tokens.caller(t) for t in ("tokA1", "tokB1", "tokB2", "tokOP"))
+    assert b1.tenant == b2.tenant == frozenset({"team-b", "team-b-staging"})
+    assert a.tenant == frozenset({"team-a"}) and operator.tenant is None
+    assert b1.namespaces == frozenset({"team-b"})  # what the token may use is unchanged
+    calls = TenantCalls(4)
+    for caller in (b1, b1, b2, b2):
+        calls.enter(caller)
+    with pytest.raises(TenantCallsExhausted):
+        calls.enter(b2)
+    with calls.call(a):
+        assert calls.in_flight(b1) == 4

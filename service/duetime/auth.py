@@ -57,6 +57,7 @@ from duetime.api.callers import (
     PermissionDenied,
     ScopeMissing,
     scope_of,
+    tenant_groups,
 )
 from duetime.api.status import grpc_status
 from duetime.config import MAX_TOKEN, TokenError, load_tokens, token_digest
@@ -92,7 +93,9 @@ class TokenSet:
         TokenError's message, naming the line, never a token."""
 
     def _read(self, allow_empty: bool) -> tuple[tuple[bytes, Caller], ...]:
-        return tuple((e.digest, Caller.of(e)) for e in load_tokens(self.path, allow_empty))
+        entries = load_tokens(self.path, allow_empty)
+        groups = tenant_groups(e.namespaces for e in entries)
+        return tuple((e.digest, Caller.of(e, group)) for e, group in zip(entries, groups))
 
     def __len__(self) -> int:
         return len(self._callers)

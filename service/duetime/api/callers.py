@@ -21,7 +21,7 @@ a token alone. See docs/operations.md, "Tokens and tenants".
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from duetime.app import NAMESPACE_FIELD, check_namespace
 from duetime.config import SCOPES, TokenEntry
@@ -105,20 +105,25 @@ class Caller:
     namespaces: frozenset[str] | None = None
     scopes: frozenset[str] = frozenset(SCOPES)
     default: str = ""
+    group: frozenset[str] | None = field(default=None, compare=False)
+    """The namespaces of every token whose namespaces meet this one's, one
+    through another (:func:`tenant_groups`; None: its own namespaces)."""
 
     @property
     def tenant(self) -> frozenset[str] | None:
         """Whose share of the server this caller's calls take
-        (:mod:`duetime.api.admission`): the namespaces its token is bound to.
-        Tokens bound to the same namespaces, whatever their scopes or
-        default, are one tenant (None: the tokens of every namespace)."""
-        return self.namespaces
+        (:mod:`duetime.api.admission`): the namespaces its token is bound to,
+        with those of every token sharing one of them (its ``group``). A
+        team's tokens, whatever their scopes or default, and however their
+        namespaces overlap (``team-b`` and ``team-b,team-b-staging``), are
+        one tenant (None: the tokens of every namespace)."""
+        return self.group if self.group is not None else self.namespaces
 
     @classmethod
-    def of(cls, entry: TokenEntry) -> Caller:
+    def of(cls, entry: TokenEntry, group: frozenset[str] | None = None) -> Caller:
         """The caller holding the token of ``entry`` (:data:`ANYONE` itself
-        for a line of a token alone)."""
-        caller = cls(entry.namespaces, entry.scopes, entry.default)
+        for a line of a token alone), of tenant ``group`` (see :attr:`group`)."""
+        caller = cls(entry.namespaces, entry.scopes, entry.default, group)
         return ANYONE if caller == ANYONE else caller
 
     def check_method(self, method: str) -> None:
@@ -163,3 +168,31 @@ class Caller:
 ANYONE = Caller()
 """The caller of a server without tokens (and of a token line without
 attributes): every namespace, every scope, the default namespace ``""``."""
+
+
+def tenant_groups(bindings: Iterable[frozenset[str] | None]) -> list[frozenset[str] | None]:
+    """For each token's namespaces (None: every namespace), its tenant: the
+    union of the namespaces of every token bound to one of them, one
+    through another (``{a}``, ``{a, b}`` and ``{b, c}`` are one tenant
+    ``{a, b, c}``). Tokens of every namespace stay a tenant of their own."""
+    bindings = list(bindings)
+    parent = list(range(len(bindings)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    holder: dict[str, int] = {}
+    for i, namespaces in enumerate(bindings):
+        for namespace in namespaces or ():
+            if namespace in holder:
+                parent[root(i)] = root(holder[namespace])
+            else:
+                holder[namespace] = i
+    unions: dict[int, set[str]] = {}
+    for i, namespaces in enumerate(bindings):
+        unions.setdefault(root(i), set()).update(namespaces or ())
+    return [None if namespaces is None else frozenset(unions[root(i)])
+            for i, namespaces in enumerate(bindings)]

@@ -166,11 +166,15 @@ GRACE_SECONDS = DEFAULT_GRACE
 WAIT_CHECK = 0.05
 """How often (s) a server looks for unary calls whose request message is
 overdue, or whose answer is not sent (:class:`MessageWaits`)."""
-PRESSED_WAIT = 0.1
+PRESSED_WAIT = 0.5
 """Seconds a unary call may hold a thread waiting for its request message
 while half the server's threads or more are so held (:class:`MessageWaits`);
 otherwise it may wait the whole ``--body-timeout``. A client sends a unary
-call's message with its headers: on a network this takes milliseconds."""
+call's message with its headers; a large one takes a while (16 MiB, eight
+at a time, took more than 0.1 s)."""
+OPEN_PRESSED_WAIT = 0.1
+"""The same for a call of a method that needs no token (health checks,
+whose messages are a few bytes): what a client without a token may hold."""
 PRESSED_SEND = 0.5
 """Seconds an answer may wait to be sent while unsent answers hold half the
 request bytes in flight (:class:`UnsentAnswers`); otherwise the whole
@@ -327,10 +331,11 @@ class _Wait:
     (unknown once the call is cancelled; read only for such a call, since
     reading it lets go of the GIL twice)."""
 
-    __slots__ = ("since", "cut", "peer")
+    __slots__ = ("since", "pressed_wait", "cut", "peer")
 
-    def __init__(self, since: float):
+    def __init__(self, since: float, pressed_wait: float):
         self.since = since
+        self.pressed_wait = pressed_wait
         self.cut = 0.0
         self.peer = ""
 
@@ -339,8 +344,9 @@ class MessageWaits:
     """The unary calls (and health Watches) of one server whose request
     message has not arrived. A call still waiting for it ``timeout`` seconds
     after a thread took it up is cancelled (``context.cancel()``); so is one
-    waiting :data:`PRESSED_WAIT` s while half the server's ``threads`` or
-    more are held by such calls (and, with ``freed``, checks each time
+    waiting :data:`PRESSED_WAIT` s (:data:`OPEN_PRESSED_WAIT` for a method
+    that needs no token) while half the server's ``threads`` or more are
+    held by such calls (and, with ``freed``, checks each time
     whether to hand freed memory back). A client that opens calls and sends nothing
     (as a slow HTTP client sends no body) thus holds no thread for long, nor
     more than half of them for longer than :data:`PRESSED_WAIT`; with
@@ -355,6 +361,7 @@ class MessageWaits:
         self.freed = freed
         self.unsent = unsent
         self.pressed_wait = min(PRESSED_WAIT, timeout)
+        self.open_pressed_wait = min(OPEN_PRESSED_WAIT, timeout)
         self.pressed_at = max(1, threads // 2)
         self._waiting: dict[object, _Wait] = {}
         self._stopped = threading.Event()
@@ -367,11 +374,13 @@ class MessageWaits:
     def stop(self) -> None:
         self._stopped.set()
 
-    def add(self, context) -> _Wait:
+    def add(self, context, open_method: bool = False) -> _Wait:
         """Watch ``context``'s call while it waits for its message, until
-        :meth:`remove`; the :class:`_Wait` says afterwards whether it was
-        cancelled."""
-        wait = self._waiting[context] = _Wait(time.monotonic())
+        :meth:`remove` (``open_method``: one that needs no token, allowed
+        :data:`OPEN_PRESSED_WAIT` under pressure); the :class:`_Wait` says
+        afterwards whether it was cancelled."""
+        wait = self._waiting[context] = _Wait(
+            time.monotonic(), self.open_pressed_wait if open_method else self.pressed_wait)
         return wait
 
     def remove(self, context) -> None:
@@ -379,12 +388,13 @@ class MessageWaits:
         self._waiting.pop(context, None)
 
     def _run(self) -> None:
-        while not self._stopped.wait(min(WAIT_CHECK, self.pressed_wait)):
+        while not self._stopped.wait(min(WAIT_CHECK, self.open_pressed_wait)):
             waiting = self._waiting.copy()
-            allowed = self.pressed_wait if len(waiting) >= self.pressed_at else self.timeout
-            cut = time.monotonic() - allowed
+            pressed = len(waiting) >= self.pressed_at
+            now = time.monotonic()
             for context, wait in waiting.items():
-                if wait.since <= cut and self._waiting.pop(context, None) is not None:
+                allowed = wait.pressed_wait if pressed else self.timeout
+                if wait.since <= now - allowed and self._waiting.pop(context, None) is not None:
                     wait.peer = context.peer()
                     wait.cut = allowed
                     context.cancel()
@@ -495,16 +505,18 @@ class UndecodableRequests(grpc.ServerInterceptor):
         streams = None if admission is None else (
             admission.watches if method in OPEN_METHODS else admission.streams)
         checked = _checked_handler(handler, None if method in OPEN_METHODS else admission, streams,
-                                   self.waits)
+                                   self.waits, method in OPEN_METHODS)
         self._checked[method] = (handler, checked)  # one assignment: atomic
         return checked
 
 
 def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None = None,
                      streams: StreamSlots | None = None,
-                     waits: MessageWaits | None = None) -> grpc.RpcMethodHandler:
+                     waits: MessageWaits | None = None,
+                     open_method: bool = False) -> grpc.RpcMethodHandler:
     """``handler`` with a lenient deserializer and a behaviour that refuses an
-    undecodable request, within ``admission`` (see :class:`UndecodableRequests`);
+    undecodable request, within ``admission`` (see :class:`UndecodableRequests`;
+    ``open_method``: one that needs no token, see :meth:`MessageWaits.add`);
     a streaming handler holds one of ``streams`` for its whole life (over
     them: RESOURCE_EXHAUSTED, STREAMS_EXHAUSTED), whatever the method."""
     kind = next(k for k in ("unary_unary", "unary_stream", "stream_unary", "stream_stream")
@@ -553,7 +565,7 @@ def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None
     if handler.response_streaming:  # unary request, streamed answer (health's Watch)
         def watched(requests, context):
             """Its one request read here, not by gRPC before: under ``waits``."""
-            request = read(_one_message(requests, context, waits))
+            request = read(_one_message(requests, context, waits, open_method))
             try:
                 yield from behavior(_unwrapped(request, context), context)
             finally:
@@ -569,7 +581,7 @@ def _checked_handler(handler: grpc.RpcMethodHandler, admission: Admission | None
         in; its answer, when large, counted until it is sent (``unsent``)."""
         caller = enter(context)
         try:
-            data = _one_message(requests, context, waits)
+            data = _one_message(requests, context, waits, open_method)
             request = read(data, caller)
             try:
                 response = behavior(_unwrapped(request, context), context)
@@ -591,7 +603,8 @@ _CANCELLED = object()
 """What :func:`_one_message` read when its call was cancelled while it waited."""
 
 
-def _one_message(requests, context, waits: MessageWaits | None) -> bytes:
+def _one_message(requests, context, waits: MessageWaits | None,
+                 open_method: bool = False) -> bytes:
     """The bytes of a unary call's request message, or the call ended:
     INVALID_ARGUMENT when its client sent none, DEADLINE_EXCEEDED
     (``MESSAGE_TIMEOUT``) when ``waits`` cancelled it for not sending one in
@@ -599,7 +612,7 @@ def _one_message(requests, context, waits: MessageWaits | None) -> bytes:
     if waits is None:
         data = next(requests, None)
     else:
-        wait = waits.add(context)
+        wait = waits.add(context, open_method)
         try:
             data = next(requests, None)
         except grpc.RpcError:  # the call was cancelled while it waited
