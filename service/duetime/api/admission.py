@@ -20,9 +20,10 @@ in one process keep their own.
   is :class:`TooCostlyToRead` (413, not retryable); its bytes are dropped,
   the server stays up.
 - **Calls per tenant** (:class:`TenantCalls`): with bearer tokens, the calls
-  one tenant (the namespaces a token is bound to: tokens bound to the same
-  ones, such as a token and its replacement during a rotation, or a team's
-  tokens of other scopes, are one tenant) has in flight over both faces
+  one tenant (the namespaces a token is bound to, joined with those of
+  every token sharing one: tokens whose namespaces meet, such as a token
+  and its replacement during a rotation, or a team's tokens of other
+  scopes, are one tenant) has in flight over both faces
   are at most ``--tenant-calls``; one more is refused at once
   (:class:`TenantCallsExhausted`: RESOURCE_EXHAUSTED, HTTP 429 with
   ``Retry-After``), so one tenant cannot take every thread from the others.
@@ -183,8 +184,7 @@ class TenantCallsExhausted(Refusal):
 
 class _PerTenant(dict):
     """An amount per tenant (of a :class:`~duetime.api.callers.Caller`: its
-    :attr:`~duetime.api.callers.Caller.tenant`, the namespaces its token is
-    bound to), kept only while above zero. Not locked: its owner's lock
+    :attr:`~duetime.api.callers.Caller.tenant`), kept only while above zero. Not locked: its owner's lock
     guards it."""
 
     __slots__ = ()
