@@ -44,9 +44,9 @@ from duetime.api.http import (
     TooManyJsonValues,
     bindings,
     build_request,
+    counted_json_values,
     json_max_values,
     json_reading_bytes,
-    json_values,
 )
 from duetime.config import DEFAULT_MAX_MESSAGE_BYTES
 from duetime.app import limits as L
@@ -478,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
             the answer printed as JSON."""
             if len(body) > DEFAULT_MAX_MESSAGE_BYTES:
                 raise RequestTooLarge(len(body), True, DEFAULT_MAX_MESSAGE_BYTES)
-            values = json_values(body)
+            values = counted_json_values(body, json_max_values())
             if values > json_max_values():
                 raise TooManyJsonValues(len(body), values, json_max_values())
             reading = json_reading_bytes(body, values)

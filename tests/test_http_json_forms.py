@@ -439,3 +439,22 @@ def test_an_instant_or_value_name_longer_than_any_is_refused_before_it_is_read(c
                                             "atClose": "N" * 300}))
     assert found == {"field": "body", "description": "field atClose: is 300 characters long; "
                                                      "a value name is at most 256"}
+
+
+def test_commas_and_colons_in_strings_are_no_values(client):
+    """1,000 holidays named with 150 commas each (205 KB, 157,000 ``,`` and
+    ``:`` in all, 8,000 JSON values) are read: in a body of at most 2 MiB,
+    what is inside strings is not counted against the 100,000 values a body
+    may hold."""
+    name = "Day of rest, observed: " + "," * 150
+    body = {"start": "2026-11-27T15:00:00Z", "duration": "3bd", "calendar": {
+        "timeZone": "Europe/Zagreb",
+        "holidays": [{"date": f"{2030 + i // 365}-01-01", "name": name} for i in range(1)]
+        + [{"date": f"{2030 + i // 300:04d}-{1 + i % 300 // 28:02d}-{1 + i % 28:02d}",
+            "name": name[:200]} for i in range(1, 1000)]}}
+    text = json.dumps(body).encode()
+    assert http.json_values(text) > 150_000 and len(text) < 2 << 20
+    assert http.counted_json_values(text, 100_000) < 10_000
+    response = client.post(COMPUTE, body)
+    assert response.status_code == 200, response.text[:300]
+    assert response.json()["due"] == "2026-12-02T15:00:00Z"
