@@ -170,6 +170,23 @@ def test_batch_without_a_server_to_reach_exits_1(tmp_path, capsys):
     assert out.read_text() == ""
 
 
+def batch_counting_calls(source, out, address: str) -> tuple[int, list[int]]:
+    """``duetime batch SOURCE --server ADDRESS --out OUT``: its exit code and
+    the items of each BatchComputeDueTimes call it made, in order."""
+    calls: list[int] = []
+    real = cli.DuetimeClient.compute_due_times
+
+    def counted(self, items):
+        items = list(items)
+        calls.append(len(items))
+        return real(self, items)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cli.DuetimeClient, "compute_due_times", counted)
+        code = cli.main(["batch", str(source), "--server", address, "--out", str(out)])
+    return code, calls
+
+
 def test_batch_sends_fewer_items_a_call_when_their_explanations_would_pass_the_weight(
         server, tmp_path, capsys):
     """Five explained items in a calendar of 48 intervals a day weigh 240,
@@ -190,17 +207,7 @@ def test_batch_sends_fewer_items_a_call_when_their_explanations_would_pass_the_w
     lines.append(json.dumps({"start": "2026-11-30T08:00:00Z", "duration": "1bd",
                              "calendar": {"timeZone": "UTC"}}))
     source, out = write_input(tmp_path, lines), tmp_path / "results.jsonl"
-    calls: list[int] = []
-    real = cli.DuetimeClient.compute_due_times
-
-    def counted(self, items):
-        items = list(items)
-        calls.append(len(items))
-        return real(self, items)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cli.DuetimeClient, "compute_due_times", counted)
-        code = cli.main(["batch", str(source), "--server", server.address, "--out", str(out)])
+    code, calls = batch_counting_calls(source, out, server.address)
     assert calls == [2, 2, 1, 1, 1]
     results = read_output(out)
     assert [("response" in r) for r in results] == [True] * 5 + [False, True]
@@ -221,17 +228,7 @@ def test_batch_follows_a_server_that_takes_fewer_items_a_message(tmp_path, capsy
         lines = [json.dumps({"start": "2026-11-27T15:00:00Z", "duration": f"{1 + i % 3}bd",
                              "calendar": {"timeZone": "Europe/Zagreb"}}) for i in range(1500)]
         source, out = write_input(tmp_path, lines), tmp_path / "results.jsonl"
-        calls: list[int] = []
-        real = cli.DuetimeClient.compute_due_times
-
-        def counted(self, items):
-            items = list(items)
-            calls.append(len(items))
-            return real(self, items)
-
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(cli.DuetimeClient, "compute_due_times", counted)
-            code = cli.main(["batch", str(source), "--server", server.address, "--out", str(out)])
+        code, calls = batch_counting_calls(source, out, server.address)
         assert capsys.readouterr().err.splitlines()[-1] == "1,500 items: 1,500 ok, 0 failed"
         assert code == 0
         assert calls == [1000] + [100] * 10 + [100] * 5  # refused once, then followed
