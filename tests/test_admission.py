@@ -1227,7 +1227,8 @@ def test_calls_without_their_message_hold_at_most_half_the_threads_for_long(smal
     while (len(timed_out.findall("".join(small.stderr)[logged_before:])) < 40
            and time.monotonic() < until):
         time.sleep(0.1)
-    assert len(timed_out.findall("".join(small.stderr)[logged_before:])) == 40
+    # (at least: the line of an earlier test's call may be written after the mark)
+    assert len(timed_out.findall("".join(small.stderr)[logged_before:])) >= 40
     assert "Check INVALID_ARGUMENT" not in "".join(small.stderr)[logged_before:]
     answers_still(small)
 
