@@ -184,8 +184,8 @@ class TenantCallsExhausted(Refusal):
 
 class _PerTenant(dict):
     """An amount per tenant (of a :class:`~duetime.api.callers.Caller`: its
-    :attr:`~duetime.api.callers.Caller.tenant`), kept only while above zero. Not locked: its owner's lock
-    guards it."""
+    :attr:`~duetime.api.callers.Caller.tenant`), kept only while above zero.
+    Not locked: its owner's lock guards it."""
 
     __slots__ = ()
 
@@ -257,19 +257,21 @@ class InFlightBytes:
                 mine = self._tenants.of(tenant)
                 if mine + size > self.tenant_limit:
                     raise InFlightBytesExhausted(size, mine, self.tenant_limit, tenant=True)
-                self._tenants.add(tenant, size)
-            self._held = held + size
-            self._passed += size
+            self._count(size, tenant)
 
     def take_anyway(self, size: int, tenant: Caller | None = None) -> None:
         """Count ``size`` more bytes held (by ``tenant``) even past the limits:
         memory already taken (an answer handed to gRPC and not yet sent),
         so that further requests are refused until it is released."""
         with self._lock:
-            if tenant is not None and self.tenant_limit:
-                self._tenants.add(tenant, size)
-            self._held += size
-            self._passed += size
+            self._count(size, tenant)
+
+    def _count(self, size: int, tenant: Caller | None) -> None:
+        """``size`` more bytes held, and passed (the caller holds the lock)."""
+        if tenant is not None and self.tenant_limit:
+            self._tenants.add(tenant, size)
+        self._held += size
+        self._passed += size
 
     def release(self, size: int, tenant: Caller | None = None) -> None:
         """Count ``size`` bytes (taken before, for ``tenant``) no longer held."""
