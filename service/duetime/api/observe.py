@@ -29,7 +29,6 @@ import time
 
 import grpc
 
-from duetime.api.status import reason_in
 from duetime.api.tracing import call_tracer
 from duetime.app import NAMESPACE_METADATA
 from duetime.logs import access_log, log_call
@@ -84,8 +83,9 @@ class ObservedContext:
 
     def abort_with_status(self, status) -> None:
         """End the call with ``status``, remembering its ErrorInfo reason
-        for the call's log line and metrics."""
-        self.reason = reason_in(status)
+        (a :class:`~duetime.api.status.RefusalStatus`'s) for the call's log
+        line and metrics."""
+        self.reason = getattr(status, "reason", "")
         self._context.abort_with_status(status)
 
     def __getattr__(self, name: str):

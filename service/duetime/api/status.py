@@ -48,6 +48,7 @@ whatever is cut ends with "…".
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -216,29 +217,23 @@ def status_of(exc: BaseException) -> status_pb2.Status:
                              details=[_any(d) for d in details])
 
 
-def grpc_status(exc: BaseException) -> grpc.Status:
+class RefusalStatus(namedtuple("RefusalStatus", ("code", "details", "trailing_metadata",
+                                                  "reason")), grpc.Status):
+    """A ``grpc.Status`` as :func:`grpc_status` makes it, with the ``reason``
+    of its ErrorInfo beside it (for the call's log line and metrics)."""
+
+
+def grpc_status(exc: BaseException) -> RefusalStatus:
     """:func:`status_of` ``exc`` as gRPC sends it (code, message and the
     status in ``grpc-status-details-bin``), for ``abort_with_status``."""
-    return rpc_status.to_status(status_of(exc))
+    sent = rpc_status.to_status(status_of(exc))
+    return RefusalStatus(sent.code, sent.details, sent.trailing_metadata, reason_of(exc))
 
 
 def reason_of(exc: BaseException) -> str:
     """The ErrorInfo reason :func:`status_of` gives ``exc`` (``INTERNAL``
     for an exception that is not a refusal), for logs and metrics."""
     return exc.reason if isinstance(exc, Refusal) else "INTERNAL"
-
-
-def reason_in(status: grpc.Status) -> str:
-    """The ErrorInfo reason a status made by :func:`grpc_status` carries,
-    ``""`` for one without (``context.abort`` with a code and a text)."""
-    for key, value in status.trailing_metadata or ():
-        if key == "grpc-status-details-bin":
-            for detail in status_pb2.Status.FromString(value).details:
-                if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-                    info = error_details_pb2.ErrorInfo()
-                    detail.Unpack(info)
-                    return info.reason
-    return ""
 
 
 def without_frames(exc: BaseException) -> BaseException:
