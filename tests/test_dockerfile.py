@@ -253,7 +253,7 @@ def test_dockerignore_keeps_the_context_to_what_the_build_copies():
         "service/duetime.egg-info/PKG-INFO", "build/lib/duetime/app.py", "dist/duetime.whl",
         ".pytest_cache/v/cache/nodeids", ".hypothesis/examples/0/1", "tests/__pycache__/x.pyc",
         "service/.pytest_cache/README.md", "service/.hypothesis/examples/0",
-        "ledger.db", "ledger.db-wal", "ledger.db-shm", "service/ledger.db",
+        "ledger.db", "ledger.db-wal", "ledger.db-shm", "ledger.db-writer", "service/ledger.db",
         "calendars/ledger.db", "calendars/compiled/hr-zagreb/ledger.db-wal",
         "tls/server.key", "calendars/server.key", "service/ca.pem",
         "calendars/hr-zagreb.toml.swp", "calendars/hr-zagreb.toml~",

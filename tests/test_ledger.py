@@ -788,6 +788,85 @@ def test_sqlite_concurrent_first_opens_migrate_once(tmp_path):
         assert conn.execute("SELECT count(*) FROM records").fetchone() == (4,)
 
 
+def test_sqlite_writes_wait_for_the_writer_lock_another_process_holds(tmp_path):
+    """Processes on one file write in turns, on ``<path>-writer``: a write
+    waits while another open of it (here this test's, as another process's
+    would be) holds its flock, and goes on once it is let go."""
+    import fcntl
+    import os
+
+    store = SqliteLedger(tmp_path / "ledger.db")
+    other = os.open(tmp_path / "ledger.db-writer", os.O_RDWR)
+    fcntl.flock(other, fcntl.LOCK_EX)
+    done = threading.Event()
+    writer = threading.Thread(target=lambda: (store.put(make_row("r1")), done.set()))
+    try:
+        writer.start()
+        assert not done.wait(0.5)  # still waiting for the lock
+        with sqlite3.connect(tmp_path / "ledger.db") as conn:
+            assert conn.execute("SELECT count(*) FROM records").fetchone() == (0,)
+    finally:
+        fcntl.flock(other, fcntl.LOCK_UN)
+        os.close(other)
+    assert done.wait(10)
+    writer.join(10)
+    assert store.get("r1") == make_row("r1")
+    store.close()
+
+
+def test_sqlite_a_write_waits_for_the_writer_lock_for_the_busy_timeout_at_most(tmp_path):
+    """A process that holds ``<path>-writer`` and does not go on (stopped)
+    makes a write LedgerUnavailable after the busy timeout, as SQLite's own
+    lock would; once it lets go, writes go on."""
+    import fcntl
+    import os
+
+    store = SqliteLedger(tmp_path / "ledger.db")
+    store.BUSY_TIMEOUT_MS = 300
+    other = os.open(tmp_path / "ledger.db-writer", os.O_RDWR)
+    fcntl.flock(other, fcntl.LOCK_EX)
+    try:
+        began = time.monotonic()
+        with pytest.raises(LedgerUnavailable, match="held the ledger's writer lock for 0.3 s"):
+            store.put(make_row("r1"))
+        assert 0.3 <= time.monotonic() - began < 5
+        with pytest.raises(LedgerUnavailable):  # the waiter still blocked: the next gives up too
+            store.put(make_row("r2"))
+    finally:
+        fcntl.flock(other, fcntl.LOCK_UN)
+        os.close(other)
+    store.put(make_row("r3"))
+    assert store.get("r3") == make_row("r3") and store.get("r1") is None
+    store.close()
+
+
+def _write_rows(path, barrier, results, name):
+    barrier.wait()
+    try:
+        store = SqliteLedger(path)
+        for i in range(40):  # 40 commits of 5 rows, racing the other processes'
+            store.put_many([make_row(f"{name}-{i}-{j}", key=f"{name}-{i}-{j}") for j in range(5)])
+        store.close()
+        results.put("ok")
+    except Exception as exc:  # noqa: BLE001
+        results.put(repr(exc))
+
+
+def test_sqlite_processes_writing_at_once_store_every_row(tmp_path):
+    ctx = multiprocessing.get_context("spawn")
+    path, barrier, results = tmp_path / "ledger.db", ctx.Barrier(3), ctx.Queue()
+    SqliteLedger(path).close()
+    procs = [ctx.Process(target=_write_rows, args=(path, barrier, results, f"p{i}")) for i in range(3)]
+    for p in procs:
+        p.start()
+    outcomes = [results.get(timeout=60) for _ in procs]
+    for p in procs:
+        p.join(60)
+    assert outcomes == ["ok"] * 3
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT count(*) FROM records").fetchone() == (600,)
+
+
 # --- choosing a store ------------------------------------------------------------
 
 def test_open_ledger_chooses_the_store(monkeypatch, tmp_path, pg_dsn):

@@ -13,6 +13,11 @@ from collections.abc import Sequence
 from itertools import chain
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: SQLite's own locks alone
+    fcntl = None  # type: ignore[assignment]
+
 from duetime.ledger.listing import PageTokens, new_page_token_secret
 from duetime.ledger.port import LedgerUnavailable, UnstorableValue, resolve_batch
 from duetime.ledger.rows import COLUMNS, LedgerRow, check_rows, row_values
@@ -121,6 +126,122 @@ def _split_script(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
 
 
+class _WriterLock:
+    """The flock on ``<path>-writer`` that processes sharing one SQLite file
+    take to write (see :class:`SqliteLedger`), with a bounded wait.
+
+    :meth:`take` takes it at once when it is free (one system call). When
+    another process holds it, the blocking ``flock`` is made by a waiter
+    thread of this object (started then, kept), which the kernel wakes the
+    moment the holder lets go; the writing thread waits for the waiter for
+    ``timeout`` s at most. A write that gave up (its holder stopped, e.g.
+    SIGSTOP) leaves the waiter blocked: when it does get the lock it lets
+    go of it at once. Only one thread of a process takes it at a time (the
+    ledger's own lock), so one waiter serves them all."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self._mutex = threading.Lock()
+        self._asked = threading.Condition(self._mutex)
+        self._request: _WriterWait | None = None
+        self._waiter: threading.Thread | None = None
+        self._waiting = False  # the waiter is inside its blocking flock
+        self._closed = False
+
+    def take(self, timeout: float) -> None:
+        """Hold the lock, or raise LedgerUnavailable after ``timeout`` s
+        (OSError from the system, e.g. ENOLCK)."""
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        request = _WriterWait()
+        with self._mutex:
+            self._request = request
+            if self._waiter is None:
+                self._waiter = threading.Thread(target=self._wait_for_it, daemon=True,
+                                                name="duetime-ledger-writer-lock")
+                self._waiter.start()
+            self._asked.notify()
+        if request.held.wait(timeout):
+            if request.error is not None:
+                raise request.error
+            return
+        with self._mutex:
+            if not request.held.is_set():
+                request.abandoned = True
+                if self._request is request:
+                    self._request = None
+                raise LedgerUnavailable(f"another process has held the ledger's writer lock "
+                                        f"for {timeout:g} s")
+        if request.error is not None:
+            raise request.error
+
+    def release(self) -> None:
+        """Let go of the lock (nothing when not held). The ledger's SQLite
+        locks stay what keeps writes apart: in the one race where this
+        process writes without the flock (a waiter for a write that gave
+        up got it, and lets go), SQLite's own lock serialises the writes."""
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        """Close the descriptor; a waiter still blocked in its flock closes
+        it once it returns."""
+        with self._mutex:
+            self._closed = True
+            self._asked.notify()
+            if self._waiting:
+                return
+        os.close(self.fd)
+
+    def _wait_for_it(self) -> None:
+        while True:
+            with self._mutex:
+                while self._request is None and not self._closed:
+                    self._asked.wait()
+                if self._closed:
+                    return
+                request, self._request = self._request, None
+                self._waiting = True
+            error: OSError | None = None
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX)
+            except OSError as exc:
+                error = exc
+            with self._mutex:
+                self._waiting = False
+                if self._closed:  # close() left the descriptor to this thread
+                    os.close(self.fd)
+                    return
+                if error is None and request.abandoned:
+                    fcntl.flock(self.fd, fcntl.LOCK_UN)
+                    continue
+                request.error = error
+                request.held.set()
+
+
+class _WriterWait:
+    """One :meth:`_WriterLock.take` waiting for the waiter thread."""
+
+    __slots__ = ("held", "abandoned", "error")
+
+    def __init__(self):
+        self.held = threading.Event()
+        self.abandoned = False
+        self.error: OSError | None = None
+
+
+def _writer_lock(path: Path) -> _WriterLock | None:
+    """The lock on ``<path>-writer`` (made if missing) that
+    :class:`SqliteLedger`'s writes take; None where it cannot be made (a
+    read-only directory: SQLite's own locks alone then)."""
+    try:
+        return _WriterLock(os.open(f"{path}-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
+    except OSError:
+        return None
+
+
 class SqliteLedger(SqlLedger):
     """Durable ledger in one SQLite file (WAL journal, ``synchronous=FULL``).
 
@@ -134,8 +255,18 @@ class SqliteLedger(SqlLedger):
     One connection, guarded by a lock, serves all threads: SQLite admits one
     writer at a time anyway, every statement is a short indexed lookup or an
     append, and a commit's fsync is the cost that matters — which batching
-    (:meth:`put_many`) shares, not more connections. Other processes on the
-    same file are serialised by SQLite's own locks (busy timeout 5 s).
+    (:meth:`put_many`) shares, not more connections.
+
+    Other processes on the same file (``duetime serve --workers N``) write
+    one at a time: each write transaction holds an exclusive ``flock`` on
+    ``<path>-writer`` (made beside the file, as SQLite makes ``-wal`` and
+    ``-shm``; the kernel lets go of it when its holder dies), which the
+    kernel hands to a waiting writer the moment it is let go; a writer waits
+    for it for the busy timeout (5 s) at most (:class:`_WriterLock`), then
+    the write is LedgerUnavailable. SQLite's own lock would do, but a writer finding
+    it taken sleeps 1, 2, 5, 10 … 100 ms before it looks again (its busy
+    handler): with two workers writing batches, most commits waited so.
+    Without ``fcntl`` (not POSIX), SQLite's locks alone.
     """
 
     BUSY_TIMEOUT_MS = 5000
@@ -144,11 +275,15 @@ class SqliteLedger(SqlLedger):
         self.path = Path(path)
         self._lock = threading.Lock()
         self._closed = False
+        self._writer: _WriterLock | None = None  # <path>-writer, taken by _write
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if fcntl is not None:
+                self._writer = _writer_lock(self.path)
             self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                          timeout=self.BUSY_TIMEOUT_MS / 1000)
         except (OSError, sqlite3.Error) as exc:
+            self._close_writer()
             raise LedgerUnavailable(f"cannot open ledger {self.path}: {exc}") from exc
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {self.BUSY_TIMEOUT_MS}")
@@ -159,10 +294,17 @@ class SqliteLedger(SqlLedger):
             self._migrate()
         except LedgerUnavailable:
             self._conn.close()
+            self._close_writer()
             raise
         except (OSError, sqlite3.Error) as exc:
             self._conn.close()
+            self._close_writer()
             raise LedgerUnavailable(f"cannot open ledger {self.path}: {exc}") from exc
+
+    def _close_writer(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     def _set_wal(self) -> None:
         # Switching to WAL needs an exclusive lock, and SQLite may report "locked"
@@ -240,11 +382,16 @@ class SqliteLedger(SqlLedger):
         """Run ``work()`` in one ``BEGIN IMMEDIATE`` … ``COMMIT`` under the lock
         (``transaction=False``: ``work`` writes with one statement, which
         SQLite commits by itself); roll back and raise LedgerUnavailable on
-        any store error, UnstorableValue on a value SQLite cannot take."""
+        any store error, UnstorableValue on a value SQLite cannot take. Other
+        processes' writes wait for it, and it for theirs, on ``<path>-writer``
+        (see the class docstring)."""
         with self._lock:
             if self._closed:
                 raise LedgerUnavailable(f"ledger {self.path} is closed")
+            writer = self._writer
             try:
+                if writer is not None:
+                    writer.take(self.BUSY_TIMEOUT_MS / 1000)
                 if transaction:
                     self._conn.execute("BEGIN IMMEDIATE")
                 result = work()
@@ -257,12 +404,15 @@ class SqliteLedger(SqlLedger):
             except _VALUE_ERRORS as exc:
                 self._rollback()
                 raise UnstorableValue(f"ledger {self.path}: {exc}") from exc
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, OSError) as exc:  # OSError: the flock (ENOLCK)
                 self._rollback()
                 raise self._unavailable(exc) from exc
             except BaseException:
                 self._rollback()
                 raise
+            finally:
+                if writer is not None:
+                    writer.release()
 
     def put_many(self, rows: Sequence[LedgerRow]) -> list[LedgerRow]:
         rows = check_rows(rows)
@@ -313,4 +463,5 @@ class SqliteLedger(SqlLedger):
         with self._lock:
             self._closed = True
             self._conn.close()
+            self._close_writer()
 
