@@ -9,9 +9,12 @@ own ``HealthServicer``, the overall status "" SERVING), no interceptors, on
 same concurrency and the same durations as duetime's calls, so that every
 ratio in the section is against what grpcio alone gives on this machine::
 
-    python bare_server.py [--port 0] [--workers 16]
+    python bare_server.py [--port 0] [--workers 16] [--aio]
 
-Prints ``bare grpcio listening on 127.0.0.1:PORT`` on stdout once it serves
+``--aio``: grpcio's asynchronous server instead (``grpc.aio.server()``, an
+``async def`` Check answering SERVING, one thread): not what ``compare.py``
+measures, but the way to see, with the same client, whether the
+asynchronous server would lower the floor's cost on a machine. Prints ``bare grpcio listening on 127.0.0.1:PORT`` on stdout once it serves
 (``--port 0``: a free port chosen by the system), then serves until SIGTERM
 or SIGINT, and stops with a 1 s grace.
 """
@@ -19,6 +22,7 @@ or SIGINT, and stops with a 1 s grace.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import signal
 import sys
 import threading
@@ -32,7 +36,10 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (0: any free port)")
     p.add_argument("--workers", type=int, default=16, help="threads of the server's ThreadPoolExecutor")
+    p.add_argument("--aio", action="store_true", help="grpc.aio's asynchronous server instead")
     args = p.parse_args()
+    if args.aio:
+        return asyncio.run(_serve_aio(args.port))
 
     server = grpc.server(ThreadPoolExecutor(max_workers=args.workers))
     servicer = health.HealthServicer()
@@ -50,6 +57,29 @@ def main() -> int:
     print(f"bare grpcio listening on 127.0.0.1:{port}", flush=True)
     stop.wait()
     server.stop(1).wait()
+    return 0
+
+
+class _AsyncHealth(health_pb2_grpc.HealthServicer):
+    async def Check(self, request, context):  # noqa: N802 (gRPC's method name)
+        return health_pb2.HealthCheckResponse(status=health_pb2.HealthCheckResponse.SERVING)
+
+
+async def _serve_aio(port: int) -> int:
+    server = grpc.aio.server()
+    health_pb2_grpc.add_HealthServicer_to_server(_AsyncHealth(), server)
+    port = server.add_insecure_port(f"127.0.0.1:{port}")
+    if not port:
+        print("bare grpcio: cannot bind", file=sys.stderr)
+        return 1
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    print(f"bare grpcio listening on 127.0.0.1:{port}", flush=True)
+    await stop.wait()
+    await server.stop(1)
     return 0
 
 

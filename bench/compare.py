@@ -876,7 +876,7 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
     rounds = 1 if args.quick else GRPC_ROUNDS
     closed_round = ("--seconds", f"{seconds / rounds:g}", "--concurrency", conc)
     lines[-1] = (f"closed loop, {seconds:g} s per measurement after 1 s of warm-up, all in this run; "
-                 f"(f), (a) and (b) in {rounds} round{'s' if rounds > 1 else ''} of {seconds / rounds:g} s")
+                 f"(f), (a) and (b) in {rounds} round{'s' if rounds > 1 else ''} of {seconds / rounds:.3g} s")
     with tempfile.TemporaryDirectory(prefix="duetime-bench-") as tmp:
         bare, bare_address = _start_bare_server()
         proc = None
