@@ -192,3 +192,24 @@ def test_with_another_handler_on_the_way_a_record_is_made(caplog):
     finally:
         logging.getLogger().removeHandler(handler)
         handler.close()
+
+
+def test_a_stream_that_fails_is_reported_for_a_line_given_by_its_fields(capsys):
+    """A write that fails is reported as logging reports it (handleError,
+    which reads a record) also when the last line came as fields."""
+
+    class Broken(io.StringIO):
+        def write(self, text):
+            raise OSError("disk full")
+
+    handler, logger = _sole_handler(Broken(), "text", None)
+    try:
+        log_call("/a", "OK", 0.001, "", "ns", "")
+        handler.flush()
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = True
+        logger.setLevel(logging.NOTSET)
+        handler.close()
+    err = capsys.readouterr().err
+    assert "OSError: disk full" in err and "Message: 'rpc %s %s %.3f ms%s namespace=%s%s%s'" in err

@@ -150,15 +150,13 @@ class BatchingHandler(logging.StreamHandler):
             try:
                 lines.append(call_line(record) if type(record) is tuple else self.format(record))
             except Exception:
-                if type(record) is tuple:
-                    record = _call_record(*record)
-                self.handleError(record)
+                self.handleError(_as_record(record))
         if lines:
             try:
                 self.stream.write(self.terminator.join(lines) + self.terminator)
                 self.stream.flush()
             except Exception:
-                self.handleError(record)
+                self.handleError(_as_record(record))
 
     def _write_batches(self) -> None:
         while not self._stopped.wait(self._flush_seconds):
@@ -332,6 +330,12 @@ def _call_record(created: float, rpc: str, code: str, latency_ms: float, record_
     if reason:
         attributes["reason"] = reason
     return record
+
+
+def _as_record(entry: logging.LogRecord | tuple) -> logging.LogRecord:
+    """A buffered entry as a record (a request line's fields made into its
+    record), for :meth:`logging.Handler.handleError`, which reads one."""
+    return _call_record(*entry) if type(entry) is tuple else entry
 
 
 def log_call(rpc: str, code: str, seconds: float, record_id: str, namespace: str,
