@@ -252,10 +252,7 @@ class _CallLines:
         """The line of :func:`log_call`'s fields ``(created, rpc, code,
         latency_ms, record_id, namespace, peer, reason)``."""
         created, rpc, code, latency_ms, record_id, namespace, peer, reason = fields
-        message = (f"rpc {rpc} {code} {latency_ms:.3f} ms"
-                   f"{f' record_id={record_id}' if record_id else ''}"
-                   f" namespace={namespace or chr(34) * 2}"
-                   f"{f' peer={peer}' if peer else ''}{f' reason={reason}' if reason else ''}")
+        message = _CALL_MESSAGE % _message_args(*fields[1:])
         if not self.json:
             return f"{self._time(created)} INFO {self._stamp}{message}"
         line = {"time": self._time(created), "level": "INFO", "logger": ACCESS,
@@ -280,6 +277,14 @@ LogRecord's own constructor looks up the file name, thread, process and
 mapping arguments again for each record); the time, thread and process are
 set per record."""
 _new_record = object.__new__
+
+
+def _message_args(rpc: str, code: str, latency_ms: float, record_id: str, namespace: str,
+                  peer: str, reason: str) -> tuple:
+    """The arguments of :data:`_CALL_MESSAGE` for one request line."""
+    return (rpc, code, latency_ms, f" record_id={record_id}" if record_id else "",
+            namespace or '""', f" peer={peer}" if peer else "",
+            f" reason={reason}" if reason else "")
 
 
 def _sole_batching_handler() -> BatchingHandler | None:
@@ -314,9 +319,7 @@ def _call_record(created: float, rpc: str, code: str, latency_ms: float, record_
     attributes = record.__dict__
     attributes.update(_CALL_TEMPLATE)
     attributes.update(
-        args=(rpc, code, latency_ms, f" record_id={record_id}" if record_id else "",
-              namespace or '""', f" peer={peer}" if peer else "",
-              f" reason={reason}" if reason else ""),
+        args=_message_args(rpc, code, latency_ms, record_id, namespace, peer, reason),
         created=created, msecs=int((created - int(created)) * 1000) + 0.0,
         relativeCreated=_CALL_TEMPLATE["relativeCreated"]
         + (created - _CALL_TEMPLATE["created"]) * 1000,
