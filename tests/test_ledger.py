@@ -774,15 +774,8 @@ def _open_sqlite(path, barrier, results):
 
 
 def test_sqlite_concurrent_first_opens_migrate_once(tmp_path):
-    ctx = multiprocessing.get_context("spawn")
-    path, barrier, results = tmp_path / "ledger.db", ctx.Barrier(4), ctx.Queue()
-    procs = [ctx.Process(target=_open_sqlite, args=(path, barrier, results), name=f"p{i}") for i in range(4)]
-    for p in procs:
-        p.start()
-    outcomes = [results.get(timeout=60) for _ in procs]
-    for p in procs:
-        p.join(60)
-    assert outcomes == ["ok"] * 4
+    path = tmp_path / "ledger.db"
+    assert _at_once_in_processes(_open_sqlite, path, 4) == ["ok"] * 4
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT version FROM schema_version ORDER BY version").fetchall() == [(1,), (2,), (3,), (4,)]
         assert conn.execute("SELECT count(*) FROM records").fetchone() == (4,)
@@ -840,8 +833,9 @@ def test_sqlite_a_write_waits_for_the_writer_lock_for_the_busy_timeout_at_most(t
     store.close()
 
 
-def _write_rows(path, barrier, results, name):
+def _write_rows(path, barrier, results):
     barrier.wait()
+    name = multiprocessing.current_process().name
     try:
         store = SqliteLedger(path)
         for i in range(40):  # 40 commits of 5 rows, racing the other processes'
@@ -852,17 +846,25 @@ def _write_rows(path, barrier, results, name):
         results.put(repr(exc))
 
 
-def test_sqlite_processes_writing_at_once_store_every_row(tmp_path):
+def _at_once_in_processes(target, path, count: int) -> list[str]:
+    """Run ``target(path, barrier, results)`` in ``count`` processes started
+    together; what each put in ``results``."""
     ctx = multiprocessing.get_context("spawn")
-    path, barrier, results = tmp_path / "ledger.db", ctx.Barrier(3), ctx.Queue()
-    SqliteLedger(path).close()
-    procs = [ctx.Process(target=_write_rows, args=(path, barrier, results, f"p{i}")) for i in range(3)]
+    barrier, results = ctx.Barrier(count), ctx.Queue()
+    procs = [ctx.Process(target=target, args=(path, barrier, results), name=f"p{i}")
+             for i in range(count)]
     for p in procs:
         p.start()
     outcomes = [results.get(timeout=60) for _ in procs]
     for p in procs:
         p.join(60)
-    assert outcomes == ["ok"] * 3
+    return outcomes
+
+
+def test_sqlite_processes_writing_at_once_store_every_row(tmp_path):
+    path = tmp_path / "ledger.db"
+    SqliteLedger(path).close()
+    assert _at_once_in_processes(_write_rows, path, 3) == ["ok"] * 3
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT count(*) FROM records").fetchone() == (600,)
 

@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -104,16 +105,24 @@ def test_a_request_line_without_peer_or_record_id_leaves_them_out():
         handler.close()
 
 
+@contextmanager
 def _sole_handler(stream: io.StringIO, log_format: str, worker: int | None):
     """A handler set up as ``configure`` sets one up, the only one request
-    lines reach (the access logger does not propagate to pytest's)."""
+    lines reach while the block runs (the access logger does not propagate
+    to pytest's), closed after it."""
     handler = BatchingHandler(stream, flush_seconds=3600)
     handler.format_calls_as(log_format, worker)
     logger = logging.getLogger(ACCESS)
     logger.addHandler(handler)
     logger.propagate = False
     logger.setLevel(logging.INFO)
-    return handler, logger
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = True
+        logger.setLevel(logging.NOTSET)
+        handler.close()
 
 
 CALLS = [  # log_call's arguments: every optional field present and absent
@@ -132,18 +141,12 @@ def test_a_request_line_from_its_fields_is_the_line_its_record_gives(log_format,
     writes exactly what the handler's formatter writes for the record the
     logging path makes, time included."""
     stream = io.StringIO()
-    handler, logger = _sole_handler(stream, log_format, worker)
-    try:
+    with _sole_handler(stream, log_format, worker) as handler:
         for arguments in CALLS:
             log_call(*arguments)
         fields = list(handler._buffer)
         assert [type(f) for f in fields] == [tuple] * 3  # no record was made
         handler.flush()
-    finally:
-        logger.removeHandler(handler)
-        logger.propagate = True
-        logger.setLevel(logging.NOTSET)
-        handler.close()
     expected = []
     for f in fields:
         record = _call_record(*f)
@@ -202,14 +205,8 @@ def test_a_stream_that_fails_is_reported_for_a_line_given_by_its_fields(capsys):
         def write(self, text):
             raise OSError("disk full")
 
-    handler, logger = _sole_handler(Broken(), "text", None)
-    try:
+    with _sole_handler(Broken(), "text", None) as handler:
         log_call("/a", "OK", 0.001, "", "ns", "")
         handler.flush()
-    finally:
-        logger.removeHandler(handler)
-        logger.propagate = True
-        logger.setLevel(logging.NOTSET)
-        handler.close()
     err = capsys.readouterr().err
     assert "OSError: disk full" in err and "Message: 'rpc %s %s %.3f ms%s namespace=%s%s%s'" in err
