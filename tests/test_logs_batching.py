@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 import pytest
 
+from duetime import logs
 from duetime.logs import ACCESS, TEXT_FORMAT, BatchingHandler, _call_record, _CallLines, log_call
 
 
@@ -67,26 +68,87 @@ def test_other_records_follow_the_buffered_lines_and_close_writes_the_rest():
         handler.close()
 
 
-def test_the_buffer_is_bounded_the_call_that_fills_it_writes_it():
+def test_the_buffer_is_bounded_a_line_past_it_is_dropped_and_counted():
+    """Past ``max_buffered`` unwritten lines, a request line is dropped at once
+    (the calling thread never writes); the count is written with the next
+    lines."""
     stream = io.StringIO()
     handler = BatchingHandler(stream, flush_seconds=3600, max_buffered=3)
-    handler.setFormatter(logging.Formatter("%(message)s"))
+    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
     logger = logging.getLogger(ACCESS)
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     try:
-        for i in range(3):
+        for i in range(5):
             log_call(f"/{i}", "OK", 0.001, "", "", "p")
-        assert stream.getvalue() == ""  # three held, none written yet
-        log_call("/3", "OK", 0.001, "", "", "p")  # the fourth writes the three first
-        assert [line.split(" ")[1] for line in stream.getvalue().splitlines()] == [
-            "/0", "/1", "/2"]
+        assert stream.getvalue() == ""  # three held, two dropped, none written by a call
+        handler.flush()
+        log_call("/5", "OK", 0.001, "", "", "p")
     finally:
         logger.removeHandler(handler)
         logger.setLevel(logging.NOTSET)
         handler.close()
-    assert [line.split(" ")[1] for line in stream.getvalue().splitlines()] == [
-        "/0", "/1", "/2", "/3"]
+    assert stream.getvalue().splitlines() == [
+        "WARNING 2 log lines were dropped: stderr did not take them (a pipe nobody read for 1 s, "
+        "or more than 3 request lines waiting)",
+        'INFO rpc /0 OK 1.000 ms namespace="" peer=p', 'INFO rpc /1 OK 1.000 ms namespace="" peer=p',
+        'INFO rpc /2 OK 1.000 ms namespace="" peer=p', 'INFO rpc /5 OK 1.000 ms namespace="" peer=p']
+
+
+def test_a_pipe_nobody_reads_never_holds_a_call_or_the_writer_for_long(monkeypatch):
+    """stderr a pipe nobody reads: calls go on at once (lines past the
+    buffer dropped), a write gives up after WRITE_WAIT s, and once the pipe
+    is read again the lines that fitted come whole, then the count of the
+    dropped ones, then new lines."""
+    monkeypatch.setattr(logs, "WRITE_WAIT", 0.2)
+    read_end, write_end = os.pipe()
+    stream = os.fdopen(write_end, "w")
+    handler = BatchingHandler(stream, flush_seconds=0.01, max_buffered=1000)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    logger = logging.getLogger(ACCESS)
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    other = logging.getLogger("duetime.test-pipe")
+    other.addHandler(handler)
+    other.propagate = False
+    try:
+        began = time.monotonic()
+        for i in range(20_000):  # 1.2 MB of lines: the pipe takes 64 KiB
+            log_call(f"/{i:05}", "OK", 0.001, "", "team-a", "ipv4:127.0.0.1:1")
+        assert time.monotonic() - began < 5  # no call waited for the pipe
+        time.sleep(0.5)  # the writer gave up at least once
+        began = time.monotonic()
+        other.warning("a record written at once")  # waits WRITE_WAIT s at most, then dropped
+        assert time.monotonic() - began < 0.2 + 0.2 + 1
+        with os.fdopen(read_end, "rb") as reading:
+            os.set_blocking(read_end, False)
+            taken = b""
+            while chunk := reading.read(1 << 16) or b"":
+                taken += chunk
+            log_call("/after", "OK", 0.001, "", "team-a", "ipv4:127.0.0.1:1")
+            handler.flush()
+            while chunk := reading.read(1 << 16) or b"":
+                taken += chunk
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(logging.NOTSET)
+        other.removeHandler(handler)
+        other.propagate = True
+        handler.close()
+    lines = taken.decode().splitlines()
+    written = [line for line in lines if line.startswith("INFO rpc /") and line != lines[-1]]
+    assert 0 < len(written) < 20_000
+    assert all(line.endswith("OK 1.000 ms namespace=team-a peer=ipv4:127.0.0.1:1") for line in written)
+    numbers = [int(line.split()[2][1:]) for line in written]
+    assert numbers == sorted(set(numbers))  # whole lines, in order, none twice
+    counts = [line for line in lines if line.startswith("WARNING")]
+    assert all(line.endswith(" log lines were dropped: stderr did not take them (a pipe nobody read "
+                             "for 0.2 s, or more than 1000 request lines waiting)") for line in counts)
+    # every line not written is counted once: past the buffer, or not taken by the pipe
+    # (the warning record among them)
+    assert sum(int(line.split()[1]) for line in counts) == 20_000 + 1 - len(written)
+    assert lines[-1] == "INFO rpc /after OK 1.000 ms namespace=team-a peer=ipv4:127.0.0.1:1"
+    assert len(lines) == len(written) + len(counts) + 1
 
 
 def test_a_request_line_without_peer_or_record_id_leaves_them_out():

@@ -22,6 +22,14 @@ record is written at once, after the request lines buffered before it, so
 the order of lines is kept. At exit (``logging.shutdown``) the buffer is
 written out.
 
+A stderr that stops taking lines (a pipe nobody reads) never stops the
+server: a write waits at most :data:`WRITE_WAIT` s for it, then the lines
+are dropped; a request line past :data:`MAX_BUFFERED` unwritten ones is
+dropped at once. The lines dropped are counted, and the count is written
+(a WARNING) as soon as stderr takes lines again. Lines go to a pipe or file
+in pieces of whole lines of at most 4 KiB (``PIPE_BUF``), so that the lines
+of several worker processes on one pipe never interleave within a line.
+
 A request line costs a busy server little: when the handler :func:`configure`
 installed is the only one its records reach (no other handler or filter on
 the way, as in ``duetime serve``), :func:`log_call` hands it the line's fields
@@ -36,6 +44,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import select
 import sys
 import threading
 import time
@@ -51,9 +60,16 @@ FIELDS = ("rpc", "code", "latency_ms", "record_id", "namespace", "peer", "reason
 FLUSH_SECONDS = 0.05
 """The longest a request line waits in the buffer before it is written."""
 MAX_BUFFERED = 10_000
-"""The most request lines held unwritten: the call that would add one more
-writes the buffer itself (a stderr that stops taking lines slows the calls,
-as an unbuffered log did, instead of growing the buffer without bound)."""
+"""The most request lines held unwritten: one more is dropped (and counted),
+so that a stderr that stops taking lines neither grows the buffer without
+bound nor slows the calls."""
+WRITE_WAIT = 1.0
+"""The longest, in seconds, one write waits for stderr to take lines; the
+lines it has not taken then are dropped (and counted)."""
+PIECE = getattr(select, "PIPE_BUF", 4096)
+"""The most bytes of whole lines written to a pipe or file at once (a write
+of at most ``PIPE_BUF`` bytes to a pipe is never interleaved with another
+process's)."""
 access_log = logging.getLogger(ACCESS)
 _json_line = json.JSONEncoder(ensure_ascii=False, default=str).encode
 """A JSON line's encoder, made once (``json.dumps`` with options makes one a call)."""
@@ -88,7 +104,9 @@ class BatchingHandler(logging.StreamHandler):
     ``flush`` of the stream, under the handler's lock. Any other record takes
     the lock, writes the buffered lines, then itself. :meth:`flush` writes
     the buffer out now; :meth:`close` does, stops the writer and makes
-    later request lines be written at once."""
+    later request lines be written at once. A stream with a file descriptor
+    is written by :meth:`_write_text` (bounded waits, whole lines; see the
+    module docstring), any other with its own ``write``."""
 
     def __init__(self, stream=None, flush_seconds: float = FLUSH_SECONDS,
                  max_buffered: int = MAX_BUFFERED):
@@ -97,6 +115,8 @@ class BatchingHandler(logging.StreamHandler):
         self._lines: _CallLines | None = None
         self._flush_seconds = flush_seconds
         self._max_buffered = max_buffered
+        self._dropped = 0  # lines dropped since the last line written
+        self._dropping = threading.Lock()  # counts the lines dropped by calling threads
         self._stopped = threading.Event()
         self._writer = threading.Thread(target=self._write_batches, name="duetime-log-writer",
                                         daemon=True)
@@ -108,7 +128,8 @@ class BatchingHandler(logging.StreamHandler):
         if not self.filter(record):
             return False
         if len(self._buffer) >= self._max_buffered:
-            self.flush()  # bounded: write the backlog in this thread
+            self._drop(1)
+            return True
         self._buffer.append(record)
         return True
 
@@ -120,9 +141,14 @@ class BatchingHandler(logging.StreamHandler):
                 or self._stopped.is_set():
             return False
         if len(self._buffer) >= self._max_buffered:
-            self.flush()
+            self._drop(1)
+            return True
         self._buffer.append(fields)
         return True
+
+    def _drop(self, lines: int) -> None:
+        with self._dropping:
+            self._dropped += lines
 
     def format_calls_as(self, log_format: str, worker: int | None = None) -> None:
         """Format records with ``log_format``'s formatter (``text`` or
@@ -135,28 +161,82 @@ class BatchingHandler(logging.StreamHandler):
             self.addFilter(_WorkerStamp(worker))
 
     def emit(self, record: logging.LogRecord) -> None:  # called under the lock
-        self._write_buffered()
-        super().emit(record)
+        try:
+            line = self.format(record)
+        except Exception:
+            self.handleError(record)
+            return
+        self._write_buffered(line, record)
 
-    def _write_buffered(self) -> None:
-        """Format and write the buffered records in one write (the caller
-        holds the lock)."""
+    def _write_buffered(self, last: str | None = None,
+                        last_record: logging.LogRecord | None = None) -> None:
+        """Format and write the buffered records, then ``last`` (the line of
+        ``last_record``, if any), in one write; first the count of lines
+        dropped before, if any (the caller holds the lock)."""
         lines = []
         buffer = self._buffer
         call_line = self._lines.line if self._lines is not None else None
-        record = None
+        record = last_record
+        dropped = 0
+        if self._dropped:
+            with self._dropping:
+                dropped, self._dropped = self._dropped, 0
+            lines.append(self._dropped_line(dropped))
         while buffer:
             record = buffer.popleft()
             try:
                 lines.append(call_line(record) if type(record) is tuple else self.format(record))
             except Exception:
                 self.handleError(_as_record(record))
+        if last is not None:
+            lines.append(last)
+            record = last_record
         if lines:
             try:
-                self.stream.write(self.terminator.join(lines) + self.terminator)
-                self.stream.flush()
+                not_written = self._write_text(self.terminator.join(lines) + self.terminator)
+                if not_written:
+                    if dropped and not_written == len(lines):  # the count's own line too
+                        not_written += dropped - 1
+                    self._drop(not_written)
             except Exception:
-                self.handleError(_as_record(record))
+                self.handleError(_as_record(record) if record is not None else
+                                 logging.makeLogRecord({"msg": "(the dropped lines' count)"}))
+
+    def _dropped_line(self, dropped: int) -> str:
+        return self.format(logging.LogRecord(
+            "duetime", logging.WARNING, __file__, 0,
+            "%d log lines were dropped: stderr did not take them (a pipe nobody read for %g s, "
+            "or more than %d request lines waiting)", (dropped, WRITE_WAIT, self._max_buffered),
+            None))
+
+    def _write_text(self, text: str) -> int:
+        """Write ``text`` (whole lines): to a stream with a file descriptor
+        in pieces of whole lines of at most :data:`PIECE` bytes, each once
+        the descriptor takes it, waiting :data:`WRITE_WAIT` s at most. Any
+        other stream: its ``write`` and ``flush``. Returns how many lines
+        were not written (0: all)."""
+        try:
+            fd = self.stream.fileno()
+        except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+            fd = None
+        if fd is None:
+            self.stream.write(text)
+            self.stream.flush()
+            return 0
+        self.stream.flush()  # what was written through the stream itself goes first
+        data = text.encode(getattr(self.stream, "encoding", None) or "utf-8", "backslashreplace")
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        start, end = 0, len(data)
+        while start < end:
+            if not poller.poll(WRITE_WAIT * 1000):
+                return data.count(b"\n", start)
+            stop = min(start + PIECE, end)
+            if stop < end:  # whole lines, unless one line alone is longer
+                cut = data.rfind(b"\n", start, stop)
+                stop = cut + 1 if cut >= start else stop
+            start += os.write(fd, data[start:stop])
+        return 0
 
     def _write_batches(self) -> None:
         while not self._stopped.wait(self._flush_seconds):
