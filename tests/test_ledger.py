@@ -6,6 +6,7 @@ per test; these tests fail (not skip) when it cannot be had.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import resource
 import sqlite3
@@ -831,6 +832,47 @@ def test_sqlite_a_write_waits_for_the_writer_lock_for_the_busy_timeout_at_most(t
     store.put(make_row("r3"))
     assert store.get("r3") == make_row("r3") and store.get("r1") is None
     store.close()
+
+
+def test_sqlite_the_writer_lock_takes_the_ledgers_permissions(tmp_path):
+    """``-writer`` is made with the ledger file's permissions (as SQLite makes
+    ``-wal`` and ``-shm``): a group that may write the ledger may take it."""
+    import os
+    import stat
+
+    path = tmp_path / "ledger.db"
+    SqliteLedger(path).close()
+    os.chmod(path, 0o660)
+    os.remove(tmp_path / "ledger.db-writer")
+    store = SqliteLedger(path)
+    store.put(make_row("r1"))
+    store.close()
+    assert stat.S_IMODE(os.stat(tmp_path / "ledger.db-writer").st_mode) == 0o660
+
+
+@pytest.mark.parametrize("what", ["link", "directory"])
+def test_sqlite_a_writer_lock_that_cannot_be_opened_is_said_and_sqlite_locks_alone_remain(
+        tmp_path, caplog, what):
+    """A link at ``-writer`` is not followed, a directory cannot be locked:
+    a warning names the file, and writes go on under SQLite's own locks."""
+    import os
+
+    target = tmp_path / "elsewhere"
+    if what == "link":
+        os.symlink(target, tmp_path / "ledger.db-writer")
+    else:
+        os.mkdir(tmp_path / "ledger.db-writer")
+    with caplog.at_level(logging.WARNING, logger="duetime.ledger.sqlite"):
+        store = SqliteLedger(tmp_path / "ledger.db")
+    store.put(make_row("r1"))
+    assert store.get("r1") == make_row("r1")
+    store.close()
+    (warning,) = [r.getMessage() for r in caplog.records]
+    assert warning.startswith(f"ledger {tmp_path / 'ledger.db'}: cannot open "
+                              f"{tmp_path / 'ledger.db-writer'} (")
+    assert warning.endswith("): processes writing this ledger take turns by SQLite's own locks "
+                            "alone (a waiting writer sleeps up to 100 ms between looks)")
+    assert not target.exists()  # the link was not followed
 
 
 def _write_rows(path, barrier, results):

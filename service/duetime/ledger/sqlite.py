@@ -5,6 +5,7 @@ The default store."""
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
@@ -232,13 +233,33 @@ class _WriterWait:
         self.error: OSError | None = None
 
 
+log = logging.getLogger(__name__)
+
+
 def _writer_lock(path: Path) -> _WriterLock | None:
-    """The lock on ``<path>-writer`` (made if missing) that
-    :class:`SqliteLedger`'s writes take; None where it cannot be made (a
-    read-only directory: SQLite's own locks alone then)."""
+    """The lock on ``<path>-writer`` that :class:`SqliteLedger`'s writes
+    take, made if missing with the ledger file's permissions (as SQLite makes
+    ``-wal`` and ``-shm``, so that every user who may write the ledger may
+    take it); a symbolic link there is not followed. None, with a warning
+    logged, where it cannot be opened (a read-only directory, a directory
+    or link in its place): SQLite's own locks alone keep the writes apart
+    then."""
+    name = f"{path}-writer"
+    flags = os.O_RDWR | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
     try:
-        return _WriterLock(os.open(f"{path}-writer", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
-    except OSError:
+        try:
+            fd = os.open(name, flags | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return _WriterLock(os.open(name, flags))
+        try:
+            os.fchmod(fd, os.stat(path).st_mode & 0o666)
+        except OSError:
+            pass  # the file stays 0600: its own user's processes share it
+        return _WriterLock(fd)
+    except OSError as exc:
+        log.warning("ledger %s: cannot open %s (%s): processes writing this ledger take turns "
+                    "by SQLite's own locks alone (a waiting writer sleeps up to 100 ms between "
+                    "looks)", path, name, exc.strerror or exc)
         return None
 
 
@@ -278,10 +299,10 @@ class SqliteLedger(SqlLedger):
         self._writer: _WriterLock | None = None  # <path>-writer, taken by _write
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            if fcntl is not None:
-                self._writer = _writer_lock(self.path)
             self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                          timeout=self.BUSY_TIMEOUT_MS / 1000)
+            if fcntl is not None:  # after the file is made: the lock takes its permissions
+                self._writer = _writer_lock(self.path)
         except (OSError, sqlite3.Error) as exc:
             self._close_writer()
             raise LedgerUnavailable(f"cannot open ledger {self.path}: {exc}") from exc
