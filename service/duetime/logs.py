@@ -100,8 +100,8 @@ class BatchingHandler(logging.StreamHandler):
 
     A request line is appended to a deque (atomic, no lock taken by the
     calling thread) and formatted and written by the writer thread, started
-    here, at most ``flush_seconds`` later; a batch is one ``write`` and one
-    ``flush`` of the stream, under the handler's lock. Any other record takes
+    here, at most ``flush_seconds`` later; a batch is written at once (see
+    below), under the handler's lock. Any other record takes
     the lock, writes the buffered lines, then itself. :meth:`flush` writes
     the buffer out now; :meth:`close` does, stops the writer and makes
     later request lines be written at once. A stream with a file descriptor
@@ -235,17 +235,20 @@ class BatchingHandler(logging.StreamHandler):
             if stop < end:  # whole lines, unless one line alone is longer
                 cut = data.rfind(b"\n", start, stop)
                 stop = cut + 1 if cut >= start else stop
-            start += os.write(fd, data[start:stop])
+            try:
+                start += os.write(fd, data[start:stop])
+            except BlockingIOError:  # a descriptor made non-blocking: wait for it again
+                pass
         return 0
 
     def _write_batches(self) -> None:
         while not self._stopped.wait(self._flush_seconds):
-            if self._buffer:
+            if self._buffer or self._dropped:  # the count of dropped lines, once it can go
                 self.flush()
 
     def flush(self) -> None:
         with self.lock:
-            if self._buffer:
+            if self._buffer or self._dropped:
                 self._write_buffered()
             super().flush()
 
