@@ -45,6 +45,7 @@ import json
 import logging
 import os
 import select
+import stat
 import sys
 import threading
 import time
@@ -104,9 +105,9 @@ class BatchingHandler(logging.StreamHandler):
     below), under the handler's lock. Any other record takes
     the lock, writes the buffered lines, then itself. :meth:`flush` writes
     the buffer out now; :meth:`close` does, stops the writer and makes
-    later request lines be written at once. A stream with a file descriptor
-    is written by :meth:`_write_text` (bounded waits, whole lines; see the
-    module docstring), any other with its own ``write``."""
+    later request lines be written at once. A pipe, socket or terminal is
+    written by :meth:`_write_text` (bounded waits, whole lines; see the
+    module docstring), any other stream with its own ``write``."""
 
     def __init__(self, stream=None, flush_seconds: float = FLUSH_SECONDS,
                  max_buffered: int = MAX_BUFFERED):
@@ -116,6 +117,7 @@ class BatchingHandler(logging.StreamHandler):
         self._flush_seconds = flush_seconds
         self._max_buffered = max_buffered
         self._dropped = 0  # lines dropped since the last line written
+        self._piped: tuple[object, int | None] | None = None  # (stream, its pipe's fd), see _pipe
         self._dropping = threading.Lock()  # counts the lines dropped by calling threads
         self._stopped = threading.Event()
         self._writer = threading.Thread(target=self._write_batches, name="duetime-log-writer",
@@ -209,16 +211,30 @@ class BatchingHandler(logging.StreamHandler):
             "or more than %d request lines waiting)", (dropped, WRITE_WAIT, self._max_buffered),
             None))
 
-    def _write_text(self, text: str) -> int:
-        """Write ``text`` (whole lines): to a stream with a file descriptor
-        in pieces of whole lines of at most :data:`PIECE` bytes, each once
-        the descriptor takes it, waiting :data:`WRITE_WAIT` s at most. Any
-        other stream: its ``write`` and ``flush``. Returns how many lines
-        were not written (0: all)."""
+    def _pipe(self) -> int | None:
+        """The stream's file descriptor if it is one that can stop taking
+        lines (a pipe, a socket, a terminal), else None (a regular file, no
+        descriptor); looked up once per stream."""
+        stream = self.stream
+        if self._piped is not None and self._piped[0] is stream:
+            return self._piped[1]
         try:
-            fd = self.stream.fileno()
+            fd = stream.fileno()
+            mode = os.fstat(fd).st_mode
+            fd = None if stat.S_ISREG(mode) else fd
         except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
             fd = None
+        self._piped = (stream, fd)
+        return fd
+
+    def _write_text(self, text: str) -> int:
+        """Write ``text`` (whole lines): to a pipe, socket or terminal in
+        pieces of whole lines of at most :data:`PIECE` bytes, each once the
+        descriptor takes it, waiting :data:`WRITE_WAIT` s at most. Any other
+        stream (a regular file: it never stops taking lines) in one
+        ``write`` and ``flush``. Returns how many lines were not written (0:
+        all)."""
+        fd = self._pipe()
         if fd is None:
             self.stream.write(text)
             self.stream.flush()
