@@ -26,9 +26,11 @@ A stderr that stops taking lines (a pipe nobody reads) never stops the
 server: a write waits at most :data:`WRITE_WAIT` s for it, then the lines
 are dropped; a request line past :data:`MAX_BUFFERED` unwritten ones is
 dropped at once. The lines dropped are counted, and the count is written
-(a WARNING) as soon as stderr takes lines again. Lines go to a pipe or file
-in pieces of whole lines of at most 4 KiB (``PIPE_BUF``), so that the lines
-of several worker processes on one pipe never interleave within a line.
+(a WARNING) as soon as stderr takes lines again. Lines go to a pipe (a
+socket, a terminal) in pieces of whole lines of at most 4 KiB
+(``PIPE_BUF``), so that the lines of several worker processes on one pipe
+never interleave within a line; to a regular file, which never stops taking
+lines, in one write.
 
 A request line costs a busy server little: when the handler :func:`configure`
 installed is the only one its records reach (no other handler or filter on
@@ -129,11 +131,7 @@ class BatchingHandler(logging.StreamHandler):
             return super().handle(record)
         if not self.filter(record):
             return False
-        if len(self._buffer) >= self._max_buffered:
-            self._drop(1)
-            return True
-        self._buffer.append(record)
-        return True
+        return self._hold(record)
 
     def take_call(self, fields: tuple) -> bool:
         """Buffer a request line given by its fields (:func:`log_call`'s fast
@@ -142,10 +140,14 @@ class BatchingHandler(logging.StreamHandler):
         if self._lines is None or self.formatter is not self._lines.formatter \
                 or self._stopped.is_set():
             return False
+        return self._hold(fields)
+
+    def _hold(self, entry: logging.LogRecord | tuple) -> bool:
+        """Buffer ``entry``, or drop it (counted) past ``max_buffered``."""
         if len(self._buffer) >= self._max_buffered:
             self._drop(1)
-            return True
-        self._buffer.append(fields)
+        else:
+            self._buffer.append(entry)
         return True
 
     def _drop(self, lines: int) -> None:
