@@ -819,14 +819,12 @@ def _pooled(rounds: list[dict]) -> dict:
     """One measurement from its rounds: calls and seconds summed (calls/s over
     them all), p50 and p99 the median round's, server CPU per call over every
     call; ``rounds``: the rounds themselves, for the per-round ratios."""
-    from statistics import median
-
     calls = sum(r["calls"] for r in rounds)
     seconds = sum(r["seconds"] for r in rounds)
     with_warmup = sum(r["calls_with_warmup"] for r in rounds)
     return {"calls": calls, "seconds": seconds, "calls_per_s": calls / seconds,
-            "p50_ms": median(r["p50_ms"] for r in rounds),
-            "p99_ms": median(r["p99_ms"] for r in rounds),
+            "p50_ms": statistics.median(r["p50_ms"] for r in rounds),
+            "p99_ms": statistics.median(r["p99_ms"] for r in rounds),
             "errors": sum(r["errors"] for r in rounds),
             "first_error": next((r["first_error"] for r in rounds if r["errors"]), []),
             "calls_with_warmup": with_warmup,
@@ -934,21 +932,19 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
     def goal(passed: bool, text: str, measured: str) -> str:
         return f"  {'PASS' if passed else 'FAIL'}  {text:<72} {measured}"
 
-    from statistics import median
-
     def each(ratios: list[float], unit: str) -> str:
         return ", ".join(f"{x * 100:.0f}%" if unit == "%" else f"{x:.2f}×" for x in ratios)
 
     def share(r: dict, need: float, what: str) -> str:
         """The goal on the median round's ratio (each round's (f) and ``r`` seconds apart)."""
         ratios = _round_ratios(r, floor)
-        x = median(ratios)
+        x = statistics.median(ratios)
         return goal(x >= need, f"{what} ≥ {need * 100:.0f}% of (f)'s calls/s, same concurrency",
                     f"{x * 100:.0f}% (median of rounds {each(ratios, '%')}; pooled "
                     f"{r['calls_per_s']:,.0f} / {floor['calls_per_s']:,.0f} calls/s)")
 
     p99_ratios = _round_ratios(due, floor, "p99_ms")
-    p99 = median(p99_ratios)
+    p99 = statistics.median(p99_ratios)
     lines += [f"  {'call':<46} {'calls/s':>9} {'p50 ms':>8} {'p99 ms':>8}  {'calls':>7} {'errors':>6}  {'÷ (f)':>6}",
               row(f"(f) bare grpcio Health/Check, {conc} in flight", floor),
               row(f"(a) duetime Health/Check, {conc} in flight", health),
