@@ -30,6 +30,8 @@ from duetime.ledger.sql import (
     SqlLedger,
 )
 
+log = logging.getLogger(__name__)
+
 # Each migration takes the schema from version N-1 to N; index 0 is version 1,
 # the schema of duetime before namespaces, kept verbatim.
 SQLITE_MIGRATIONS: tuple[str, ...] = (
@@ -165,17 +167,14 @@ class _WriterLock:
                                                 name="duetime-ledger-writer-lock")
                 self._waiter.start()
             self._asked.notify()
-        if request.held.wait(timeout):
-            if request.error is not None:
-                raise request.error
-            return
-        with self._mutex:
-            if not request.held.is_set():
-                request.abandoned = True
-                if self._request is request:
-                    self._request = None
-                raise LedgerUnavailable(f"another process has held the ledger's writer lock "
-                                        f"for {timeout:g} s")
+        if not request.held.wait(timeout):
+            with self._mutex:
+                if not request.held.is_set():  # else the waiter got it as the wait ended
+                    request.abandoned = True
+                    if self._request is request:
+                        self._request = None
+                    raise LedgerUnavailable(f"another process has held the ledger's writer "
+                                            f"lock for {timeout:g} s")
         if request.error is not None:
             raise request.error
 
@@ -231,9 +230,6 @@ class _WriterWait:
         self.held = threading.Event()
         self.abandoned = False
         self.error: OSError | None = None
-
-
-log = logging.getLogger(__name__)
 
 
 def _writer_lock(path: Path) -> _WriterLock | None:
@@ -304,7 +300,6 @@ class SqliteLedger(SqlLedger):
             if fcntl is not None:  # after the file is made: the lock takes its permissions
                 self._writer = _writer_lock(self.path)
         except (OSError, sqlite3.Error) as exc:
-            self._close_writer()
             raise LedgerUnavailable(f"cannot open ledger {self.path}: {exc}") from exc
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {self.BUSY_TIMEOUT_MS}")
