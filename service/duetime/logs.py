@@ -180,7 +180,7 @@ class BatchingHandler(logging.StreamHandler):
         lines = []
         buffer = self._buffer
         call_line = self._lines.line if self._lines is not None else None
-        record = last_record
+        record = None  # the last entry, for a failed write's report
         dropped = 0
         if self._dropped:
             with self._dropping:
