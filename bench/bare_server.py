@@ -9,12 +9,22 @@ own ``HealthServicer``, the overall status "" SERVING), no interceptors, on
 same concurrency and the same durations as duetime's calls, so that every
 ratio in the section is against what grpcio alone gives on this machine::
 
-    python bare_server.py [--port 0] [--workers 16] [--aio]
+    python bare_server.py [--port 0] [--workers 16] [--aio | --core]
 
 ``--aio``: grpcio's asynchronous server instead (``grpc.aio.server()``, an
 ``async def`` Check answering SERVING, one thread): not what ``compare.py``
 measures, but the way to see, with the same client, whether the
-asynchronous server would lower the floor's cost on a machine. Prints ``bare grpcio listening on 127.0.0.1:PORT`` on stdout once it serves
+asynchronous server would lower the floor's cost on a machine.
+
+``--core``: the same threaded server, also serving
+``duetime.v1.DueTimeService/ComputeDueTime`` answered by duetime's core
+alone — the request's calendar (time zone and holidays; the default week)
+built once per distinct calendar, ``parse_duration``, ``add_us``, the due
+instant and its local time — with none of duetime's service around it: no
+interceptors, no limits, no record. ``compare.py`` measures it as (f2): the
+most a server of this transport computing this answer can give, so that
+(b) ÷ (f2) is what duetime's service layer and its record cost. Only with
+this flag does the process import duetime code. Prints ``bare grpcio listening on 127.0.0.1:PORT`` on stdout once it serves
 (``--port 0``: a free port chosen by the system), then serves until SIGTERM
 or SIGINT, and stops with a 1 s grace.
 """
@@ -36,7 +46,10 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (0: any free port)")
     p.add_argument("--workers", type=int, default=16, help="threads of the server's ThreadPoolExecutor")
-    p.add_argument("--aio", action="store_true", help="grpc.aio's asynchronous server instead")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--aio", action="store_true", help="grpc.aio's asynchronous server instead")
+    mode.add_argument("--core", action="store_true",
+                      help="also ComputeDueTime, answered by duetime's core alone")
     args = p.parse_args()
     if args.aio:
         return asyncio.run(_serve_aio(args.port))
@@ -45,6 +58,8 @@ def main() -> int:
     servicer = health.HealthServicer()
     servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
+    if args.core:
+        _add_core_due_time(server)
     port = server.add_insecure_port(f"127.0.0.1:{args.port}")
     if not port:
         print(f"bare grpcio: cannot bind 127.0.0.1:{args.port}", file=sys.stderr)
@@ -58,6 +73,39 @@ def main() -> int:
     stop.wait()
     server.stop(1).wait()
     return 0
+
+
+def _add_core_due_time(server: grpc.Server) -> None:
+    """``--core``: ComputeDueTime answered by duetime's core alone (see the
+    module docstring); any other field of the request is ignored."""
+    from functools import lru_cache
+
+    from duetime.core import Calendar, parse_duration
+    from duetime.core.engine import add_us
+    from duetime.core.zones import format_local
+    from duetime.v1 import duetime_pb2 as pb
+    from duetime.v1 import duetime_pb2_grpc as pb_grpc
+
+    @lru_cache(maxsize=64)
+    def calendar(message: bytes) -> Calendar:
+        given = pb.Calendar.FromString(message)
+        return Calendar.from_text(given.time_zone,
+                                  holidays=[(h.date, h.name) for h in given.holidays])
+
+    duration = lru_cache(maxsize=64)(parse_duration)
+
+    class CoreDueTime(pb_grpc.DueTimeServiceServicer):
+        def ComputeDueTime(self, request, context):  # noqa: N802 (gRPC's method name)
+            cal = calendar(request.calendar.SerializeToString(deterministic=True))
+            start = request.start.seconds * 1_000_000 + request.start.nanos // 1000
+            due_us = add_us(start, duration(request.duration), cal.compiled)
+            response = pb.ComputeDueTimeResponse(time_zone=cal.time_zone,
+                                                 due_local=format_local(due_us, cal.zone))
+            response.due.seconds, micros = divmod(due_us, 1_000_000)
+            response.due.nanos = micros * 1000
+            return response
+
+    pb_grpc.add_DueTimeServiceServicer_to_server(CoreDueTime(), server)
 
 
 class _AsyncHealth(health_pb2_grpc.HealthServicer):
