@@ -9,7 +9,7 @@ own ``HealthServicer``, the overall status "" SERVING), no interceptors, on
 same concurrency and the same durations as duetime's calls, so that every
 ratio in the section is against what grpcio alone gives on this machine::
 
-    python bare_server.py [--port 0] [--workers 16] [--aio | --core]
+    python bare_server.py [--port 0] [--workers 16] [--aio | --core [--record FILE]]
 
 ``--aio``: grpcio's asynchronous server instead (``grpc.aio.server()``, an
 ``async def`` Check answering SERVING, one thread): not what ``compare.py``
@@ -23,8 +23,12 @@ built once per distinct calendar, ``parse_duration``, ``add_us``, the due
 instant and its local time — with none of duetime's service around it: no
 interceptors, no limits, no record. ``compare.py`` measures it as (f2): the
 most a server of this transport computing this answer can give, so that
-(b) ÷ (f2) is what duetime's service layer and its record cost. Only with
-this flag does the process import duetime code. Prints ``bare grpcio listening on 127.0.0.1:PORT`` on stdout once it serves
+(b) ÷ (f2) is what duetime's service layer and its record cost.
+``--record FILE`` (with ``--core``): each of those answers is also stored,
+before it is returned, in a SQLite ledger at FILE (duetime's own ledger and
+group commit: WAL, synchronous=FULL, one row a call with its request and
+response bytes): (f3), the most a server that durably records this answer
+gives here. Only with these flags does the process import duetime code. Prints ``bare grpcio listening on 127.0.0.1:PORT`` on stdout once it serves
 (``--port 0``: a free port chosen by the system), then serves until SIGTERM
 or SIGINT, and stops with a 1 s grace.
 """
@@ -36,6 +40,7 @@ import asyncio
 import signal
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
@@ -50,7 +55,11 @@ def main() -> int:
     mode.add_argument("--aio", action="store_true", help="grpc.aio's asynchronous server instead")
     mode.add_argument("--core", action="store_true",
                       help="also ComputeDueTime, answered by duetime's core alone")
+    p.add_argument("--record", metavar="FILE",
+                   help="with --core: store each answer in a SQLite ledger at FILE before returning it")
     args = p.parse_args()
+    if args.record and not args.core:
+        p.error("--record needs --core")
     if args.aio:
         return asyncio.run(_serve_aio(args.port))
 
@@ -59,7 +68,7 @@ def main() -> int:
     servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
     if args.core:
-        _add_core_due_time(server)
+        _add_core_due_time(server, args.record)
     port = server.add_insecure_port(f"127.0.0.1:{args.port}")
     if not port:
         print(f"bare grpcio: cannot bind 127.0.0.1:{args.port}", file=sys.stderr)
@@ -75,9 +84,11 @@ def main() -> int:
     return 0
 
 
-def _add_core_due_time(server: grpc.Server) -> None:
+def _add_core_due_time(server: grpc.Server, record: str | None = None) -> None:
     """``--core``: ComputeDueTime answered by duetime's core alone (see the
-    module docstring); any other field of the request is ignored."""
+    module docstring); any other field of the request is ignored. ``record``:
+    the SQLite file each answer is stored in before it is returned (None:
+    none)."""
     from functools import lru_cache
 
     from duetime.core import Calendar, parse_duration
@@ -93,6 +104,12 @@ def _add_core_due_time(server: grpc.Server) -> None:
                                   holidays=[(h.date, h.name) for h in given.holidays])
 
     duration = lru_cache(maxsize=64)(parse_duration)
+    commit = None
+    if record:
+        from duetime.ledger import GroupCommit, LedgerRow, new_record_id
+        from duetime.ledger.sqlite import SqliteLedger
+
+        commit = GroupCommit(SqliteLedger(record))
 
     class CoreDueTime(pb_grpc.DueTimeServiceServicer):
         def ComputeDueTime(self, request, context):  # noqa: N802 (gRPC's method name)
@@ -103,6 +120,12 @@ def _add_core_due_time(server: grpc.Server) -> None:
                                                  due_local=format_local(due_us, cal.zone))
             response.due.seconds, micros = divmod(due_us, 1_000_000)
             response.due.nanos = micros * 1000
+            if commit is not None:
+                commit.put(LedgerRow.create(
+                    record_id=new_record_id(), method="ComputeDueTime", receive_time_us=time.time_ns() // 1000,
+                    idempotency_key="", request=request.SerializeToString(deterministic=True),
+                    response=response.SerializeToString(deterministic=True),
+                    calendar_version="", rules_version="", tzdata_version=""))
             return response
 
     pb_grpc.add_DueTimeServiceServicer_to_server(CoreDueTime(), server)

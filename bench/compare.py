@@ -787,13 +787,15 @@ def _start_server(tmp: Path, workers: int = 1) -> tuple[subprocess.Popen, str]:
                   ready, "stderr")
 
 
-def _start_bare_server(core: bool = False) -> tuple[subprocess.Popen, str]:
+def _start_bare_server(core: bool = False, record: Path | None = None) -> tuple[subprocess.Popen, str]:
     """``bare_server.py --port 0``: grpcio alone (ThreadPoolExecutor(16), only
     grpc.health.v1), no duetime code, on 127.0.0.1; ``core``: with ``--core``,
-    also ComputeDueTime answered by duetime's core alone."""
+    also ComputeDueTime answered by duetime's core alone; ``record``: each of
+    those answers stored in a SQLite ledger there (``--record``)."""
     return _start("bare grpcio server",
                   [sys.executable, str(Path(__file__).with_name("bare_server.py")), "--port", "0",
-                   "--workers", "16", *(["--core"] if core else [])],
+                   "--workers", "16", *(["--core"] if core else []),
+                   *(["--record", str(record)] if record is not None else [])],
                   r"bare grpcio listening on (127\.0\.0\.1:\d+)", "stdout")
 
 
@@ -851,7 +853,9 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
         recorded before it is sent);
     (f2) the same ComputeDueTime against ``bare_server.py --core``: grpcio
         and duetime's core alone, nothing recorded: what (b) could be
-        without duetime's service layer and its record;
+        without duetime's service layer and its record; (f3) the same with
+        ``--record``: each answer stored first through duetime's ledger,
+        nothing else;
     (c) BatchComputeDueTimes of 1,000 items;
     (d) one StreamComputeDueTimes of 100,000 items, with the server's RSS
         before and after;
@@ -899,6 +903,10 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
             log(f"gRPC: bare grpcio server with the core's ComputeDueTime {bare_address} "
                 f"(pid {bare.pid}) …")
             core_due = _load_cpu(bare.pid, bare_address, "due", *closed)
+            _stop(bare)
+            bare, bare_address = _start_bare_server(core=True, record=Path(tmp) / "bare.db")
+            log(f"gRPC: the same, each answer recorded {bare_address} (pid {bare.pid}) …")
+            core_recorded = _load_cpu(bare.pid, bare_address, "due", *closed)
             _stop(bare)  # from here on duetime's server runs alone
             log(f"gRPC: ComputeDueTime on {WORKER_CONNECTIONS} connections, --workers 1 …")
             due_one = _load(address, "due", *closed, "--channels", str(WORKER_CONNECTIONS))
@@ -958,7 +966,8 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
               row(f"(f) bare grpcio Health/Check, {conc} in flight", floor),
               row(f"(a) duetime Health/Check, {conc} in flight", health),
               row(f"(b) ComputeDueTime (recorded), {conc} in flight", due),
-              row(f"(f2) bare grpcio + duetime's core, ComputeDueTime", core_due),
+              row("(f2) ComputeDueTime, bare grpcio + core only", core_due),
+              row("(f3) (f2), each answer recorded (SQLite)", core_recorded),
               row(f"(b1) (b) on {WORKER_CONNECTIONS} connections, --workers 1", due_one),
               row(f"(b2) (b) on {WORKER_CONNECTIONS} connections, --workers 2", due_two),
               row(f"(c) BatchComputeDueTimes ×1000, {GRPC_BATCH_CONCURRENCY} in flight", batch,
@@ -971,16 +980,18 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
               f"(growth {growth:+.1f} MB; peak {after['VmHWM'] / 1024:.1f} MB); ledger file {records / 2**20:.0f} MB",
               "  (÷ (f): calls/s as a share of the bare grpcio server's, same client and concurrency;"
               " (f), (a), (b) pooled over their rounds, p50/p99 the median round's)",
-              f"  (f2): the same client's ComputeDueTime against bare_server.py --core, answered by "
-              "duetime's core alone (no interceptors, limits or record); (b) ÷ (f2) = "
-              f"{due['calls_per_s'] / core_due['calls_per_s'] * 100:.0f}%: what duetime's service layer "
-              "and its record leave",
+              "  (f2): the same client's ComputeDueTime against bare_server.py --core, answered by "
+              "duetime's core alone (no interceptors, limits or record), after the rounds",
+              "  (f3): the same with --record: each answer stored first by duetime's ledger (WAL, "
+              "synchronous=FULL, group commit), nothing else; (b) ÷ (f3) = "
+              f"{due['calls_per_s'] / core_recorded['calls_per_s'] * 100:.0f}%: what duetime's service "
+              "layer leaves of a server that only computes and records",
               f"  (b2) ÷ (b1): {due_two['calls_per_s'] / due_one['calls_per_s']:.2f}× from a second worker "
               f"process ({os.cpu_count()} CPUs here, shared with the load client; one SQLite file, "
               "one writer at a time)",
               f"  server CPU per call (user + system, all threads): (f) {floor['server_cpu_us']:,.0f} µs, "
               f"(a) {health['server_cpu_us']:,.0f} µs, (b) {due['server_cpu_us']:,.0f} µs, "
-              f"(f2) {core_due['server_cpu_us']:,.0f} µs, "
+              f"(f2) {core_due['server_cpu_us']:,.0f} µs, (f3) {core_recorded['server_cpu_us']:,.0f} µs, "
               f"(c) {batch['server_cpu_us'] / 1000:,.1f} µs per due time",
               "  Goals (gRPC), against (f) measured in this run; (a) and (b): the median round's ratio",
               share(health, 0.90, "duetime Health/Check"),
@@ -997,7 +1008,8 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
               goal(growth < 20, f"stream memory flat (RSS growth < 20 MB over {stream['items']:,} items)",
                    f"{growth:+.1f} MB")]
     for name, r in (("(f) bare Health/Check", floor), ("(a) duetime Health/Check", health),
-                    ("(b) ComputeDueTime", due), ("(f2) core ComputeDueTime", core_due), ("(b1) ComputeDueTime, --workers 1", due_one),
+                    ("(b) ComputeDueTime", due), ("(f2) core ComputeDueTime", core_due),
+                    ("(f3) core ComputeDueTime, recorded", core_recorded), ("(b1) ComputeDueTime, --workers 1", due_one),
                     ("(b2) ComputeDueTime, --workers 2", due_two), ("(c) batch", batch),
                     ("(c2) batch, --workers 2", batch_two)):
         if r["errors"]:
