@@ -295,8 +295,12 @@ def heavy_request() -> pb.BatchComputeDueTimesRequest:
 
 
 def test_sigterm_with_busy_calls_drops_them_cleanly_and_exits_promptly(start_server):
-    # 120 distinct calendars of 5,000 holidays: a server that takes that much in one message
-    running = start_server(CALENDARS, "--max-batch-calendar-weight", "1000000")
+    # 120 distinct calendars of 5,000 holidays: a server that takes that much in one
+    # message, and eight such messages at once (the default memory budget lets about
+    # one in: the others would be refused at once, and one call alone can finish
+    # within the grace period on a fast machine)
+    running = start_server(CALENDARS, "--max-batch-calendar-weight", "1000000",
+                           "--memory-budget", "2GiB")
     request, codes = heavy_request(), []
 
     def call():
@@ -321,6 +325,7 @@ def test_sigterm_with_busy_calls_drops_them_cleanly_and_exits_promptly(start_ser
     log = "".join(running.stderr)
     assert took < 9, (took, log)  # the 5 s grace period, not the calls' remaining CPU time
     assert "ledger unavailable" not in log and "Cannot operate" not in log
+    assert "RESOURCE_EXHAUSTED" not in log, log  # all eight were computing
     # at the end of the grace period each call is cancelled: it stops at its next
     # cooperative check (logged CANCELLED) or, if it does not reach one in time,
     # the server exits without it and says so
