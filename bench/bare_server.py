@@ -20,15 +20,15 @@ asynchronous server would lower the floor's cost on a machine.
 ``duetime.v1.DueTimeService/ComputeDueTime`` answered by duetime's core
 alone — the request's calendar (time zone and holidays; the default week)
 built once per distinct calendar, ``parse_duration``, ``add_us``, the due
-instant and its local time — with none of duetime's service around it: no
-interceptors, no limits, no record. ``compare.py`` measures it as (f2): the
-most a server of this transport computing this answer can give, so that
-(b) ÷ (f2) is what duetime's service layer and its record cost.
-``--record FILE`` (with ``--core``): each of those answers is also stored,
-before it is returned, in a SQLite ledger at FILE (duetime's own ledger and
-group commit: WAL, synchronous=FULL, one row a call with its request and
-response bytes): (f3), the most a server that durably records this answer
-gives here. Only with these flags does the process import duetime code. Prints ``bare grpcio listening on 127.0.0.1:PORT`` on stdout once it serves
+instant and its local time (no record id or versions) — with none of
+duetime's service around it: no interceptors, no limits, no record.
+``compare.py`` measures it as (f2): what grpcio and duetime's core alone
+give for this answer in that run. ``--record FILE`` (with ``--core``): each
+of those answers is also stored, before it is returned, in a SQLite ledger
+at FILE (duetime's own ledger and group commit: WAL, synchronous=FULL, one
+row a call with its request and response bytes): (f3), what grpcio, the
+core and duetime's ledger alone give; ``compare.py`` prints (b) ÷ (f3).
+Only with these flags does the process import duetime code. Prints ``bare grpcio listening on 127.0.0.1:PORT`` on stdout once it serves
 (``--port 0``: a free port chosen by the system), then serves until SIGTERM
 or SIGINT, and stops with a 1 s grace.
 """
@@ -58,7 +58,7 @@ def main() -> int:
     p.add_argument("--record", metavar="FILE",
                    help="with --core: store each answer in a SQLite ledger at FILE before returning it")
     args = p.parse_args()
-    if args.record and not args.core:
+    if args.record is not None and not args.core:
         p.error("--record needs --core")
     if args.aio:
         return asyncio.run(_serve_aio(args.port))
@@ -68,7 +68,7 @@ def main() -> int:
     servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
     if args.core:
-        _add_core_due_time(server, args.record)
+        _add_core_due_time(server, args.record)  # None: nothing recorded
     port = server.add_insecure_port(f"127.0.0.1:{args.port}")
     if not port:
         print(f"bare grpcio: cannot bind 127.0.0.1:{args.port}", file=sys.stderr)
@@ -105,7 +105,7 @@ def _add_core_due_time(server: grpc.Server, record: str | None = None) -> None:
 
     duration = lru_cache(maxsize=64)(parse_duration)
     commit = None
-    if record:
+    if record is not None:
         from duetime.ledger import GroupCommit, LedgerRow, new_record_id
         from duetime.ledger.sqlite import SqliteLedger
 
