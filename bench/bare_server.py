@@ -28,7 +28,9 @@ of those answers is also stored, before it is returned, in a SQLite ledger
 at FILE (duetime's own ledger and group commit: WAL, synchronous=FULL, one
 row a call with its request and response bytes): (f3), what grpcio, the
 core and duetime's ledger alone give; ``compare.py`` prints (b) ÷ (f3).
-Only with these flags does the process import duetime code. Prints ``bare grpcio listening on 127.0.0.1:PORT`` on stdout once it serves
+Only with these flags does the process import duetime code.
+
+Prints ``bare grpcio listening on 127.0.0.1:PORT`` on stdout once it serves
 (``--port 0``: a free port chosen by the system), then serves until SIGTERM
 or SIGINT, and stops with a 1 s grace.
 """
@@ -122,8 +124,8 @@ def _add_core_due_time(server: grpc.Server, record: str | None = None) -> None:
             response.due.nanos = micros * 1000
             if commit is not None:
                 commit.put(LedgerRow.create(
-                    record_id=new_record_id(), method="ComputeDueTime", receive_time_us=time.time_ns() // 1000,
-                    idempotency_key="", request=request.SerializeToString(deterministic=True),
+                    record_id=new_record_id(), method="ComputeDueTime",
+                    receive_time_us=time.time_ns() // 1000, idempotency_key="", request=request.SerializeToString(deterministic=True),
                     response=response.SerializeToString(deterministic=True),
                     calendar_version="", rules_version="", tzdata_version=""))
             return response

@@ -1009,7 +1009,8 @@ def grpc_section(args: argparse.Namespace, inp: Inputs, log) -> list[str]:
                    f"{growth:+.1f} MB")]
     for name, r in (("(f) bare Health/Check", floor), ("(a) duetime Health/Check", health),
                     ("(b) ComputeDueTime", due), ("(f2) core ComputeDueTime", core_due),
-                    ("(f3) core ComputeDueTime, recorded", core_recorded), ("(b1) ComputeDueTime, --workers 1", due_one),
+                    ("(f3) core ComputeDueTime, recorded", core_recorded),
+                    ("(b1) ComputeDueTime, --workers 1", due_one),
                     ("(b2) ComputeDueTime, --workers 2", due_two), ("(c) batch", batch),
                     ("(c2) batch, --workers 2", batch_two)):
         if r["errors"]:
