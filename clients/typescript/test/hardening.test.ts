@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import {
@@ -243,7 +244,11 @@ describe("streams", () => {
     try {
       async function* items(): AsyncGenerator<DueTimeRequest> {
         yield { start: "2026-11-27T16:00Z", duration: "1bd" };
-        await doomed.kill(); // the server sent its HTTP/2 SETTINGS, nothing more
+        // time for the connection and the server's HTTP/2 SETTINGS, its only
+        // bytes so far: killed before sending them, a peer is one the client
+        // cannot tell from a port that is not gRPC (NOT_A_GRPC_SERVER)
+        await sleep(300);
+        await doomed.kill();
         yield { start: "2026-11-27T16:00Z", duration: "1bd" };
       }
       const error = await failure(async () => {
